@@ -1,0 +1,163 @@
+#include "analyzer/bundle_reader.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "common/bundle_layout.h"
+#include "common/sha256.h"
+
+namespace gpuf {
+
+namespace {
+
+struct ArchiveFree {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+
+bool IsSafeMemberPath(const std::string& path) {
+  if (path.empty() || path[0] == '/') return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    std::string part = path.substr(start, end - start);
+    if (part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+// Reads the current entry's data, up to `cap` bytes. Sets `too_big` when the
+// entry holds more; the rest is skipped by libarchive on the next header.
+Status ReadEntryData(archive* a, int64_t cap, std::string& out, bool& too_big) {
+  out.clear();
+  too_big = false;
+  char buf[1 << 16];
+  while (true) {
+    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
+    if (n == 0) return Status::Ok();
+    if (n < 0) {
+      const char* message = archive_error_string(a);
+      return Status::BadInput("damaged bundle", message ? message : "read error");
+    }
+    if (static_cast<int64_t>(out.size()) + n > cap) {
+      too_big = true;
+      return Status::Ok();
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+}
+
+}  // namespace
+
+Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVisitor& visitor,
+                  std::vector<IntegrityIssue>& issues) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {
+    return Status::BadInput("not a gpuforensics bundle: the file is empty");
+  }
+  std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
+  archive_read_support_filter_zstd(a.get());
+  archive_read_support_format_tar(a.get());
+  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
+    const char* message = archive_error_string(a.get());
+    return Status::BadInput("not a gpuforensics bundle (tar.zst)", message ? message : "cannot open");
+  }
+
+  Manifest manifest;
+  std::map<std::string, std::pair<const ManifestArtifact*, const ManifestOutput*>> expected;
+  std::set<std::string> seen;
+  int64_t members = 0, total = 0;
+  bool have_manifest = false;
+  std::string data;
+
+  while (true) {
+    archive_entry* entry = nullptr;
+    int rc = archive_read_next_header(a.get(), &entry);
+    if (rc == ARCHIVE_EOF) break;
+    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+      const char* message = archive_error_string(a.get());
+      std::string detail = message ? message : "unreadable entry";
+      if (!have_manifest) return Status::BadInput("not a gpuforensics bundle (tar.zst)", detail);
+      return Status::BadInput("damaged bundle after " + std::to_string(members) + " members", detail);
+    }
+    if (++members > limits.max_members) {
+      return Status::BadInput("bundle holds more than " + std::to_string(limits.max_members) + " members");
+    }
+    const char* raw_name = archive_entry_pathname(entry);
+    std::string name = raw_name ? raw_name : "";
+
+    if (!have_manifest) {
+      if (name != kManifestMember) {
+        return Status::BadInput("not a gpuforensics bundle: first member is '" + name + "', not '" +
+                                std::string(kManifestMember) + "'");
+      }
+      bool too_big = false;
+      GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), limits.max_manifest_bytes, data, too_big));
+      if (too_big) return Status::BadInput("manifest.json is larger than the limit");
+      GPUF_ASSIGN_OR_RETURN(manifest, ParseManifest(data));
+      have_manifest = true;
+      for (const auto& artifact : manifest.artifacts) {
+        for (const auto& output : artifact.outputs) {
+          if (!expected.emplace(output.member, std::make_pair(&artifact, &output)).second) {
+            issues.push_back({output.member, "named twice in the manifest"});
+          }
+        }
+      }
+      GPUF_RETURN_IF_ERROR(visitor.OnManifest(manifest));
+      continue;
+    }
+
+    if (archive_entry_filetype(entry) != AE_IFREG) {
+      issues.push_back({name, "not a regular file; ignored"});
+      continue;
+    }
+    if (!IsSafeMemberPath(name)) {
+      issues.push_back({name, "unsafe path; ignored"});
+      continue;
+    }
+    auto it = expected.find(name);
+    if (it == expected.end()) {
+      issues.push_back({name, "not named in the manifest; ignored"});
+      continue;
+    }
+    if (!seen.insert(name).second) {
+      issues.push_back({name, "duplicate member; ignored"});
+      continue;
+    }
+    bool too_big = false;
+    GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), limits.max_member_bytes, data, too_big));
+    if (too_big) {
+      issues.push_back({name, "larger than the member limit; ignored"});
+      continue;
+    }
+    total += static_cast<int64_t>(data.size());
+    if (total > limits.max_total_bytes) {
+      return Status::BadInput("bundle expands to more than " + std::to_string(limits.max_total_bytes) + " bytes");
+    }
+    const ManifestOutput& output = *it->second.second;
+    bool verified = true;
+    if (static_cast<int64_t>(data.size()) != output.size_bytes) {
+      issues.push_back({name, "size " + std::to_string(data.size()) + " differs from manifest " +
+                                  std::to_string(output.size_bytes)});
+      verified = false;
+    } else if (Sha256Hex(data) != output.sha256) {
+      issues.push_back({name, "sha256 differs from manifest"});
+      verified = false;
+    }
+    visitor.OnMember(*it->second.first, output, std::move(data), verified);
+    data.clear();
+  }
+  if (!have_manifest) return Status::BadInput("not a gpuforensics bundle: empty archive, no manifest.json");
+  for (const auto& [member, where] : expected) {
+    if (!seen.count(member)) issues.push_back({member, "named in the manifest but missing from the archive"});
+  }
+  return Status::Ok();
+}
+
+}  // namespace gpuf

@@ -1,0 +1,53 @@
+// Streams a bundle through libarchive without extracting anything to disk.
+//
+// The manifest must be the first member. Every later member is checked
+// against it (size and sha256) as it streams by and handed to the visitor
+// with its artifact. Hostile input is expected: absolute or ".." paths,
+// links, devices, duplicates and members the manifest does not name are
+// skipped with a warning; caps bound member size, total size, member count
+// and so memory use.
+#ifndef GPUF_ANALYZER_BUNDLE_READER_H_
+#define GPUF_ANALYZER_BUNDLE_READER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/manifest.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct BundleLimits {
+  int64_t max_member_bytes = 512LL << 20;
+  int64_t max_total_bytes = 8LL << 30;
+  int64_t max_members = 100000;
+  int64_t max_manifest_bytes = 64LL << 20;
+};
+
+// What the reader noticed about the bundle's integrity.
+struct IntegrityIssue {
+  std::string member;
+  std::string problem;  // "sha256 mismatch", "missing from archive", ...
+};
+
+class BundleVisitor {
+ public:
+  virtual ~BundleVisitor() = default;
+  // Called once, before any member. A non-OK status stops reading.
+  virtual Status OnManifest(const Manifest& manifest) = 0;
+  // Called for each member the manifest names, after its bytes were read
+  // whole. `verified` is false when size or hash disagree with the manifest.
+  virtual void OnMember(const ManifestArtifact& artifact, const ManifestOutput& output,
+                        std::string bytes, bool verified) = 0;
+};
+
+// Fails with BadInput (not a zstd tar, truncated, no manifest first, bad
+// manifest) or Unsupported (newer format). Integrity problems are not
+// failures: they are returned in `issues`.
+Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVisitor& visitor,
+                  std::vector<IntegrityIssue>& issues);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_BUNDLE_READER_H_

@@ -1,0 +1,89 @@
+#include "analyzer/bundle_reader.h"
+
+#include <doctest/doctest.h>
+
+#include "common/sha256.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+class Recorder : public BundleVisitor {
+ public:
+  Status OnManifest(const Manifest& m) override {
+    artifacts = m.artifacts.size();
+    return Status::Ok();
+  }
+  void OnMember(const ManifestArtifact& a, const ManifestOutput& o, std::string bytes, bool ok) override {
+    seen.push_back(a.name + "/" + o.stream + "=" + bytes + (ok ? "" : " (unverified)"));
+  }
+  size_t artifacts = 0;
+  std::vector<std::string> seen;
+};
+
+std::string ManifestWith(const std::string& member, const std::string& bytes) {
+  return R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},)"
+         R"("host":{},"collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},"options":{},)"
+         R"("artifacts":[{"name":"host.uname","kind":"command","context":"host","started_at_unix_ns":1,)"
+         R"("ended_at_unix_ns":2,"duration_ns":1,"status":"ok","outputs":[{"stream":"stdout","member":")" +
+         member + R"(","size_bytes":)" + std::to_string(bytes.size()) + R"(,"sha256":")" + Sha256Hex(bytes) +
+         R"(","truncated":false}]}]})";
+}
+
+}  // namespace
+
+TEST_SUITE("bundle_reader") {
+
+TEST_CASE("ReadBundle: members reach the visitor with their artifact") {
+  test::TempDir dir;
+  test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith("artifacts/0001-host.uname.stdout", "Linux\n")},
+                                        {"artifacts/0001-host.uname.stdout", "Linux\n"}});
+  Recorder r;
+  std::vector<IntegrityIssue> issues;
+  REQUIRE(ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues).ok());
+  CHECK(r.artifacts == 1);
+  CHECK(r.seen == std::vector<std::string>{"host.uname/stdout=Linux\n"});
+  CHECK(issues.empty());
+}
+
+TEST_CASE("ReadBundle: duplicates, oversize and missing members are issues, not failures") {
+  test::TempDir dir;
+  const std::string member = "artifacts/0001-host.uname.stdout";
+  SUBCASE("duplicate") {
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, "Linux\n")},
+                                          {member, "Linux\n"},
+                                          {member, "Evil\n"}});
+    Recorder r;
+    std::vector<IntegrityIssue> issues;
+    REQUIRE(ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues).ok());
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].problem == "duplicate member; ignored");
+    CHECK(r.seen.size() == 1);
+  }
+  SUBCASE("over the member cap") {
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, std::string(100, 'x'))},
+                                          {member, std::string(100, 'x')}});
+    BundleLimits limits;
+    limits.max_member_bytes = 10;
+    Recorder r;
+    std::vector<IntegrityIssue> issues;
+    REQUIRE(ReadBundle(dir / "b.tar.zst", limits, r, issues).ok());
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].problem == "larger than the member limit; ignored");
+    CHECK(r.seen.empty());
+  }
+  SUBCASE("too many members") {
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, "x")}, {"a", "1"}, {"b", "2"}});
+    BundleLimits limits;
+    limits.max_members = 2;
+    Recorder r;
+    std::vector<IntegrityIssue> issues;
+    Status s = ReadBundle(dir / "b.tar.zst", limits, r, issues);
+    CHECK(s.message() == "bundle holds more than 2 members");
+  }
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

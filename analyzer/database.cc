@@ -1,0 +1,114 @@
+#include "analyzer/database.h"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+
+#include "analyzer/schema_sql.h"
+
+namespace gpuf {
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(other.stmt_), status_(other.status_) {
+  other.stmt_ = nullptr;
+}
+
+Statement::~Statement() {
+  if (stmt_) sqlite3_finalize(stmt_);
+}
+
+Statement& Statement::Bind(int index, int64_t value) {
+  sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, std::string_view value) {
+  sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::Bind(int index, std::optional<int64_t> value) {
+  return value ? Bind(index, *value) : BindNull(index);
+}
+
+Statement& Statement::BindNull(int index) {
+  sqlite3_bind_null(stmt_, index);
+  return *this;
+}
+
+bool Statement::Step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE && status_.ok()) {
+    status_ = Status::Internal("sqlite step", sqlite3_errmsg(db_));
+  }
+  return false;
+}
+
+Status Statement::Run() {
+  while (Step()) {
+  }
+  Status result = status_;
+  Reset();
+  return result;
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  status_ = Status::Ok();
+}
+
+int64_t Statement::ColumnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+std::string Statement::ColumnText(int column) const {
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
+  return text ? reinterpret_cast<const char*>(text) : "";
+}
+
+bool Statement::ColumnIsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+Result<Database> Database::Create(const std::string& path) {
+  if (path != ":memory:") std::remove(path.c_str());
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Status::IoError("opening database '" + path + "'", message);
+  }
+  Database database(db);
+  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+  for (const auto& file : SchemaFiles()) {
+    GPUF_RETURN_IF_ERROR(database.Exec(file.sql).WithContext("schema/" + std::string(file.name)));
+  }
+  return database;
+}
+
+Database::Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+
+Database::~Database() {
+  if (db_) sqlite3_close(db_);
+}
+
+Status Database::Exec(std::string_view sql) {
+  char* error = nullptr;
+  std::string text(sql);
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    return Status::Internal("sqlite exec", message);
+  }
+  return Status::Ok();
+}
+
+Result<Statement> Database::Prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
+    return Status::Internal("preparing SQL", std::string(sqlite3_errmsg(db_)) + " in: " + std::string(sql));
+  }
+  return Statement(db_, stmt);
+}
+
+int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+
+}  // namespace gpuf

@@ -1,0 +1,70 @@
+// A SQLite database holding one analysis, created from schema/*.sql.
+//
+// Thin RAII wrappers: Database owns the connection, Statement one prepared
+// statement. Every failure comes back as a Status naming the SQL involved.
+#ifndef GPUF_ANALYZER_DATABASE_H_
+#define GPUF_ANALYZER_DATABASE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gpuf {
+
+class Statement {
+ public:
+  Statement(Statement&& other) noexcept;
+  ~Statement();
+  Statement(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQLite.
+  Statement& Bind(int index, int64_t value);
+  Statement& Bind(int index, std::string_view value);
+  Statement& Bind(int index, std::optional<int64_t> value);
+  Statement& BindNull(int index);
+  // True while a row is available; false when done. Errors end as false and
+  // are reported by status().
+  bool Step();
+  // Runs to completion (for INSERT/UPDATE), then resets for reuse.
+  Status Run();
+  void Reset();
+
+  int64_t ColumnInt(int column) const;
+  std::string ColumnText(int column) const;
+  bool ColumnIsNull(int column) const;
+  const Status& status() const { return status_; }
+
+ private:
+  friend class Database;
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  Status status_;
+};
+
+class Database {
+ public:
+  // ":memory:" or a file path (an existing file is replaced).
+  static Result<Database> Create(const std::string& path);
+  Database(Database&& other) noexcept;
+  ~Database();
+  Database(const Database&) = delete;
+
+  Status Exec(std::string_view sql);
+  Result<Statement> Prepare(std::string_view sql);
+  int64_t LastInsertId() const;
+
+ private:
+  explicit Database(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_DATABASE_H_

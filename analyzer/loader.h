@@ -1,0 +1,29 @@
+// Loads a bundle into the analysis database (schema/*.sql).
+//
+// Streams the bundle once: the manifest becomes the bundles, artifacts and
+// artifact_outputs rows; each member is dispatched to its parser by the
+// artifact's logical name. Lines a parser cannot read become load_warnings.
+#ifndef GPUF_ANALYZER_LOADER_H_
+#define GPUF_ANALYZER_LOADER_H_
+
+#include <string>
+#include <vector>
+
+#include "analyzer/bundle_reader.h"
+#include "analyzer/database.h"
+
+namespace gpuf {
+
+struct LoadResult {
+  int64_t bundle_id = 0;
+  Manifest manifest;
+  std::vector<IntegrityIssue> integrity_issues;
+};
+
+// Fails when the bundle cannot be read at all (see ReadBundle) or the
+// database refuses a write.
+Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_LOADER_H_

@@ -1,0 +1,46 @@
+#include "analyzer/parsers/journal_json.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+TEST_SUITE("journal_json") {
+
+TEST_CASE("ParseJournalJsonLine: compact systemd output") {
+  auto e = ParseJournalJsonLine(
+      R"({"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1583353899094400","__MONOTONIC_TIMESTAMP":"43277523",)"
+      R"("_BOOT_ID":"44864010f0d94baba7b6bf8019f82a56","PRIORITY":"6","SYSLOG_IDENTIFIER":"kubelet",)"
+      R"("_PID":"2254","_SYSTEMD_UNIT":"kubelet.service","MESSAGE":"hello"})");
+  REQUIRE(e);
+  CHECK(e->realtime_us == 1583353899094400LL);
+  CHECK(e->monotonic_us == 43277523LL);
+  CHECK(e->boot_id == "44864010f0d94baba7b6bf8019f82a56");
+  CHECK(e->unit == "kubelet.service");
+  CHECK(e->pid == 2254);
+  CHECK(e->priority == 6);
+  CHECK(e->message == "hello");
+}
+
+TEST_CASE("ParseJournalJsonLine: old spaced style and byte-array MESSAGE") {
+  // Real shapes: formats/journalctl-o-json_old-spaced-style_openfaas-faasd.json,
+  // formats/journalctl-o-json_MESSAGE-byte-array_vector-1714.txt
+  auto e = ParseJournalJsonLine(R"({ "__REALTIME_TIMESTAMP" : "1", "MESSAGE" : [32,32,121,13] })");
+  REQUIRE(e);
+  CHECK(e->message == std::string("  y\r"));
+}
+
+TEST_CASE("ParseJournalJsonLine: PID 1 messages are attributed to the unit they are about") {
+  auto e = ParseJournalJsonLine(
+      R"({"_PID":"1","_SYSTEMD_UNIT":"init.scope","UNIT":"kubelet.service","MESSAGE":"Started kubelet."})");
+  REQUIRE(e);
+  CHECK(e->unit == "kubelet.service");
+}
+
+TEST_CASE("ParseJournalJsonLine: not an object") {
+  CHECK_FALSE(ParseJournalJsonLine("-- No entries --"));
+  CHECK_FALSE(ParseJournalJsonLine("[1,2]"));
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

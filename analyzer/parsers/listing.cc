@@ -1,0 +1,75 @@
+#include "analyzer/parsers/listing.h"
+
+#include <charconv>
+
+namespace gpuf {
+
+namespace {
+
+std::string Unescape(std::string_view field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] != '\\' || i + 1 == field.size()) {
+      out += field[i];
+      continue;
+    }
+    char next = field[++i];
+    out += next == 't' ? '\t' : next == 'n' ? '\n' : next == 'r' ? '\r' : next;
+  }
+  return out;
+}
+
+bool ToInt(std::string_view text, int64_t& out, int base = 10) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+}  // namespace
+
+ParsedListing ParseListing(std::string_view text) {
+  ParsedListing parsed;
+  int number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    auto f = SplitTabs(line);
+    ListingRow row;
+    row.line = number;
+    int64_t major = 0, minor = 0;
+    bool ok = f.size() == 10 && ToInt(f[2], row.mode, 8) && ToInt(f[3], row.uid) && ToInt(f[4], row.gid) &&
+              ToInt(f[7], row.size_bytes) && ToInt(f[8], row.mtime_ns) && f[1].size() == 1;
+    if (ok && !f[5].empty()) ok = ToInt(f[5], major) && ToInt(f[6], minor);
+    if (!ok) {
+      parsed.bad_lines.push_back(number);
+      continue;
+    }
+    row.path = Unescape(f[0]);
+    row.type = std::string(f[1]);
+    if (!f[5].empty()) {
+      row.major = major;
+      row.minor = minor;
+    }
+    row.link_target = Unescape(f[9]);
+    parsed.rows.push_back(std::move(row));
+  }
+  return parsed;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,104 @@
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "collector/collect.h"
+#include "collector/probe_table.h"
+#include "common/exit_codes.h"
+#include "common/time_format.h"
+
+#ifndef GPUF_VERSION
+#define GPUF_VERSION "0.0.0"
+#endif
+
+namespace gpuf {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void OnInterrupt(int) { g_interrupted.store(true); }
+
+void InstallInterruptHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the process at once
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+}  // namespace
+
+int RunCollect(const std::vector<std::string>& args) {
+  po::options_description options("gpuforensics collect [options]\n\n"
+      "Captures the node's GPU chain read-only into one tar.zst bundle. Run it before\n"
+      "any recovery step.\n\noptions");
+  options.add_options()
+      ("output,o", po::value<std::string>(), "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here)")
+      ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
+      ("node", po::value<std::string>(), "node name (default: the host's hostname)")
+      ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
+      ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
+       "RE2 (case-insensitive) matching device-plugin container, pod and log names")
+      ("runtime-endpoint", po::value<std::string>(), "crictl --runtime-endpoint (default: crictl's own)")
+      ("containerd-address", po::value<std::string>(), "ctr --address when crictl is absent")
+      ("timeout", po::value<double>()->default_value(10), "seconds one probe may take")
+      ("journal-timeout", po::value<double>()->default_value(30), "seconds one journal slice may take")
+      ("deadline", po::value<double>()->default_value(120), "seconds the whole collection may take")
+      ("jobs,j", po::value<int>()->default_value(8), "probes run at once")
+      ("no-driver", "skip probes that touch the GPU driver (nvidia-smi on the host and in containers)")
+      ("fixed-time", po::value<std::string>(), "stamp every time with this RFC 3339 time (reproducible samples)");
+  auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
+  if (!parsed.ok()) return ReportFailure("collect", parsed.status());
+  if (parsed->help) {
+    std::cout << options << "\n";
+    return kExitOk;
+  }
+  const auto& v = parsed->values;
+  CollectOptions o;
+  o.root = v["root"].as<std::string>();
+  if (v.count("output")) o.output = v["output"].as<std::string>();
+  if (v.count("node")) o.node = v["node"].as<std::string>();
+  if (v.count("kubeconfig")) o.kubeconfig = v["kubeconfig"].as<std::string>();
+  o.plugin_pattern = v["plugin-pattern"].as<std::string>();
+  if (v.count("runtime-endpoint")) o.runtime_endpoint = v["runtime-endpoint"].as<std::string>();
+  if (v.count("containerd-address")) o.containerd_address = v["containerd-address"].as<std::string>();
+  o.probe_timeout_ms = static_cast<int64_t>(v["timeout"].as<double>() * 1000);
+  o.journal_timeout_ms = static_cast<int64_t>(v["journal-timeout"].as<double>() * 1000);
+  o.deadline_ms = static_cast<int64_t>(v["deadline"].as<double>() * 1000);
+  o.jobs = v["jobs"].as<int>();
+  o.no_driver = v.count("no-driver") > 0;
+  if (o.probe_timeout_ms <= 0 || o.deadline_ms <= 0 || o.journal_timeout_ms <= 0 || o.jobs < 1) {
+    return ReportFailure("collect", Status::InvalidArgument("--timeout, --deadline and --jobs must be positive"));
+  }
+  if (v.count("fixed-time")) {
+    auto t = ParseRfc3339(v["fixed-time"].as<std::string>());
+    if (!t.ok()) return ReportFailure("collect", Status::InvalidArgument("--fixed-time", t.status().message()));
+    o.fixed_time_ns = *t;
+  }
+  const char* path = std::getenv("PATH");
+  o.path_env = path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  o.tool_version = GPUF_VERSION;
+
+  InstallInterruptHandlers();
+  auto outcome = Collect(o, &g_interrupted);
+  if (!outcome.ok()) return ReportFailure("collect", outcome.status());
+  std::fprintf(stderr, "gpuforensics collect: triage for node %s\n%s", outcome->manifest.node_name.c_str(),
+               outcome->triage.c_str());
+  if (!outcome->manifest.complete) {
+    std::fprintf(stderr, "gpuforensics collect: bundle is INCOMPLETE (%s)\n",
+                 outcome->manifest.incomplete_reason.c_str());
+  }
+  std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
+  std::printf("%s\n", outcome->bundle_path.c_str());
+  return kExitOk;
+}
+
+}  // namespace gpuf

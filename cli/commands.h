@@ -1,0 +1,33 @@
+// The subcommands of gpuforensics, as a table (like ninja's ChooseTool).
+#ifndef GPUF_CLI_COMMANDS_H_
+#define GPUF_CLI_COMMANDS_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuf {
+
+// A handler gets the arguments after the subcommand name and returns the
+// process exit status. Handlers are the only code that prints or exits.
+using CommandHandler = int (*)(const std::vector<std::string>& args);
+
+struct Command {
+  std::string_view name;
+  std::string_view help;  // one line
+  CommandHandler handler;
+};
+
+std::span<const Command> Commands();
+
+// The closest command name to a typo, or "" when none is close.
+std::string_view SuggestCommand(std::string_view typo);
+
+int RunCollect(const std::vector<std::string>& args);
+int RunAnalyze(const std::vector<std::string>& args);
+int RunVerify(const std::vector<std::string>& args);
+
+}  // namespace gpuf
+
+#endif  // GPUF_CLI_COMMANDS_H_

@@ -1,0 +1,29 @@
+#include "cli/options.h"
+
+#include <cstdio>
+
+#include "common/exit_codes.h"
+
+namespace gpuf {
+
+Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
+                                   po::options_description options,
+                                   const po::positional_options_description& positional) {
+  options.add_options()("help,h", "show this help");
+  ParsedOptions parsed;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), parsed.values);
+    po::notify(parsed.values);
+  } catch (const std::exception& e) {
+    return Status::InvalidArgument(e.what(), "see 'gpuforensics " + command + " --help'");
+  }
+  parsed.help = parsed.values.count("help") > 0;
+  return parsed;
+}
+
+int ReportFailure(const std::string& command, const Status& status) {
+  std::fprintf(stderr, "gpuforensics %s: %s\n", command.c_str(), status.message().c_str());
+  return ExitCodeFor(status);
+}
+
+}  // namespace gpuf

@@ -1,0 +1,32 @@
+// Parsing a subcommand's options with Boost.ProgramOptions, without letting
+// its exceptions escape: failures become a Status with a one-line message.
+#ifndef GPUF_CLI_OPTIONS_H_
+#define GPUF_CLI_OPTIONS_H_
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace gpuf {
+
+namespace po = boost::program_options;
+
+struct ParsedOptions {
+  po::variables_map values;
+  bool help = false;
+};
+
+// Adds --help, parses `args` against `options` (positionals as given), and
+// fails with InvalidArgument naming the command.
+Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
+                                   po::options_description options,
+                                   const po::positional_options_description& positional);
+
+// Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
+int ReportFailure(const std::string& command, const Status& status);
+
+}  // namespace gpuf
+
+#endif  // GPUF_CLI_OPTIONS_H_

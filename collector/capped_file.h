@@ -1,0 +1,53 @@
+// A file that keeps at most a fixed number of bytes of what is written to it.
+//
+// Head mode keeps the first bytes (command output: the start explains the
+// rest); tail mode keeps the newest bytes (logs: the end is where the failure
+// is), cut at a line start. Either way the bytes that did not fit are counted,
+// so the manifest can say exactly how much was dropped.
+#ifndef GPUF_COLLECTOR_CAPPED_FILE_H_
+#define GPUF_COLLECTOR_CAPPED_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace gpuf {
+
+enum class KeepMode { kHead, kTail };
+
+class CappedFile {
+ public:
+  CappedFile(std::string path, int64_t cap_bytes, KeepMode mode)
+      : path_(std::move(path)), cap_(cap_bytes), mode_(mode) {}
+  ~CappedFile();
+  CappedFile(const CappedFile&) = delete;
+  CappedFile& operator=(const CappedFile&) = delete;
+
+  // Creates the file (mode 0600). Fails with IoError.
+  Status Open();
+  // Never fails for lack of room: bytes over the cap are counted and dropped.
+  Status Write(std::string_view bytes);
+  // Applies the tail cut and closes. Call once.
+  Status Finish();
+
+  const std::string& path() const { return path_; }
+  int64_t stored_bytes() const { return stored_; }
+  int64_t dropped_bytes() const { return dropped_; }
+  bool truncated() const { return dropped_ > 0; }
+
+ private:
+  Status CompactToTail(int64_t keep, bool cut_at_line);
+
+  std::string path_;
+  int64_t cap_;
+  KeepMode mode_;
+  int fd_ = -1;
+  int64_t stored_ = 0;   // bytes in the file now
+  int64_t dropped_ = 0;  // bytes seen but not kept
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_CAPPED_FILE_H_

@@ -1,0 +1,46 @@
+#include "collector/capped_file.h"
+
+#include <doctest/doctest.h>
+
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+TEST_SUITE("capped_file") {
+
+TEST_CASE("CappedFile: head mode keeps the first bytes and counts the rest") {
+  test::TempDir dir;
+  CappedFile f(dir / "out", 10, KeepMode::kHead);
+  REQUIRE(f.Open().ok());
+  REQUIRE(f.Write("0123456").ok());
+  REQUIRE(f.Write("789abcdef").ok());
+  REQUIRE(f.Finish().ok());
+  CHECK(test::ReadFile(dir / "out") == "0123456789");
+  CHECK(f.dropped_bytes() == 6);
+  CHECK(f.truncated());
+}
+
+TEST_CASE("CappedFile: tail mode keeps the newest whole lines") {
+  test::TempDir dir;
+  CappedFile f(dir / "out", 12, KeepMode::kTail);
+  REQUIRE(f.Open().ok());
+  for (int i = 0; i < 10; ++i) REQUIRE(f.Write("line" + std::to_string(i) + "\n").ok());
+  REQUIRE(f.Finish().ok());
+  CHECK(test::ReadFile(dir / "out") == "line8\nline9\n");
+  CHECK(f.stored_bytes() == 12);
+  CHECK(f.dropped_bytes() == 48);
+}
+
+TEST_CASE("CappedFile: under the cap nothing is dropped") {
+  test::TempDir dir;
+  CappedFile f(dir / "out", 100, KeepMode::kTail);
+  REQUIRE(f.Open().ok());
+  REQUIRE(f.Write("short\n").ok());
+  REQUIRE(f.Finish().ok());
+  CHECK(test::ReadFile(dir / "out") == "short\n");
+  CHECK_FALSE(f.truncated());
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

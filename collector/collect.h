@@ -1,0 +1,49 @@
+// `gpuforensics collect`: one read-only capture of a GPU node into a bundle.
+//
+// Probes run in four phases (see probe_table.h), concurrently within a
+// phase, each bounded by its own timeout and all by an overall deadline. An
+// interrupt or the deadline still yields a valid bundle, marked incomplete.
+#ifndef GPUF_COLLECTOR_COLLECT_H_
+#define GPUF_COLLECTOR_COLLECT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/manifest.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct CollectOptions {
+  std::string root = "/";           // where the host's files are
+  std::string output;               // bundle path; "" = default name in the current directory
+  std::string node;                 // node name; "" = the host's hostname
+  std::string kubeconfig;           // "" = $KUBECONFIG, else the kubelet's kubeconfig
+  std::string plugin_pattern;       // RE2, case-insensitive
+  std::string runtime_endpoint;     // crictl --runtime-endpoint, "" = crictl's default
+  std::string containerd_address;   // ctr --address, "" = ctr's default
+  int64_t probe_timeout_ms = 10000;
+  int64_t journal_timeout_ms = 30000;
+  int64_t deadline_ms = 120000;
+  int jobs = 8;
+  bool no_driver = false;           // skip every probe that touches the GPU driver
+  std::optional<int64_t> fixed_time_ns;  // stamp every time with this (reproducible samples)
+  std::string path_env;             // PATH to find tools on
+  std::string tool_version;
+};
+
+struct CollectOutcome {
+  std::string bundle_path;
+  Manifest manifest;
+  std::string triage;  // short human summary for stderr
+};
+
+// Fails only when no bundle can be written (bad options, output not
+// writable). Everything that goes wrong on the node is recorded instead.
+Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_COLLECT_H_

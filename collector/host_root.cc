@@ -1,0 +1,170 @@
+#include "collector/host_root.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace gpuf {
+
+namespace {
+
+std::string RelativePart(const std::string& host_path) {
+  size_t start = host_path.find_first_not_of('/');
+  return start == std::string::npos ? "." : host_path.substr(start);
+}
+
+Status ErrnoStatus(int err, const std::string& what) {
+  if (err == ENOENT || err == ENOTDIR) return Status::NotFound(what, std::strerror(err));
+  return Status::IoError(what, std::strerror(err));
+}
+
+std::pair<std::string, std::string> SplitParent(const std::string& host_path) {
+  size_t slash = host_path.find_last_of('/');
+  if (slash == std::string::npos) return {"/", host_path};
+  return {slash == 0 ? "/" : host_path.substr(0, slash), host_path.substr(slash + 1)};
+}
+
+}  // namespace
+
+std::string JoinHostPath(const std::string& dir, const std::string& name) {
+  if (dir.empty() || dir == "/") return "/" + name;
+  return dir + "/" + name;
+}
+
+Result<HostRoot> HostRoot::Open(const std::string& root) {
+  int fd = open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, "opening root '" + root + "'");
+  std::string normalized = root;
+  while (normalized.size() > 1 && normalized.back() == '/') normalized.pop_back();
+  return HostRoot(normalized, fd);
+}
+
+HostRoot::HostRoot(HostRoot&& other) noexcept : root_(std::move(other.root_)), root_fd_(other.root_fd_) {
+  other.root_fd_ = -1;
+}
+
+HostRoot::~HostRoot() {
+  if (root_fd_ >= 0) close(root_fd_);
+}
+
+std::string HostRoot::Outside(const std::string& host_path) const {
+  if (root_ == "/") return host_path;
+  return root_ + (host_path.empty() || host_path[0] != '/' ? "/" : "") + host_path;
+}
+
+int HostRoot::OpenInRoot(const std::string& host_path, int flags) const {
+  open_how how{};
+  how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+  std::string relative = RelativePart(host_path);
+  long fd = syscall(SYS_openat2, root_fd_, relative.c_str(), &how, sizeof how);
+  if (fd < 0 && errno == ENOSYS) {
+    // Kernels before 5.6: resolve from the root directory without the
+    // in-root guarantee, refusing a symlink as the last component.
+    fd = openat(root_fd_, relative.c_str(), flags | O_CLOEXEC | O_NOFOLLOW);
+  }
+  return static_cast<int>(fd);
+}
+
+Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
+                          KeepMode mode) const {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  int fd = OpenInRoot(host_path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return ErrnoStatus(errno, "opening '" + host_path + "'");
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return Status::BadInput("'" + host_path + "' is not a regular file");
+  }
+  fcntl(fd, F_SETFL, 0);
+  // /proc files report size 0 and must be read from the start; only a real
+  // file larger than the cap is worth seeking into.
+  if (mode == KeepMode::kTail && st.st_size > cap_bytes) {
+    lseek(fd, st.st_size - cap_bytes, SEEK_SET);
+  }
+  char buf[1 << 16];
+  Status status;
+  while (true) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status = ErrnoStatus(errno, "reading '" + host_path + "'");
+      break;
+    }
+    if (n == 0) break;
+    status = sink.Write(std::string_view(buf, static_cast<size_t>(n)));
+    if (!status.ok()) break;
+  }
+  close(fd);
+  return status;
+}
+
+Result<std::string> HostRoot::ReadSmallFile(const std::string& host_path, int64_t max_bytes) const {
+  int fd = OpenInRoot(host_path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return ErrnoStatus(errno, "opening '" + host_path + "'");
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return Status::BadInput("'" + host_path + "' is not a regular file");
+  }
+  fcntl(fd, F_SETFL, 0);
+  std::string data;
+  char buf[8192];
+  while (static_cast<int64_t>(data.size()) < max_bytes) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  if (static_cast<int64_t>(data.size()) > max_bytes) data.resize(static_cast<size_t>(max_bytes));
+  return data;
+}
+
+Result<DirEntryInfo> HostRoot::Lstat(const std::string& host_path) const {
+  auto [parent, name] = SplitParent(host_path);
+  DirEntryInfo info;
+  info.path = host_path;
+  int dir_fd = OpenInRoot(parent, O_PATH | O_DIRECTORY);
+  if (dir_fd < 0) return ErrnoStatus(errno, "opening '" + parent + "'");
+  const char* leaf = name.empty() ? "." : name.c_str();
+  if (fstatat(dir_fd, leaf, &info.st, AT_SYMLINK_NOFOLLOW) != 0) {
+    int err = errno;
+    close(dir_fd);
+    return ErrnoStatus(err, "stat '" + host_path + "'");
+  }
+  if (S_ISLNK(info.st.st_mode)) {
+    char target[4096];
+    ssize_t n = readlinkat(dir_fd, leaf, target, sizeof target - 1);
+    if (n >= 0) info.link_target.assign(target, static_cast<size_t>(n));
+  }
+  close(dir_fd);
+  return info;
+}
+
+Result<std::vector<std::string>> HostRoot::ListDir(const std::string& host_path) const {
+  int fd = OpenInRoot(host_path, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return ErrnoStatus(errno, "listing '" + host_path + "'");
+  DIR* dir = fdopendir(fd);
+  if (!dir) {
+    int err = errno;
+    close(fd);
+    return ErrnoStatus(err, "listing '" + host_path + "'");
+  }
+  std::vector<std::string> names;
+  while (dirent* entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace gpuf

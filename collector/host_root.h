@@ -1,0 +1,65 @@
+// Read-only access to the host's files under a root directory.
+//
+// The collector sees the host either at "/" or, from a privileged pod or a
+// test, under a directory such as /host. Every path is resolved inside that
+// root (openat2 RESOLVE_IN_ROOT), so a symlink on the host cannot lead a read
+// outside it. Devices, FIFOs and sockets are never opened: only regular files
+// are read, everything else is only stat'ed.
+#ifndef GPUF_COLLECTOR_HOST_ROOT_H_
+#define GPUF_COLLECTOR_HOST_ROOT_H_
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collector/capped_file.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct DirEntryInfo {
+  std::string path;         // host path, absolute ("/dev/nvidia0")
+  struct stat st {};        // lstat result
+  std::string link_target;  // for symlinks
+};
+
+class HostRoot {
+ public:
+  // Fails with NotFound when `root` is not a directory.
+  static Result<HostRoot> Open(const std::string& root);
+  HostRoot(HostRoot&& other) noexcept;
+  HostRoot& operator=(HostRoot&&) = delete;
+  ~HostRoot();
+
+  const std::string& root() const { return root_; }
+  // The host path as a path on this machine ("/host" + "/etc/hostname").
+  std::string Outside(const std::string& host_path) const;
+
+  // Copies a regular file into `sink`. NotFound when absent; BadInput when it
+  // is not a regular file; IoError otherwise. In tail mode a file larger
+  // than the sink's cap is read from its end.
+  Status CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
+                  KeepMode mode) const;
+  // Reads a small regular file whole (at most `max_bytes`).
+  Result<std::string> ReadSmallFile(const std::string& host_path, int64_t max_bytes = 1 << 20) const;
+  // lstat, plus the link target for symlinks.
+  Result<DirEntryInfo> Lstat(const std::string& host_path) const;
+  // Names in a directory, sorted, without "." and "..".
+  Result<std::vector<std::string>> ListDir(const std::string& host_path) const;
+
+ private:
+  HostRoot(std::string root, int fd) : root_(std::move(root)), root_fd_(fd) {}
+  int OpenInRoot(const std::string& host_path, int flags) const;
+
+  std::string root_;
+  int root_fd_ = -1;
+};
+
+// "/dev" + "nvidia0" -> "/dev/nvidia0"
+std::string JoinHostPath(const std::string& dir, const std::string& name);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_HOST_ROOT_H_

@@ -1,0 +1,283 @@
+#include "collector/probe_runner.h"
+
+#include <fnmatch.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include "collector/listing.h"
+#include "collector/secrets.h"
+#include "collector/subprocess.h"
+#include "common/bundle_layout.h"
+#include "common/file_io.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+std::string StagingPath(const ProbeEnvironment& env, int sequence, std::string_view stream) {
+  return env.staging_dir + "/" + std::to_string(sequence) + "." + std::string(stream);
+}
+
+ManifestArtifact BaseArtifact(const ProbeTask& task) {
+  ManifestArtifact a;
+  a.name = task.name;
+  a.instance = task.instance;
+  a.phase = task.phase;
+  a.context = task.context;
+  a.container_id = task.container_id;
+  switch (task.kind) {
+    case ProbeKind::kCommand: a.kind = "command"; a.argv = task.argv; break;
+    case ProbeKind::kFile: a.kind = "file"; break;
+    case ProbeKind::kListing: a.kind = "listing"; break;
+    case ProbeKind::kPciTable: a.kind = "table"; break;
+    case ProbeKind::kStatfs: a.kind = "table"; break;
+  }
+  if (task.kind != ProbeKind::kCommand) {
+    std::string joined;
+    for (const auto& p : task.paths) joined += (joined.empty() ? "" : " ") + p;
+    a.path = joined;
+  }
+  a.started_at_unix_ns = WallClockNowNs();
+  a.ended_at_unix_ns = a.started_at_unix_ns;
+  return a;
+}
+
+void MarkSkipped(ManifestArtifact& a, std::string reason, std::string detail) {
+  a.status = "skipped";
+  a.skip_reason = std::move(reason);
+  a.error = std::move(detail);
+}
+
+// Applies the task's redaction to a staged file in place.
+int RedactStagedFile(const std::string& path, Redaction redaction) {
+  auto text = ReadWholeFile(path);
+  if (!text.ok()) return 0;
+  int count = redaction == Redaction::kRuntimeJson ? RedactRuntimeJson(*text) : ScrubText(*text);
+  if (count > 0) (void)WriteWholeFile(path, *text);
+  return count;
+}
+
+// Records a finished stream; sizes come from the file after redaction.
+void AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, std::string_view stream,
+               const CappedFile& file, Redaction redaction) {
+  result.artifact.redactions += RedactStagedFile(file.path(), redaction);
+  ManifestOutput out;
+  out.stream = std::string(stream);
+  out.truncated = file.truncated();
+  out.dropped_bytes = file.dropped_bytes();
+  result.artifact.outputs.push_back(out);
+  result.staged.push_back({std::string(stream), StagingPath(env, sequence, stream)});
+  if (file.truncated()) result.artifact.truncated = true;
+}
+
+void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
+                     ProbeResult& result) {
+  ManifestArtifact& a = result.artifact;
+  a.executable = FindExecutable(task.argv.at(0), env.path_env);
+  if (a.executable.empty()) {
+    MarkSkipped(a, "tool_missing", "'" + task.argv[0] + "' not found on PATH");
+    return;
+  }
+  const int64_t now = MonotonicNowNs();
+  if (now >= env.deadline_monotonic_ns) {
+    MarkSkipped(a, "deadline", "the collection deadline passed before this probe started");
+    return;
+  }
+  CappedFile out(StagingPath(env, sequence, kStreamStdout), task.cap_bytes, task.keep);
+  CappedFile err(StagingPath(env, sequence, kStreamStderr), task.stderr_cap_bytes, KeepMode::kTail);
+  Status opened = out.Open();
+  if (opened.ok()) opened = err.Open();
+  if (!opened.ok()) {
+    a.status = "error";
+    a.error = opened.message();
+    return;
+  }
+  CommandSpec spec;
+  spec.executable = a.executable;
+  spec.argv = task.argv;
+  spec.extra_env = task.extra_env;
+  spec.deadline_monotonic_ns = std::min(now + task.timeout_ns, env.deadline_monotonic_ns);
+  CommandOutcome outcome = RunCommand(spec, out, err, env.interrupt);
+  (void)out.Finish();
+  (void)err.Finish();
+  a.duration_ns = outcome.duration_ns;
+  a.exit_code = outcome.exit_code;
+  a.signal = outcome.signal;
+  a.timed_out = outcome.timed_out;
+  a.abandoned = outcome.abandoned;
+  if (!outcome.started) {
+    a.status = "error";
+    a.error = outcome.start_error;
+    return;
+  }
+  AddOutput(result, env, sequence, kStreamStdout, out, task.redaction);
+  AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
+  if (outcome.interrupted) {
+    a.status = "interrupted";
+  } else if (outcome.timed_out) {
+    a.status = "timed_out";
+    a.error = outcome.abandoned ? "did not exit after SIGKILL; abandoned" : "";
+  } else if (outcome.signal) {
+    a.status = "signaled";
+  } else {
+    a.status = outcome.exit_code == 0 ? "ok" : "nonzero_exit";
+  }
+}
+
+void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
+                  ProbeResult& result) {
+  ManifestArtifact& a = result.artifact;
+  const std::string& path = task.paths.at(0);
+  if (IsForbiddenHostPath(path)) {
+    MarkSkipped(a, "denied_by_policy", "'" + path + "' may hold secrets and is never read");
+    return;
+  }
+  CappedFile content(StagingPath(env, sequence, kStreamContent), task.cap_bytes, task.keep);
+  Status status = content.Open();
+  if (status.ok()) status = env.host->CopyFile(path, content, task.cap_bytes, task.keep);
+  (void)content.Finish();
+  if (!status.ok()) {
+    std::remove(content.path().c_str());
+    if (status.code() == Status::Code::kNotFound) {
+      MarkSkipped(a, "not_found", status.message());
+    } else if (status.code() == Status::Code::kBadInput) {
+      MarkSkipped(a, "not_regular_file", status.message());
+    } else if (status.message().find("Permission denied") != std::string::npos) {
+      MarkSkipped(a, "permission_denied", status.message());
+    } else {
+      a.status = "error";
+      a.error = status.message();
+    }
+    return;
+  }
+  AddOutput(result, env, sequence, kStreamContent, content, task.redaction);
+  a.status = "ok";
+}
+
+Status WriteTable(ProbeResult& result, const ProbeEnvironment& env, int sequence,
+                  const std::string& text, int64_t cap_bytes) {
+  CappedFile content(StagingPath(env, sequence, kStreamContent), cap_bytes, KeepMode::kHead);
+  GPUF_RETURN_IF_ERROR(content.Open());
+  GPUF_RETURN_IF_ERROR(content.Write(text));
+  GPUF_RETURN_IF_ERROR(content.Finish());
+  AddOutput(result, env, sequence, kStreamContent, content, Redaction::kText);
+  return Status::Ok();
+}
+
+std::string ListingText(const ProbeTask& task, const ProbeEnvironment& env) {
+  std::string text = kListingHeader;
+  for (const auto& pattern : task.paths) {
+    for (const auto& path : ExpandHostGlob(*env.host, pattern)) {
+      auto info = env.host->Lstat(path);
+      if (info.ok()) text += ListingLine(*info);
+    }
+  }
+  return text;
+}
+
+std::string Trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+std::string PciTableText(const ProbeTask& task, const ProbeEnvironment& env) {
+  std::string text = kPciTableHeader;
+  const std::string& dir = task.paths.at(0);
+  auto names = env.host->ListDir(dir);
+  if (!names.ok()) return text;
+  for (const auto& name : *names) {
+    std::string base = JoinHostPath(dir, name);
+    auto vendor = env.host->ReadSmallFile(base + "/vendor", 64);
+    if (!vendor.ok() || Trimmed(*vendor) != "0x10de") continue;
+    auto device = env.host->ReadSmallFile(base + "/device", 64);
+    auto pci_class = env.host->ReadSmallFile(base + "/class", 64);
+    text += EscapeField(name) + "\t0x10de\t" + EscapeField(device.ok() ? Trimmed(*device) : "") + "\t" +
+            EscapeField(pci_class.ok() ? Trimmed(*pci_class) : "") + "\n";
+  }
+  return text;
+}
+
+std::string StatfsText(const ProbeTask& task, const ProbeEnvironment& env) {
+  struct statfs fs {};
+  if (statfs(env.host->Outside(task.paths.at(0)).c_str(), &fs) != 0) return "";
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case CGROUP2_SUPER_MAGIC: return "cgroup2fs\n";
+    case TMPFS_MAGIC: return "tmpfs\n";
+    case CGROUP_SUPER_MAGIC: return "cgroupfs\n";
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%lx\n", static_cast<unsigned long>(fs.f_type));
+  return hex;
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandHostGlob(const HostRoot& host, const std::string& pattern) {
+  std::vector<std::string> matches = {""};
+  size_t pos = 1;
+  while (pos <= pattern.size()) {
+    size_t slash = pattern.find('/', pos);
+    if (slash == std::string::npos) slash = pattern.size();
+    std::string component = pattern.substr(pos, slash - pos);
+    pos = slash + 1;
+    if (component.empty()) continue;
+    std::vector<std::string> next;
+    bool wildcard = component.find_first_of("*?[") != std::string::npos;
+    for (const auto& prefix : matches) {
+      std::string dir = prefix.empty() ? "/" : prefix;
+      if (!wildcard) {
+        next.push_back(JoinHostPath(dir, component));
+        continue;
+      }
+      auto names = host.ListDir(dir);
+      if (!names.ok()) continue;
+      for (const auto& name : *names) {
+        if (fnmatch(component.c_str(), name.c_str(), FNM_PERIOD) == 0) next.push_back(JoinHostPath(dir, name));
+      }
+    }
+    matches = std::move(next);
+  }
+  // Without wildcards the path is returned whether or not it exists.
+  std::vector<std::string> existing;
+  for (const auto& m : matches) {
+    if (!m.empty() && host.Lstat(m).ok()) existing.push_back(m);
+  }
+  return existing;
+}
+
+ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env) {
+  ProbeResult result;
+  result.artifact = BaseArtifact(task);
+  const int64_t started = MonotonicNowNs();
+  ManifestArtifact& a = result.artifact;
+  if (!task.skip_reason.empty()) {
+    MarkSkipped(a, task.skip_reason, task.skip_detail);
+  } else if (env.interrupt && env.interrupt->load()) {
+    MarkSkipped(a, "interrupted", "the collection was interrupted before this probe started");
+  } else {
+    switch (task.kind) {
+      case ProbeKind::kCommand: RunCommandProbe(task, sequence, env, result); break;
+      case ProbeKind::kFile: RunFileProbe(task, sequence, env, result); break;
+      case ProbeKind::kListing:
+      case ProbeKind::kPciTable:
+      case ProbeKind::kStatfs: {
+        std::string text = task.kind == ProbeKind::kListing    ? ListingText(task, env)
+                           : task.kind == ProbeKind::kPciTable ? PciTableText(task, env)
+                                                               : StatfsText(task, env);
+        Status s = WriteTable(result, env, sequence, text, task.cap_bytes);
+        a.status = s.ok() ? "ok" : "error";
+        a.error = s.ok() ? "" : s.message();
+        break;
+      }
+    }
+  }
+  if (a.duration_ns == 0) a.duration_ns = MonotonicNowNs() - started;
+  a.ended_at_unix_ns = a.started_at_unix_ns + a.duration_ns;
+  return result;
+}
+
+}  // namespace gpuf

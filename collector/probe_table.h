@@ -1,0 +1,74 @@
+// The probes the collector runs, as data.
+//
+// Each row names one logical artifact and says how to obtain it. The order of
+// phases encodes the forensic rule "passive first": phase 1 reads files and
+// asks services without touching the GPU driver, phase 2 and 3 look at the
+// device-plugin containers found in phase 1, and phase 4 runs nvidia-smi,
+// which can load modules and create /dev nodes and so change the evidence.
+#ifndef GPUF_COLLECTOR_PROBE_TABLE_H_
+#define GPUF_COLLECTOR_PROBE_TABLE_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "collector/capped_file.h"
+
+namespace gpuf {
+
+enum class ProbeKind {
+  kCommand,  // run argv, store stdout and stderr
+  kFile,     // copy one host file, or each file a glob matches (one artifact each)
+  kListing,  // lstat every path the globs match; store a listing table
+  kPciTable, // NVIDIA PCI functions from sysfs
+  kStatfs,   // file system type of a host path
+};
+
+enum class Redaction {
+  kText,         // scrub free text
+  kRuntimeJson,  // env/args redaction in runtime JSON, then scrub
+};
+
+inline constexpr int kPhasePassive = 1;
+inline constexpr int kPhaseRuntime = 2;
+inline constexpr int kPhaseContainer = 3;
+inline constexpr int kPhaseDriver = 4;
+
+inline constexpr int64_t kMiB = 1024 * 1024;
+
+struct ProbeRow {
+  std::string_view name;    // logical artifact name
+  ProbeKind kind;
+  int phase;
+  // Command: argv separated by spaces; placeholders {node} and {kubeconfig}.
+  // File/listing: host paths or globs separated by spaces.
+  std::string_view target;
+  KeepMode keep = KeepMode::kHead;
+  int64_t cap_bytes = 16 * kMiB;
+  Redaction redaction = Redaction::kText;
+  bool needs_kubeconfig = false;  // skipped (not applicable) without one
+};
+
+// The fixed probes. Probes about device-plugin containers and journal slices
+// are derived at run time (see collect.cc).
+std::span<const ProbeRow> StaticProbes();
+
+// A journal slice: journalctl filter arguments for one component.
+struct JournalSlice {
+  std::string_view name;    // artifact name, e.g. "journal.kernel"
+  std::string_view filter;  // journalctl arguments, space separated
+};
+
+std::span<const JournalSlice> JournalSlices();
+
+// Boot offsets sliced: the boot at capture and the one before it.
+inline constexpr std::string_view kJournalBoots[] = {"0", "-1"};
+
+// Default RE2 pattern (case-insensitive) for device-plugin container, pod and
+// log directory names; vendor builds rename the plugin.
+inline constexpr std::string_view kDefaultPluginPattern =
+    "(nvidia|gpu).*device-plugin|device-plugin.*(nvidia|gpu)";
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_PROBE_TABLE_H_

@@ -1,0 +1,100 @@
+#include "collector/triage.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/bundle_layout.h"
+#include "common/text_lines.h"
+
+namespace gpuf {
+
+namespace {
+
+std::string FirstLine(std::string_view text) {
+  std::string line(text.substr(0, text.find('\n')));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+std::string NodeGpuResources(const std::string& node_json) {
+  auto doc = nlohmann::json::parse(node_json, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return "";
+  auto quantity = [&](const char* field) -> std::string {
+    auto status = doc.find("status");
+    if (status == doc.end() || !status->is_object()) return "absent";
+    auto map = status->find(field);
+    if (map == status->end() || !map->is_object()) return "absent";
+    auto value = map->find("nvidia.com/gpu");
+    if (value == map->end() || !value->is_string()) return "absent";
+    return value->get<std::string>();
+  };
+  return quantity("capacity") + " / " + quantity("allocatable");
+}
+
+}  // namespace
+
+int CountNvidiaSmiGpus(std::string_view output) {
+  int count = 0;
+  ForEachLine(output, [&](int, std::string_view line) {
+    if (line.substr(0, 4) == "GPU " && line.find("(UUID: ") != std::string_view::npos) ++count;
+  });
+  return count;
+}
+
+int CountPciGpus(std::string_view table) {
+  int count = 0;
+  ForEachLine(table, [&](int, std::string_view line) {
+    if (line.empty() || line[0] == '#') return;
+    size_t tab = line.rfind('\t');
+    std::string_view pci_class = tab == std::string_view::npos ? "" : line.substr(tab + 1);
+    if (pci_class.substr(0, 6) == "0x0300" || pci_class.substr(0, 6) == "0x0302") ++count;
+  });
+  return count;
+}
+
+std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedReader& read) {
+  std::ostringstream out;
+  std::string host_gpus = "not run", pci_gpus = "unknown", resources = "unknown (no API access)";
+  std::vector<std::string> plugin_views, problems;
+  bool registered = false;
+  int plugin_logs = 0;
+  for (const auto& r : results) {
+    const ManifestArtifact& a = r.artifact;
+    if (a.name == "pci.nvidia_functions" && a.status == "ok") {
+      pci_gpus = std::to_string(CountPciGpus(read(r, kStreamContent)));
+    } else if (a.name == "host.nvidia_smi_list") {
+      if (a.status == "ok") {
+        host_gpus = std::to_string(CountNvidiaSmiGpus(read(r, kStreamStdout)));
+      } else if (a.status != "skipped") {
+        std::string said = FirstLine(read(r, kStreamStdout));
+        host_gpus = a.status + (said.empty() ? "" : ": " + said);
+      }
+    } else if (a.name == "plugin.nvidia_smi_list" && a.status != "skipped") {
+      std::string view = a.status == "ok" ? std::to_string(CountNvidiaSmiGpus(read(r, kStreamStdout))) + " GPUs"
+                                          : a.status + ": " + FirstLine(read(r, kStreamStdout) + read(r, kStreamStderr));
+      plugin_views.push_back(a.container_id.substr(0, 13) + " " + view);
+    } else if (a.name == "k8s.node" && a.status == "ok") {
+      std::string gpus = NodeGpuResources(read(r, kStreamStdout));
+      if (!gpus.empty()) resources = gpus;
+    } else if ((a.name == "plugin.log" || a.name == "plugin.crictl_logs") && a.status == "ok") {
+      ++plugin_logs;
+      std::string text = read(r, kStreamContent) + read(r, kStreamStdout) + read(r, kStreamStderr);
+      if (text.find("Registered device plugin for") != std::string::npos) registered = true;
+    }
+    if (a.status == "timed_out" || a.status == "error" || a.status == "interrupted") {
+      problems.push_back(a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +
+                         (a.abandoned ? " (abandoned)" : ""));
+    }
+  }
+  out << "  NVIDIA GPUs on PCI:           " << pci_gpus << "\n";
+  out << "  host nvidia-smi -L:           " << host_gpus << "\n";
+  if (plugin_views.empty()) out << "  plugin container nvidia-smi:  no running plugin container found\n";
+  for (const auto& v : plugin_views) out << "  plugin container nvidia-smi:  " << v << "\n";
+  out << "  node nvidia.com/gpu cap/alloc: " << resources << "\n";
+  out << "  plugin registration in logs:  "
+      << (plugin_logs == 0 ? "no plugin logs found" : registered ? "found" : "NOT found") << "\n";
+  for (const auto& p : problems) out << "  probe problem:                " << p << "\n";
+  return out.str();
+}
+
+}  // namespace gpuf

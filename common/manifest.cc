@@ -1,0 +1,318 @@
+#include "common/manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include "common/bundle_layout.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+using nlohmann::json;
+
+const ManifestOutput* ManifestArtifact::FindOutput(std::string_view stream) const {
+  for (const auto& output : outputs) {
+    if (output.stream == stream) return &output;
+  }
+  return nullptr;
+}
+
+const ManifestArtifact* Manifest::Find(std::string_view name, std::string_view instance) const {
+  for (const auto& artifact : artifacts) {
+    if (artifact.name == name && artifact.instance == instance) return &artifact;
+  }
+  return nullptr;
+}
+
+std::vector<const ManifestArtifact*> Manifest::FindAll(std::string_view name) const {
+  std::vector<const ManifestArtifact*> found;
+  for (const auto& artifact : artifacts) {
+    if (artifact.name == name) found.push_back(&artifact);
+  }
+  return found;
+}
+
+namespace {
+
+json NullableString(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+template <typename T>
+json NullableOptional(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json OutputToJson(const ManifestOutput& o) {
+  return json{{"stream", o.stream},       {"member", o.member},
+              {"size_bytes", o.size_bytes}, {"sha256", o.sha256},
+              {"truncated", o.truncated},   {"dropped_bytes", o.dropped_bytes}};
+}
+
+json ArtifactToJson(const ManifestArtifact& a) {
+  json outputs = json::array();
+  for (const auto& o : a.outputs) outputs.push_back(OutputToJson(o));
+  return json{{"name", a.name},
+              {"instance", a.instance},
+              {"kind", a.kind},
+              {"argv", a.argv},
+              {"executable", NullableString(a.executable)},
+              {"path", NullableString(a.path)},
+              {"context", a.context},
+              {"container_id", NullableString(a.container_id)},
+              {"phase", a.phase},
+              {"started_at", FormatRfc3339Utc(a.started_at_unix_ns)},
+              {"started_at_unix_ns", a.started_at_unix_ns},
+              {"ended_at_unix_ns", a.ended_at_unix_ns},
+              {"duration_ns", a.duration_ns},
+              {"status", a.status},
+              {"exit_code", NullableOptional(a.exit_code)},
+              {"signal", NullableOptional(a.signal)},
+              {"timed_out", a.timed_out},
+              {"abandoned", a.abandoned},
+              {"truncated", a.truncated},
+              {"skip_reason", NullableString(a.skip_reason)},
+              {"error", NullableString(a.error)},
+              {"redactions", a.redactions},
+              {"outputs", outputs}};
+}
+
+// Reading helpers: every accessor checks the type so that a hostile manifest
+// produces a BadInput naming the field, never an exception or a crash.
+class Reader {
+ public:
+  explicit Reader(const json& object, std::string where) : object_(object), where_(std::move(where)) {}
+
+  std::string String(const char* key, bool required = true) {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) {
+      if (required) Fail(key, "missing");
+      return {};
+    }
+    if (!it->is_string()) {
+      Fail(key, "not a string");
+      return {};
+    }
+    return it->get<std::string>();
+  }
+
+  int64_t Int(const char* key, bool required = true) {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) {
+      if (required) Fail(key, "missing");
+      return 0;
+    }
+    if (!it->is_number_integer()) {
+      Fail(key, "not an integer");
+      return 0;
+    }
+    return it->get<int64_t>();
+  }
+
+  std::optional<int> OptionalInt(const char* key) {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number_integer()) {
+      Fail(key, "not an integer");
+      return std::nullopt;
+    }
+    return static_cast<int>(it->get<int64_t>());
+  }
+
+  bool Bool(const char* key) {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) return false;
+    if (!it->is_boolean()) {
+      Fail(key, "not a boolean");
+      return false;
+    }
+    return it->get<bool>();
+  }
+
+  const json* Array(const char* key) {
+    auto it = object_.find(key);
+    if (it == object_.end() || !it->is_array()) {
+      Fail(key, "missing or not an array");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const json* Object(const char* key) {
+    auto it = object_.find(key);
+    if (it == object_.end() || !it->is_object()) {
+      Fail(key, "missing or not an object");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const Status& status() const { return status_; }
+
+ private:
+  void Fail(const char* key, const char* problem) {
+    if (status_.ok()) {
+      status_ = Status::BadInput("manifest field '" + where_ + key + "' " + problem);
+    }
+  }
+
+  const json& object_;
+  std::string where_;
+  Status status_;
+};
+
+Status ReadOutput(const json& j, const std::string& where, ManifestOutput& o) {
+  if (!j.is_object()) return Status::BadInput("manifest field '" + where + "' is not an object");
+  Reader r(j, where + ".");
+  o.stream = r.String("stream");
+  o.member = r.String("member");
+  o.size_bytes = r.Int("size_bytes");
+  o.sha256 = r.String("sha256");
+  o.truncated = r.Bool("truncated");
+  o.dropped_bytes = r.Int("dropped_bytes", false);
+  return r.status();
+}
+
+Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a) {
+  if (!j.is_object()) return Status::BadInput("manifest field '" + where + "' is not an object");
+  Reader r(j, where + ".");
+  a.name = r.String("name");
+  a.instance = r.String("instance", false);
+  a.kind = r.String("kind");
+  if (auto it = j.find("argv"); it != j.end() && it->is_array()) {
+    for (const auto& arg : *it) {
+      if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".argv' holds a non-string");
+      a.argv.push_back(arg.get<std::string>());
+    }
+  }
+  a.executable = r.String("executable", false);
+  a.path = r.String("path", false);
+  a.context = r.String("context");
+  a.container_id = r.String("container_id", false);
+  a.phase = static_cast<int>(r.Int("phase", false));
+  a.started_at_unix_ns = r.Int("started_at_unix_ns");
+  a.ended_at_unix_ns = r.Int("ended_at_unix_ns");
+  a.duration_ns = r.Int("duration_ns");
+  a.status = r.String("status");
+  a.exit_code = r.OptionalInt("exit_code");
+  a.signal = r.OptionalInt("signal");
+  a.timed_out = r.Bool("timed_out");
+  a.abandoned = r.Bool("abandoned");
+  a.truncated = r.Bool("truncated");
+  a.skip_reason = r.String("skip_reason", false);
+  a.error = r.String("error", false);
+  a.redactions = static_cast<int>(r.Int("redactions", false));
+  const json* outputs = r.Array("outputs");
+  GPUF_RETURN_IF_ERROR(r.status());
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    ManifestOutput o;
+    GPUF_RETURN_IF_ERROR(ReadOutput((*outputs)[i], where + ".outputs[" + std::to_string(i) + "]", o));
+    a.outputs.push_back(std::move(o));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string SerializeManifest(const Manifest& m) {
+  json artifacts = json::array();
+  for (const auto& a : m.artifacts) artifacts.push_back(ArtifactToJson(a));
+  json j = {
+      {"format", m.format},
+      {"format_version", m.format_version},
+      {"tool", {{"name", m.tool_name}, {"version", m.tool_version}}},
+      {"host",
+       {{"hostname", m.hostname},
+        {"node_name", m.node_name},
+        {"machine_id", NullableString(m.machine_id)},
+        {"boot_id", NullableString(m.boot_id)}}},
+      {"collection",
+       {{"started_at", FormatRfc3339Utc(m.started_at_unix_ns)},
+        {"started_at_unix_ns", m.started_at_unix_ns},
+        {"ended_at", FormatRfc3339Utc(m.ended_at_unix_ns)},
+        {"ended_at_unix_ns", m.ended_at_unix_ns},
+        {"started_monotonic_ns", m.started_monotonic_ns},
+        {"ended_monotonic_ns", m.ended_monotonic_ns},
+        {"complete", m.complete},
+        {"incomplete_reason", NullableString(m.incomplete_reason)},
+        {"tz_env", NullableString(m.tz_env)},
+        {"utc_offset_seconds", m.utc_offset_seconds}}},
+      {"options",
+       {{"root", m.root},
+        {"probe_timeout_ms", m.probe_timeout_ms},
+        {"deadline_ms", m.deadline_ms},
+        {"plugin_pattern", m.plugin_pattern},
+        {"exec_mode", m.exec_mode},
+        {"no_driver", m.no_driver},
+        {"fixed_time", m.fixed_time}}},
+      {"artifacts", artifacts},
+  };
+  return j.dump(2) + "\n";
+}
+
+Result<Manifest> ParseManifest(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::BadInput("manifest.json is not valid JSON");
+  if (!j.is_object()) return Status::BadInput("manifest.json is not a JSON object");
+  Manifest m;
+  Reader top(j, "");
+  m.format = top.String("format");
+  GPUF_RETURN_IF_ERROR(top.status());
+  if (m.format != kBundleFormatName) {
+    return Status::BadInput("manifest.json names format '" + m.format + "', not '" +
+                            std::string(kBundleFormatName) + "'");
+  }
+  m.format_version = static_cast<int>(top.Int("format_version"));
+  GPUF_RETURN_IF_ERROR(top.status());
+  if (m.format_version > kBundleFormatVersion) {
+    return Status::Unsupported("bundle format version " + std::to_string(m.format_version) +
+                               " is newer than this gpuforensics understands (" +
+                               std::to_string(kBundleFormatVersion) + "); upgrade gpuforensics");
+  }
+  if (m.format_version < 1) return Status::BadInput("manifest format_version must be >= 1");
+  const json* tool = top.Object("tool");
+  const json* host = top.Object("host");
+  const json* collection = top.Object("collection");
+  const json* options = top.Object("options");
+  const json* artifacts = top.Array("artifacts");
+  GPUF_RETURN_IF_ERROR(top.status());
+
+  Reader t(*tool, "tool.");
+  m.tool_name = t.String("name");
+  m.tool_version = t.String("version");
+  GPUF_RETURN_IF_ERROR(t.status());
+
+  Reader h(*host, "host.");
+  m.hostname = h.String("hostname", false);
+  m.node_name = h.String("node_name", false);
+  m.machine_id = h.String("machine_id", false);
+  m.boot_id = h.String("boot_id", false);
+  GPUF_RETURN_IF_ERROR(h.status());
+
+  Reader c(*collection, "collection.");
+  m.started_at_unix_ns = c.Int("started_at_unix_ns");
+  m.ended_at_unix_ns = c.Int("ended_at_unix_ns");
+  m.started_monotonic_ns = c.Int("started_monotonic_ns", false);
+  m.ended_monotonic_ns = c.Int("ended_monotonic_ns", false);
+  m.complete = c.Bool("complete");
+  m.incomplete_reason = c.String("incomplete_reason", false);
+  m.tz_env = c.String("tz_env", false);
+  m.utc_offset_seconds = static_cast<int>(c.Int("utc_offset_seconds", false));
+  GPUF_RETURN_IF_ERROR(c.status());
+
+  Reader o(*options, "options.");
+  m.root = o.String("root", false);
+  m.probe_timeout_ms = o.Int("probe_timeout_ms", false);
+  m.deadline_ms = o.Int("deadline_ms", false);
+  m.plugin_pattern = o.String("plugin_pattern", false);
+  m.exec_mode = o.String("exec_mode", false);
+  m.no_driver = o.Bool("no_driver");
+  m.fixed_time = o.Bool("fixed_time");
+  GPUF_RETURN_IF_ERROR(o.status());
+
+  for (size_t i = 0; i < artifacts->size(); ++i) {
+    ManifestArtifact a;
+    GPUF_RETURN_IF_ERROR(ReadArtifact((*artifacts)[i], "artifacts[" + std::to_string(i) + "]", a));
+    m.artifacts.push_back(std::move(a));
+  }
+  return m;
+}
+
+}  // namespace gpuf

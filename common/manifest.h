@@ -1,0 +1,98 @@
+// The bundle manifest: what ran, how it ended, and where its bytes are.
+//
+// The manifest is the first member of every bundle (manifest.json). The
+// collector fills it in while probes run; the analyzer reads it to find
+// artifacts by logical name and to verify sizes and hashes. The JSON field
+// names are specified in schema/bundle.md; this struct mirrors them 1:1.
+#ifndef GPUF_COMMON_MANIFEST_H_
+#define GPUF_COMMON_MANIFEST_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace gpuf {
+
+// One stored stream of an artifact (stdout, stderr or file content).
+struct ManifestOutput {
+  std::string stream;        // "stdout" | "stderr" | "content"
+  std::string member;        // tar member path
+  int64_t size_bytes = 0;    // bytes stored in the member
+  std::string sha256;        // of the stored bytes
+  bool truncated = false;    // the cap cut this stream
+  int64_t dropped_bytes = 0; // bytes produced but not stored
+};
+
+struct ManifestArtifact {
+  std::string name;          // logical name, e.g. "host.nvidia_smi_list"
+  std::string instance;      // distinguishes several of one name ("" when single)
+  std::string kind;          // "command" | "file" | "listing" | "table"
+  std::vector<std::string> argv;  // command: as executed
+  std::string executable;    // command: resolved path, "" when not found
+  std::string path;          // file/listing: host path (as seen on the node)
+  std::string context;       // "host" | "container"
+  std::string container_id;  // when context == "container"
+  int phase = 0;             // 1 passive, 2 runtime, 3 container state, 4 driver
+  int64_t started_at_unix_ns = 0;
+  int64_t ended_at_unix_ns = 0;
+  int64_t duration_ns = 0;
+  std::string status;        // "ok" | "nonzero_exit" | "signaled" | "timed_out" | "skipped" | "error"
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  bool timed_out = false;
+  bool abandoned = false;    // the process did not die after SIGKILL; we stopped waiting
+  bool truncated = false;    // any stream was truncated
+  std::string skip_reason;   // when status == "skipped"
+  std::string error;         // human-readable detail for skipped/error
+  int redactions = 0;        // secret values replaced before storing
+  std::vector<ManifestOutput> outputs;
+
+  const ManifestOutput* FindOutput(std::string_view stream) const;
+};
+
+struct Manifest {
+  std::string format;        // kBundleFormatName
+  int format_version = 0;
+  std::string tool_name;
+  std::string tool_version;
+  // host identity
+  std::string hostname;
+  std::string node_name;
+  std::string machine_id;
+  std::string boot_id;
+  // collection
+  int64_t started_at_unix_ns = 0;
+  int64_t ended_at_unix_ns = 0;
+  int64_t started_monotonic_ns = 0;
+  int64_t ended_monotonic_ns = 0;
+  bool complete = true;
+  std::string incomplete_reason;  // "interrupted" | "deadline" when !complete
+  std::string tz_env;             // TZ of the collector process, "" when unset
+  int utc_offset_seconds = 0;     // collector's local offset at start
+  // options used
+  std::string root = "/";
+  int64_t probe_timeout_ms = 0;
+  int64_t deadline_ms = 0;
+  std::string plugin_pattern;
+  std::string exec_mode;
+  bool no_driver = false;
+  bool fixed_time = false;
+  std::vector<ManifestArtifact> artifacts;
+
+  const ManifestArtifact* Find(std::string_view name, std::string_view instance = {}) const;
+  std::vector<const ManifestArtifact*> FindAll(std::string_view name) const;
+};
+
+std::string SerializeManifest(const Manifest& manifest);
+
+// Fails with BadInput on malformed JSON or missing required fields, and with
+// Unsupported when format_version is newer than this build understands.
+Result<Manifest> ParseManifest(std::string_view json);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_MANIFEST_H_

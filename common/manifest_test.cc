@@ -1,0 +1,78 @@
+#include "common/manifest.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+namespace {
+
+Manifest SampleManifest() {
+  Manifest m;
+  m.format = "gpuforensics-bundle";
+  m.format_version = 1;
+  m.tool_name = "gpuforensics";
+  m.tool_version = "0.1.0";
+  m.node_name = m.hostname = "gpu-node-7";
+  m.boot_id = "9c1d4e2a-5b6f-4a3b-8c7d-0e1f2a3b4c5d";
+  m.started_at_unix_ns = 1763472600000000000LL;
+  m.ended_at_unix_ns = 1763472603000000000LL;
+  ManifestArtifact a;
+  a.name = "host.nvidia_smi_list";
+  a.kind = "command";
+  a.argv = {"nvidia-smi", "-L"};
+  a.executable = "/usr/bin/nvidia-smi";
+  a.context = "host";
+  a.phase = 4;
+  a.status = "ok";
+  a.exit_code = 0;
+  a.outputs.push_back({"stdout", "artifacts/0001-host.nvidia_smi_list.stdout", 12, "ab", false, 0});
+  m.artifacts.push_back(a);
+  return m;
+}
+
+}  // namespace
+
+TEST_SUITE("manifest") {
+
+TEST_CASE("Manifest: serialize then parse gives the same fields") {
+  Manifest m = SampleManifest();
+  auto parsed = ParseManifest(SerializeManifest(m));
+  REQUIRE(parsed.ok());
+  CHECK(parsed->node_name == "gpu-node-7");
+  CHECK(parsed->boot_id == m.boot_id);
+  REQUIRE(parsed->artifacts.size() == 1);
+  const ManifestArtifact& a = parsed->artifacts[0];
+  CHECK(a.argv == std::vector<std::string>{"nvidia-smi", "-L"});
+  CHECK(a.exit_code == 0);
+  CHECK_FALSE(a.signal.has_value());
+  REQUIRE(a.FindOutput("stdout") != nullptr);
+  CHECK(a.FindOutput("stdout")->size_bytes == 12);
+  CHECK(parsed->Find("host.nvidia_smi_list") == &parsed->artifacts[0]);
+}
+
+TEST_CASE("Manifest: bad input names the problem") {
+  SUBCASE("not JSON") {
+    auto r = ParseManifest("{not json");
+    CHECK(r.status().message() == "manifest.json is not valid JSON");
+  }
+  SUBCASE("another format") {
+    auto r = ParseManifest(R"({"format":"sosreport","format_version":1})");
+    CHECK(r.status().message() == "manifest.json names format 'sosreport', not 'gpuforensics-bundle'");
+  }
+  SUBCASE("a newer format version is Unsupported") {
+    auto r = ParseManifest(R"({"format":"gpuforensics-bundle","format_version":2})");
+    CHECK(r.status().code() == Status::Code::kUnsupported);
+    CHECK(r.status().message() ==
+          "bundle format version 2 is newer than this gpuforensics understands (1); upgrade gpuforensics");
+  }
+  SUBCASE("a field of the wrong type") {
+    std::string text = SerializeManifest(SampleManifest());
+    text.replace(text.find("\"phase\": 4"), 10, "\"phase\": \"4\"");
+    auto r = ParseManifest(text);
+    CHECK(r.status().message() == "manifest field 'artifacts[0].phase' not an integer");
+  }
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

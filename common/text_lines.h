@@ -1,0 +1,27 @@
+// Iterating over the lines of a text held in memory, without copying it.
+#ifndef GPUF_COMMON_TEXT_LINES_H_
+#define GPUF_COMMON_TEXT_LINES_H_
+
+#include <string_view>
+
+namespace gpuf {
+
+// Calls fn(line_number, line) for each line (1-based), without the trailing
+// "\n" or "\r\n". A final line without a newline is included.
+template <typename Fn>
+void ForEachLine(std::string_view text, Fn fn) {
+  int number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    fn(++number, line);
+    start = end + 1;
+  }
+}
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_TEXT_LINES_H_

@@ -1,0 +1,26 @@
+// Conversions between Unix nanoseconds and RFC 3339 text.
+#ifndef GPUF_COMMON_TIME_FORMAT_H_
+#define GPUF_COMMON_TIME_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace gpuf {
+
+// "2026-11-18T03:30:00.123456789Z" (always nine fraction digits, UTC).
+std::string FormatRfc3339Utc(int64_t unix_ns);
+
+// Accepts "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)" with 0-9 fraction
+// digits, as written by Go's RFC3339Nano. Fails with BadInput otherwise.
+Result<int64_t> ParseRfc3339(std::string_view text);
+
+// Wall clock and monotonic clock now, in nanoseconds.
+int64_t WallClockNowNs();
+int64_t MonotonicNowNs();
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_TIME_FORMAT_H_

@@ -1,0 +1,16 @@
+-- Journal entries from the journal.* artifacts (journalctl -o json), one per entry.
+CREATE TABLE journal_entries (
+  artifact_id     INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance
+  line            INTEGER NOT NULL,  -- 1-based line in the artifact's stdout
+  boot_offset     INTEGER,           -- 0 = boot at capture, -1 = the one before; from the instance
+  realtime_us     INTEGER,           -- __REALTIME_TIMESTAMP, Unix µs UTC
+  monotonic_us    INTEGER,           -- __MONOTONIC_TIMESTAMP, µs since that boot
+  boot_id         TEXT,              -- _BOOT_ID, 32 hex without dashes
+  unit            TEXT,              -- _SYSTEMD_UNIT, or UNIT for PID 1 messages about a unit
+  identifier      TEXT,              -- SYSLOG_IDENTIFIER
+  pid             INTEGER,           -- _PID
+  priority        INTEGER,           -- PRIORITY 0..7 (not klog severity)
+  transport       TEXT,              -- _TRANSPORT
+  message         TEXT               -- MESSAGE, byte arrays decoded as UTF-8 with replacement
+);
+CREATE INDEX journal_by_time ON journal_entries(realtime_us);

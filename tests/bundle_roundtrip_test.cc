@@ -1,0 +1,136 @@
+// collect -> bundle -> verify/analyze, and the manifest against its written
+// contract in schema/bundle.md.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "common/sha256.h"
+#include "tests/fake_node.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+using nlohmann::json;
+
+// Dotted paths of every key in the manifest, arrays written as "[]".
+void CollectKeys(const json& node, const std::string& prefix, std::set<std::string>& keys) {
+  if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+      if (!it.value().is_object()) keys.insert(path);  // objects are documented through their fields
+      CollectKeys(it.value(), path, keys);
+    }
+  } else if (node.is_array()) {
+    for (const auto& item : node) {
+      if (item.is_object()) CollectKeys(item, prefix + "[]", keys);
+    }
+  }
+}
+
+// The first-column `names` of the field tables in schema/bundle.md.
+std::set<std::string> DocumentedFields() {
+  std::set<std::string> fields;
+  std::regex row(R"(^\| `([a-z0-9_.\[\]]+)` \|)");
+  std::istringstream in(test::ReadFile(test::SourcePath("schema/bundle.md")));
+  std::string line;
+  std::smatch match;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, match, row)) fields.insert(match[1]);
+  }
+  return fields;
+}
+
+}  // namespace
+
+TEST_SUITE("bundle_roundtrip") {
+
+TEST_CASE("bundle: the manifest writes exactly the fields schema/bundle.md documents") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string out = host.root() + "/../node.tar.zst";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out}, {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  auto members = test::ReadBundleMembers(out);
+  json manifest = json::parse(members.at(0).second);
+  std::set<std::string> written;
+  CollectKeys(manifest, "", written);
+  std::set<std::string> documented = DocumentedFields();
+  REQUIRE(documented.size() > 50);
+  for (const auto& key : written) CHECK_MESSAGE(documented.count(key), "undocumented field: " << key);
+  for (const auto& key : documented) CHECK_MESSAGE(written.count(key), "documented but never written: " << key);
+
+  // Every output's size and hash match its member; every member but the
+  // manifest is named by exactly one output; members after the manifest are sorted.
+  std::map<std::string, std::string> by_name(members.begin() + 1, members.end());
+  size_t outputs = 0;
+  for (const auto& a : manifest["artifacts"]) {
+    for (const auto& o : a["outputs"]) {
+      ++outputs;
+      auto it = by_name.find(o["member"]);
+      REQUIRE_MESSAGE(it != by_name.end(), o["member"]);
+      CHECK(static_cast<int64_t>(it->second.size()) == o["size_bytes"].get<int64_t>());
+      CHECK(Sha256Hex(it->second) == o["sha256"]);
+    }
+  }
+  CHECK(outputs == members.size() - 1);
+  CHECK(std::is_sorted(members.begin() + 1, members.end()));
+}
+
+TEST_CASE("bundle: analyze and verify read what collect wrote") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string out = host.root() + "/../node.tar.zst";
+  const std::string db = host.root() + "/../analysis.db";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out}, {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE(run.exit_code == 0);
+  auto verify = test::RunGpuforensics({"verify", out});
+  CHECK(verify.exit_code == 0);
+  CHECK(verify.out.find("0 problems") != std::string::npos);
+  auto analyze = test::RunGpuforensics({"analyze", out, "--db", db});
+  REQUIRE_MESSAGE(analyze.exit_code == 0, analyze.err);
+  CHECK(analyze.err == "");
+  const std::string& report = analyze.out;
+  CHECK(report.find("integrity: every member matches the manifest") != std::string::npos);
+  CHECK(report.find("PCI                          2 NVIDIA GPU functions") != std::string::npos);
+  CHECK(report.find("host nvidia-smi -L           2 GPUs") != std::string::npos);
+  CHECK(report.find("5f1d2c3b4a596: nonzero_exit: Failed to initialize NVML: Unknown Error") != std::string::npos);
+  CHECK(report.find("node nvidia.com/gpu          capacity 0, allocatable 0") != std::string::npos);
+  CHECK(report.find("plugin log: registered       no such line in the plugin logs") != std::string::npos);
+
+  // The database is real SQLite, queryable with the sqlite3 shell.
+  auto gpus = test::RunProcess({"/usr/bin/sqlite3", db, "SELECT view, gpu_index, uuid FROM gpus ORDER BY gpu_index"});
+  CHECK(gpus.out == "host|0|GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60\nhost|1|GPU-7d2e9f10-3a4b-4c5d-8e9f-0a1b2c3d4e5f\n");
+}
+
+TEST_CASE("bundle: a tampered member fails verify and is flagged by analyze") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string out = host.root() + "/../node.tar.zst";
+  REQUIRE(test::RunGpuforensics({"collect", "--root", host.root(), "-o", out}, {host.PathEnv(), "KUBECONFIG="})
+              .exit_code == 0);
+  auto members = test::ReadBundleMembers(out);
+  std::string target;
+  for (auto& [name, data] : members) {
+    if (name.find("host.nvidia_smi_list.stdout") != std::string::npos) {
+      data = "GPU 0: forged\n";
+      target = name;
+    }
+  }
+  REQUIRE(!target.empty());
+  const std::string forged = host.root() + "/../forged.tar.zst";
+  test::WriteTarZst(forged, members);
+  auto verify = test::RunGpuforensics({"verify", forged});
+  CHECK(verify.exit_code == 1);
+  CHECK(verify.out.find("FAIL " + target + ": size 14 differs from manifest") != std::string::npos);
+  auto analyze = test::RunGpuforensics({"analyze", forged});
+  CHECK(analyze.exit_code == 0);
+  CHECK(analyze.out.find("integrity: PROBLEMS") != std::string::npos);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

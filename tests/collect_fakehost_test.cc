@@ -1,0 +1,308 @@
+// The collector against fake nodes: stub programs first on PATH, host files
+// under --root, the real journalctl. One behaviour of the collect issue per
+// test case.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/fake_node.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+using nlohmann::json;
+using test::FakeHost;
+
+struct Collected {
+  test::ProcessResult process;
+  json manifest;
+  std::vector<std::pair<std::string, std::string>> members;
+};
+
+Collected Collect(FakeHost& host, const std::string& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"collect", "--root", host.root(), "-o", out};
+  if (std::find(extra.begin(), extra.end(), "--timeout") == extra.end()) extra.insert(extra.end(), {"--timeout", "2"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  Collected c;
+  c.process = test::RunGpuforensics(args, {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(c.process.exit_code == 0, c.process.err);
+  c.members = test::ReadBundleMembers(out);
+  REQUIRE(!c.members.empty());
+  c.manifest = json::parse(c.members[0].second);
+  return c;
+}
+
+const json* Artifact(const json& manifest, const std::string& name, const std::string& instance = "") {
+  for (const auto& a : manifest["artifacts"]) {
+    if (a["name"] == name && a["instance"] == instance) return &a;
+  }
+  return nullptr;
+}
+
+std::string Member(const Collected& c, const json& artifact, const std::string& stream) {
+  for (const auto& o : artifact["outputs"]) {
+    if (o["stream"] != stream) continue;
+    for (const auto& [name, data] : c.members) {
+      if (name == o["member"]) return data;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_SUITE("collect_fakehost") {
+
+TEST_CASE("collect: a fake node yields a bundle with every capture the chain needs") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  const json& m = c.manifest;
+  CHECK(c.members[0].first == "manifest.json");
+  CHECK(m["host"]["node_name"] == "gpu-node-7");
+  CHECK(m["host"]["boot_id"] == "9c1d4e2a-5b6f-4a3b-8c7d-0e1f2a3b4c5d");
+  CHECK(m["collection"]["complete"] == true);
+
+  const json* smi = Artifact(m, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "ok");
+  CHECK((*smi)["phase"] == 4);
+  CHECK(Member(c, *smi, "stdout").find("GPU 1: NVIDIA H800 (UUID: GPU-7d2e9f10") != std::string::npos);
+
+  const json* in_container = Artifact(m, "plugin.nvidia_smi_list", test::kPluginId);
+  REQUIRE(in_container);
+  CHECK((*in_container)["status"] == "nonzero_exit");
+  CHECK((*in_container)["exit_code"] == 255);
+  CHECK(Member(c, *in_container, "stdout") == "Failed to initialize NVML: Unknown Error\n");
+
+  const json* devices = Artifact(m, "plugin.devices_list", test::kPluginId);
+  REQUIRE(devices);
+  CHECK(Member(c, *devices, "content") == "c 1:3 rwm\nc 1:5 rwm\nc 136:* rwm\nc 195:* m\nb *:* m\n");
+
+  const json* pci = Artifact(m, "pci.nvidia_functions");
+  REQUIRE(pci);
+  CHECK(Member(c, *pci, "content") ==
+        "# gpuforensics pci v1: address vendor device class\n"
+        "0000:18:00.0\t0x10de\t0x2324\t0x030200\n0000:2a:00.0\t0x10de\t0x2324\t0x030200\n");
+
+  const json* localtime = Artifact(m, "host.localtime");
+  REQUIRE(localtime);
+  CHECK(Member(c, *localtime, "content").find("/etc/localtime\tl\t") != std::string::npos);
+  CHECK(Member(c, *localtime, "content").find("/usr/share/zoneinfo/Asia/Shanghai\n") != std::string::npos);
+
+  if (geteuid() == 0) {
+    const json* nodes = Artifact(m, "dev.nvidia_nodes");
+    REQUIRE(nodes);
+    std::string listing = Member(c, *nodes, "content");
+    CHECK(listing.find("/dev/nvidia0\tc\t0666\t0\t0\t195\t0\t") != std::string::npos);
+    CHECK(listing.find("/dev/nvidia-uvm\tc\t0666\t0\t0\t508\t0\t") != std::string::npos);
+  }
+
+  const json* static_pods = Artifact(m, "config.static_pod", "/etc/kubernetes/manifests/nvidia-device-plugin.yml");
+  CHECK(static_pods);
+  CHECK_FALSE(Artifact(m, "config.static_pod", "/etc/kubernetes/manifests/etcd.yaml"));
+  const json* node = Artifact(m, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["argv"][2] == host.root() + "/etc/kubernetes/kubelet.conf");
+
+  CHECK(c.process.err.find("NVIDIA GPUs on PCI:           2") != std::string::npos);
+  CHECK(c.process.err.find("host nvidia-smi -L:           2") != std::string::npos);
+  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: 0 / 0") != std::string::npos);
+  CHECK(c.process.err.find("plugin registration in logs:  NOT found") != std::string::npos);
+}
+
+TEST_CASE("collect: read-only — every command it ran is on the read-only list") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  std::vector<std::string> logged = host.LoggedArgv();
+  std::sort(logged.begin(), logged.end());
+  const std::string id = test::kPluginId;
+  const std::string kubeconfig = host.root() + "/etc/kubernetes/kubelet.conf";
+  std::vector<std::string> expected = {
+      "containerd --version",
+      "crictl --version",
+      "crictl exec " + id + " nvidia-smi -L",
+      "crictl info -o json",
+      "crictl inspect -o json " + id,
+      "crictl pods -o json",
+      "crictl ps -a -o json",
+      "kubectl --kubeconfig " + kubeconfig + " --request-timeout=5s get node gpu-node-7 -o json",
+      "kubectl --kubeconfig " + kubeconfig +
+          " --request-timeout=5s get pods -A --field-selector spec.nodeName=gpu-node-7 -o json",
+      "nvidia-smi -L",
+      "nvidia-smi -q -x",
+      "runc --version",
+      "systemctl --version",
+      "systemctl show --no-pager --property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"
+      "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
+      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service",
+      "systemctl show --no-pager -p DeviceAllow -p DevicePolicy -p NeedDaemonReload cri-containerd-" + id + ".scope",
+  };
+  std::sort(expected.begin(), expected.end());
+  CHECK(logged == expected);
+
+  // And the manifest's own record of argv: nothing that changes state.
+  for (const auto& a : c.manifest["artifacts"]) {
+    if (a["kind"] != "command") continue;
+    std::string line;
+    for (const auto& arg : a["argv"]) line += arg.get<std::string>() + " ";
+    for (const char* verb : {" stop ", " rm ", " restart ", " kill ", "modprobe", "daemon-reload", " start ",
+                             " delete ", " rmi ", " reset "}) {
+      CHECK_MESSAGE(line.find(verb) == std::string::npos, line);
+    }
+  }
+}
+
+TEST_CASE("collect: no secret reaches the bundle") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  for (const auto& [name, data] : c.members) {
+    CHECK_MESSAGE(data.find("gpuf-canary") == std::string::npos, name);
+  }
+  const json* inspect = Artifact(c.manifest, "plugin.inspect", test::kPluginId);
+  REQUIRE(inspect);
+  CHECK((*inspect)["redactions"] == 3);
+  std::string text = Member(c, *inspect, "stdout");
+  CHECK(text.find("\"FAIL_ON_INIT_ERROR\"") != std::string::npos);
+  CHECK(text.find("\"--fail-on-init-error=false\"") != std::string::npos);
+  CHECK(text.find("NVIDIA_VISIBLE_DEVICES=all") != std::string::npos);
+  const json* pki = Artifact(c.manifest, "kubelet.checkpoint");
+  CHECK(pki);
+}
+
+TEST_CASE("collect: a hung nvidia-smi that ignores SIGTERM is bounded by the timeout") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("nvidia-smi", "trap '' TERM\necho 'partial output'\nwhile :; do sleep 1; done");
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "timed_out");
+  CHECK((*smi)["timed_out"] == true);
+  CHECK((*smi)["signal"] == SIGKILL);
+  CHECK(Member(c, *smi, "stdout") == "partial output\n");
+  CHECK((*smi)["duration_ns"].get<int64_t>() >= 2'000'000'000);
+  // --timeout 2: the probe takes 2 s plus 1 s of SIGTERM grace; the rest of
+  // the collection is quick and runs in parallel.
+  CHECK(c.process.seconds < 2 + 1 + 3);
+  CHECK(c.process.err.find("host.nvidia_smi_list timed_out") != std::string::npos);
+}
+
+TEST_CASE("collect: a stub whose child keeps stdout open does not stall collection") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("nvidia-smi", "(sleep 60) &\necho 'GPU 0: NVIDIA H800 (UUID: GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60)'");
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "ok");
+  CHECK((*smi)["duration_ns"].get<int64_t>() < 1'500'000'000);
+  CHECK(c.process.seconds < 5);
+}
+
+TEST_CASE("collect: a 1 GB flood is capped and memory stays small") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("nvidia-smi", "dd if=/dev/zero bs=1048576 count=1024 2>/dev/null");
+  Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "60"});
+  const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "ok");
+  CHECK((*smi)["truncated"] == true);
+  const json& out = (*smi)["outputs"][0];
+  CHECK(out["stream"] == "stdout");
+  CHECK(out["size_bytes"] == 16 * 1024 * 1024);
+  CHECK(out["dropped_bytes"] == 1008LL * 1024 * 1024);
+  CHECK(c.process.max_rss_kib < 64 * 1024);
+}
+
+TEST_CASE("collect: without crictl, containerd's ctr finds the plugin container") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  test::UseCtrInsteadOfCrictl(host);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  const json* ps = Artifact(c.manifest, "runtime.crictl_ps");
+  REQUIRE(ps);
+  CHECK((*ps)["status"] == "skipped");
+  CHECK((*ps)["skip_reason"] == "tool_missing");
+  CHECK(Artifact(c.manifest, "runtime.ctr_containers"));
+  const json* info = Artifact(c.manifest, "runtime.ctr_container_info", test::kPluginId);
+  REQUIRE(info);
+  CHECK(Member(c, *info, "stdout").find("API_KEY=<redacted>") != std::string::npos);
+  const json* smi = Artifact(c.manifest, "plugin.nvidia_smi_list", test::kPluginId);
+  REQUIRE(smi);
+  CHECK((*smi)["argv"][1] == "-n");
+  CHECK((*smi)["argv"][3] == "tasks");
+  CHECK(Member(c, *smi, "stdout") == "Failed to initialize NVML: Unknown Error\n");
+  CHECK(Artifact(c.manifest, "plugin.proc_cgroup", test::kPluginId));
+}
+
+TEST_CASE("collect: missing kubectl and missing files are recorded, not fatal") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  std::filesystem::remove(host.bin() + "/kubectl");
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  const json* node = Artifact(c.manifest, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["status"] == "skipped");
+  CHECK((*node)["skip_reason"] == "tool_missing");
+  CHECK((*node)["error"] == "'kubectl' not found on PATH");
+  const json* cdi = Artifact(c.manifest, "config.cdi");
+  REQUIRE(cdi);
+  CHECK((*cdi)["skip_reason"] == "not_found");
+  CHECK((*cdi)["outputs"].empty());
+}
+
+TEST_CASE("collect: SIGINT still leaves a valid bundle, marked incomplete") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("nvidia-smi", "trap '' TERM\nwhile :; do sleep 1; done");
+  const std::string out = host.root() + "/../node.tar.zst";
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string path = host.PathEnv().substr(5);
+    setenv("PATH", path.c_str(), 1);
+    execl(GPUF_BINARY, GPUF_BINARY, "collect", "--root", host.root().c_str(), "-o", out.c_str(), "--timeout", "30",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  auto members = test::ReadBundleMembers(out);
+  json m = json::parse(members.at(0).second);
+  CHECK(m["collection"]["complete"] == false);
+  CHECK(m["collection"]["incomplete_reason"] == "interrupted");
+  const json* smi = Artifact(m, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "interrupted");
+  auto verify = test::RunGpuforensics({"verify", out});
+  CHECK(verify.exit_code == 0);
+}
+
+TEST_CASE("collect: --fixed-time makes the bundle byte-identical across runs") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string a = host.root() + "/../a.tar.zst", b = host.root() + "/../b.tar.zst";
+  Collect(host, a, {"--fixed-time", "2025-11-18T13:30:00+08:00"});
+  Collect(host, b, {"--fixed-time", "2025-11-18T13:30:00+08:00"});
+  CHECK(test::ReadFile(a) == test::ReadFile(b));
+  json m = json::parse(test::ReadBundleMembers(a).at(0).second);
+  CHECK(m["collection"]["started_at"] == "2025-11-18T05:30:00.000000000Z");
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

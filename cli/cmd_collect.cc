@@ -53,6 +53,8 @@ int RunCollect(const std::vector<std::string>& args) {
       ("journal-timeout", po::value<double>()->default_value(30), "seconds one journal slice may take")
       ("deadline", po::value<double>()->default_value(120), "seconds the whole collection may take")
       ("jobs,j", po::value<int>()->default_value(8), "probes run at once")
+      ("exec", po::value<std::string>()->default_value("path"),
+       "how host commands run: path (first on PATH), chroot (chroot ROOT tool), nsenter (host PID 1's namespaces)")
       ("no-driver", "skip probes that touch the GPU driver (nvidia-smi on the host and in containers)")
       ("fixed-time", po::value<std::string>(), "stamp every time with this RFC 3339 time (reproducible samples)");
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
@@ -75,6 +77,7 @@ int RunCollect(const std::vector<std::string>& args) {
   o.deadline_ms = static_cast<int64_t>(v["deadline"].as<double>() * 1000);
   o.jobs = v["jobs"].as<int>();
   o.no_driver = v.count("no-driver") > 0;
+  o.exec_mode = v["exec"].as<std::string>();
   if (o.probe_timeout_ms <= 0 || o.deadline_ms <= 0 || o.journal_timeout_ms <= 0 || o.jobs < 1) {
     return ReportFailure("collect", Status::InvalidArgument("--timeout, --deadline and --jobs must be positive"));
   }

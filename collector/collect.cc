@@ -42,6 +42,7 @@ constexpr int64_t kMsToNs = 1'000'000;
 struct Plan {
   const CollectOptions* options = nullptr;
   const HostRoot* host = nullptr;
+  const HostExec* exec = nullptr;
   std::unique_ptr<re2::RE2> plugin_pattern;
   std::string node;
   std::string kubeconfig;  // "" when none is usable
@@ -181,10 +182,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
 
 void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> base = {"journalctl"};
-  if (plan.host->root() != "/") {
-    base.push_back("--root");
-    base.push_back(plan.host->root());
-  }
+  for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
   ProbeTask boots = CommandTask("boot.list_boots", kPhasePassive, base, plan);
   boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
   boots.extra_env = {"TZ=UTC"};
@@ -409,7 +407,7 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
     }
     if (!dir.empty() && v2) {
       tag(CommandTask("plugin.bpftool_cgroup", kPhaseContainer,
-                      {"bpftool", "cgroup", "list", plan.host->Outside("/sys/fs/cgroup/" + dir)}, plan));
+                      {"bpftool", "cgroup", "list", plan.exec->HostPathArg("/sys/fs/cgroup/" + dir)}, plan));
     }
     std::string scope = SystemdScopeOf(dir);
     if (!scope.empty()) {
@@ -477,12 +475,12 @@ std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
   return "";
 }
 
-std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host) {
+std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec) {
   if (!options.kubeconfig.empty()) return options.kubeconfig;
   if (const char* env = std::getenv("KUBECONFIG"); env && *env) return env;
   // Only its existence is checked: the file holds credentials and is never read.
   const std::string kubelet_conf = "/etc/kubernetes/kubelet.conf";
-  if (host.Lstat(kubelet_conf).ok()) return host.Outside(kubelet_conf);
+  if (host.Lstat(kubelet_conf).ok()) return exec.HostPathArg(kubelet_conf);
   return "";
 }
 
@@ -560,10 +558,13 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   if (!plan.plugin_pattern->ok()) {
     return Status::InvalidArgument("--plugin-pattern is not a valid RE2 pattern", plan.plugin_pattern->error());
   }
+  GPUF_ASSIGN_OR_RETURN(ExecMode mode, ParseExecMode(options.exec_mode));
+  HostExec exec(mode, host, options.path_env);
+  plan.exec = &exec;
   plan.node = ResolveNode(options, host);
-  plan.kubeconfig = ResolveKubeconfig(options, host);
-  plan.have_crictl = !FindExecutable("crictl", options.path_env).empty();
-  plan.have_ctr = !FindExecutable("ctr", options.path_env).empty();
+  plan.kubeconfig = ResolveKubeconfig(options, host, exec);
+  plan.have_crictl = exec.Has("crictl");
+  plan.have_ctr = exec.Has("ctr");
 
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
   const std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
@@ -571,8 +572,8 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   ProbeEnvironment env;
   env.host = &host;
+  env.exec = &exec;
   env.staging_dir = staging;
-  env.path_env = options.path_env;
   env.deadline_monotonic_ns = started_mono + options.deadline_ms * kMsToNs;
   env.interrupt = interrupt;
 
@@ -606,7 +607,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.probe_timeout_ms = options.probe_timeout_ms;
   manifest.deadline_ms = options.deadline_ms;
   manifest.plugin_pattern = pattern;
-  manifest.exec_mode = "path";
+  manifest.exec_mode = ExecModeName(mode);
   manifest.no_driver = options.no_driver;
   manifest.fixed_time = options.fixed_time_ns.has_value();
 

@@ -30,6 +30,7 @@ struct CollectOptions {
   int jobs = 8;
   bool no_driver = false;           // skip every probe that touches the GPU driver
   std::optional<int64_t> fixed_time_ns;  // stamp every time with this (reproducible samples)
+  std::string exec_mode = "path";   // how host commands run: path | chroot | nsenter (host_exec.h)
   std::string path_env;             // PATH to find tools on
   std::string tool_version;
 };

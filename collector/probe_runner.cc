@@ -77,11 +77,13 @@ void AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, s
 void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
                      ProbeResult& result) {
   ManifestArtifact& a = result.artifact;
-  a.executable = FindExecutable(task.argv.at(0), env.path_env);
-  if (a.executable.empty()) {
-    MarkSkipped(a, "tool_missing", "'" + task.argv[0] + "' not found on PATH");
+  PreparedCommand command = env.exec->Prepare(task.argv);
+  if (command.executable.empty()) {
+    MarkSkipped(a, "tool_missing", command.missing);
     return;
   }
+  a.executable = command.executable;
+  a.argv = command.argv;
   const int64_t now = MonotonicNowNs();
   if (now >= env.deadline_monotonic_ns) {
     MarkSkipped(a, "deadline", "the collection deadline passed before this probe started");
@@ -98,7 +100,7 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   }
   CommandSpec spec;
   spec.executable = a.executable;
-  spec.argv = task.argv;
+  spec.argv = command.argv;
   spec.extra_env = task.extra_env;
   spec.deadline_monotonic_ns = std::min(now + task.timeout_ns, env.deadline_monotonic_ns);
   CommandOutcome outcome = RunCommand(spec, out, err, env.interrupt);

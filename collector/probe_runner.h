@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/host_exec.h"
 #include "collector/host_root.h"
 #include "collector/probe_table.h"
 #include "common/manifest.h"
@@ -49,8 +50,8 @@ struct ProbeResult {
 
 struct ProbeEnvironment {
   const HostRoot* host = nullptr;
+  const HostExec* exec = nullptr;          // how commands are found and started
   std::string staging_dir;
-  std::string path_env;                    // PATH for finding tools
   int64_t deadline_monotonic_ns = 0;       // the collection's overall deadline
   const std::atomic<bool>* interrupt = nullptr;
 };

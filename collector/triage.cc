@@ -31,6 +31,13 @@ std::string NodeGpuResources(const std::string& node_json) {
   return quantity("capacity") + " / " + quantity("allocatable");
 }
 
+// What runc and crictl say when the command does not exist in the image
+// (distroless plugin images without the toolkit's utility injection).
+bool IsExecutableMissing(std::string_view said) {
+  return said.find("executable file not found") != std::string_view::npos ||
+         said.find("no such file or directory") != std::string_view::npos;
+}
+
 }  // namespace
 
 int CountNvidiaSmiGpus(std::string_view output) {
@@ -70,8 +77,10 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedR
         host_gpus = a.status + (said.empty() ? "" : ": " + said);
       }
     } else if (a.name == "plugin.nvidia_smi_list" && a.status != "skipped") {
-      std::string view = a.status == "ok" ? std::to_string(CountNvidiaSmiGpus(read(r, kStreamStdout))) + " GPUs"
-                                          : a.status + ": " + FirstLine(read(r, kStreamStdout) + read(r, kStreamStderr));
+      std::string said = read(r, kStreamStdout) + read(r, kStreamStderr);
+      std::string view = a.status == "ok" ? std::to_string(CountNvidiaSmiGpus(said)) + " GPUs"
+                         : IsExecutableMissing(said) ? "nvidia-smi is not in the image (not an NVML failure)"
+                                                     : a.status + ": " + FirstLine(said);
       plugin_views.push_back(a.container_id.substr(0, 13) + " " + view);
     } else if (a.name == "k8s.node" && a.status == "ok") {
       std::string gpus = NodeGpuResources(read(r, kStreamStdout));

@@ -306,3 +306,41 @@ TEST_CASE("collect: --fixed-time makes the bundle byte-identical across runs") {
 }  // TEST_SUITE
 
 }  // namespace gpuf
+
+namespace gpuf {
+
+TEST_SUITE("collect_fakehost") {
+
+TEST_CASE("collect: the overall deadline ends a hung probe and marks the bundle incomplete") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("nvidia-smi", "trap '' TERM\nwhile :; do sleep 1; done");
+  Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "30", "--deadline", "2"});
+  CHECK(c.manifest["collection"]["complete"] == false);
+  CHECK(c.manifest["collection"]["incomplete_reason"] == "deadline");
+  const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK((*smi)["status"] == "timed_out");
+  CHECK(c.process.seconds < 2 + 1 + 3);
+  CHECK(c.process.err.find("bundle is INCOMPLETE (deadline)") != std::string::npos);
+}
+
+TEST_CASE("collect: nvidia-smi missing from the plugin image is not called an NVML failure") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  std::string crictl = test::ReadFile(host.bin() + "/crictl");
+  std::string from = "echo 'Failed to initialize NVML: Unknown Error'; exit 255";
+  crictl.replace(crictl.find(from), from.size(),
+                 "echo 'time=\"2025-11-18T13:30:01+08:00\" level=fatal msg=\"execing command in container: "
+                 "rpc error: code = Unknown desc = failed to exec in container: failed to start exec: OCI runtime "
+                 "exec failed: exec failed: unable to start container process: exec: \\\"nvidia-smi\\\": "
+                 "executable file not found in $PATH: unknown\"' >&2; exit 1");
+  test::WriteFile(host.bin() + "/crictl", crictl, 0755);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  CHECK(c.process.err.find("plugin container nvidia-smi:  5f1d2c3b4a596 nvidia-smi is not in the image "
+                           "(not an NVML failure)") != std::string::npos);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

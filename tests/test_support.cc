@@ -165,9 +165,9 @@ void FakeHost::AddSymlink(const std::string& host_path, const std::string& targe
 }
 
 void FakeHost::AddStub(const std::string& name, const std::string& body) {
-  std::string script = "#!/bin/sh\nprintf '%s' \"$(basename \"$0\")\" >> '" + bin_ +
-                       "/argv.log'\nfor a in \"$@\"; do printf ' %s' \"$a\" >> '" + bin_ +
-                       "/argv.log'; done\necho >> '" + bin_ + "/argv.log'\n" + body + "\n";
+  // One write per line: stubs run concurrently and append to the same log.
+  std::string script = "#!/bin/sh\nline=$(basename \"$0\")\nfor a in \"$@\"; do line=\"$line $a\"; done\n"
+                       "printf '%s\\n' \"$line\" >> '" + bin_ + "/argv.log'\n" + body + "\n";
   WriteFile(bin_ + "/" + name, script, 0755);
 }
 

@@ -1,0 +1,80 @@
+#include "collector/host_exec.h"
+
+#include "collector/subprocess.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr const char* kHostPathDirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+                                         "/usr/bin",        "/sbin",          "/bin"};
+
+}  // namespace
+
+Result<ExecMode> ParseExecMode(const std::string& name) {
+  if (name == "path") return ExecMode::kPath;
+  if (name == "chroot") return ExecMode::kChroot;
+  if (name == "nsenter") return ExecMode::kNsenter;
+  return Status::InvalidArgument("--exec must be path, chroot or nsenter, not '" + name + "'");
+}
+
+const char* ExecModeName(ExecMode mode) {
+  switch (mode) {
+    case ExecMode::kPath: return "path";
+    case ExecMode::kChroot: return "chroot";
+    case ExecMode::kNsenter: return "nsenter";
+  }
+  return "path";
+}
+
+bool HostExec::HostHasTool(const std::string& tool) const {
+  if (tool.find('/') != std::string::npos) return host_.Lstat(tool).ok();
+  for (const char* dir : kHostPathDirs) {
+    if (host_.Lstat(JoinHostPath(dir, tool)).ok()) return true;
+  }
+  return false;
+}
+
+bool HostExec::Has(const std::string& tool) const {
+  if (mode_ == ExecMode::kPath) return !FindExecutable(tool, path_env_).empty();
+  return HostHasTool(tool);
+}
+
+PreparedCommand HostExec::Prepare(const std::vector<std::string>& argv) const {
+  PreparedCommand prepared;
+  const std::string& tool = argv.at(0);
+  if (mode_ == ExecMode::kPath) {
+    prepared.executable = FindExecutable(tool, path_env_);
+    prepared.argv = argv;
+    if (prepared.executable.empty()) prepared.missing = "'" + tool + "' not found on PATH";
+    return prepared;
+  }
+  if (!HostHasTool(tool)) {
+    prepared.missing = "'" + tool + "' not found on the host's PATH under " + host_.root();
+    return prepared;
+  }
+  const std::string wrapper = mode_ == ExecMode::kChroot ? "chroot" : "nsenter";
+  prepared.executable = FindExecutable(wrapper, path_env_);
+  if (prepared.executable.empty()) {
+    prepared.missing = "'" + wrapper + "' (for --exec " + wrapper + ") not found on PATH";
+    return prepared;
+  }
+  if (mode_ == ExecMode::kChroot) {
+    prepared.argv = {"chroot", host_.root()};
+  } else {
+    prepared.argv = {"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--"};
+  }
+  prepared.argv.insert(prepared.argv.end(), argv.begin(), argv.end());
+  return prepared;
+}
+
+std::string HostExec::HostPathArg(const std::string& host_path) const {
+  return mode_ == ExecMode::kPath ? host_.Outside(host_path) : host_path;
+}
+
+std::vector<std::string> HostExec::JournalRootArgs() const {
+  if (mode_ != ExecMode::kPath || host_.root() == "/") return {};
+  return {"--root", host_.root()};
+}
+
+}  // namespace gpuf

@@ -1,0 +1,63 @@
+// How host commands are found and started.
+//
+// kPath (default): the first match on the collector's PATH. Right on the node
+// itself, and in tests where stubs stand first on PATH; with --root the
+// commands still see this machine's file system, so host paths in their
+// arguments are written with the root prefix (journalctl gets --root).
+//
+// kChroot: `chroot ROOT tool ...`, the host's own binaries and libraries,
+// for a privileged pod with the host's / mounted at ROOT.
+//
+// kNsenter: `nsenter -t 1 -m -u -i -n -p -- tool ...`, the host's binaries
+// in the host's namespaces, for a pod with hostPID (and CAP_SYS_ADMIN).
+//
+// In the last two modes a tool counts as present when the host has it on a
+// standard PATH directory under ROOT, and host paths are passed unprefixed.
+#ifndef GPUF_COLLECTOR_HOST_EXEC_H_
+#define GPUF_COLLECTOR_HOST_EXEC_H_
+
+#include <string>
+#include <vector>
+
+#include "collector/host_root.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+enum class ExecMode { kPath, kChroot, kNsenter };
+
+// "path" | "chroot" | "nsenter"; InvalidArgument otherwise.
+Result<ExecMode> ParseExecMode(const std::string& name);
+const char* ExecModeName(ExecMode mode);
+
+struct PreparedCommand {
+  std::string executable;         // absolute path to spawn; "" when missing
+  std::vector<std::string> argv;  // what to spawn, wrapper included
+  std::string missing;            // why it cannot run, when executable is ""
+};
+
+class HostExec {
+ public:
+  HostExec(ExecMode mode, const HostRoot& host, std::string path_env)
+      : mode_(mode), host_(host), path_env_(std::move(path_env)) {}
+
+  ExecMode mode() const { return mode_; }
+  // True when `tool` can be run on the host.
+  bool Has(const std::string& tool) const;
+  PreparedCommand Prepare(const std::vector<std::string>& argv) const;
+  // A host path as the host command must be given it.
+  std::string HostPathArg(const std::string& host_path) const;
+  // journalctl arguments that point it at the host's journal.
+  std::vector<std::string> JournalRootArgs() const;
+
+ private:
+  bool HostHasTool(const std::string& tool) const;
+
+  ExecMode mode_;
+  const HostRoot& host_;
+  std::string path_env_;
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_HOST_EXEC_H_

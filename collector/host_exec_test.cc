@@ -1,0 +1,46 @@
+#include "collector/host_exec.h"
+
+#include <doctest/doctest.h>
+
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+TEST_SUITE("host_exec") {
+
+TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool; path uses PATH") {
+  test::TempDir dir;
+  test::WriteFile(dir / "root/usr/bin/nvidia-smi", "#!/bin/sh\n", 0755);
+  test::WriteFile(dir / "bin/chroot", "#!/bin/sh\n", 0755);
+  test::WriteFile(dir / "bin/nsenter", "#!/bin/sh\n", 0755);
+  auto host = HostRoot::Open(dir / "root");
+  REQUIRE(host.ok());
+  const std::string path = dir / "bin";
+
+  SUBCASE("chroot") {
+    HostExec exec(ExecMode::kChroot, *host, path);
+    PreparedCommand c = exec.Prepare({"nvidia-smi", "-L"});
+    CHECK(c.executable == dir / "bin/chroot");
+    CHECK(c.argv == std::vector<std::string>{"chroot", dir / "root", "nvidia-smi", "-L"});
+    CHECK(exec.HostPathArg("/etc/kubernetes/kubelet.conf") == "/etc/kubernetes/kubelet.conf");
+    CHECK(exec.JournalRootArgs().empty());
+    CHECK(exec.Prepare({"crictl", "ps"}).missing == "'crictl' not found on the host's PATH under " + dir / "root");
+  }
+  SUBCASE("nsenter") {
+    HostExec exec(ExecMode::kNsenter, *host, path);
+    PreparedCommand c = exec.Prepare({"nvidia-smi", "-L"});
+    CHECK(c.argv == std::vector<std::string>{"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "nvidia-smi",
+                                             "-L"});
+  }
+  SUBCASE("path") {
+    HostExec exec(ExecMode::kPath, *host, path);
+    CHECK(exec.Prepare({"nvidia-smi", "-L"}).missing == "'nvidia-smi' not found on PATH");
+    CHECK(exec.HostPathArg("/etc/x") == dir / "root/etc/x");
+    CHECK(exec.JournalRootArgs() == std::vector<std::string>{"--root", dir / "root"});
+  }
+  CHECK(ParseExecMode("docker").status().message() == "--exec must be path, chroot or nsenter, not 'docker'");
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -40,7 +40,7 @@ bool Statement::Step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc != SQLITE_DONE && status_.ok()) {
-    status_ = Status::Internal("sqlite step", sqlite3_errmsg(db_));
+    status_ = Status::Internal("SQL", sqlite3_errmsg(db_));
   }
   return false;
 }
@@ -57,6 +57,13 @@ void Statement::Reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
   status_ = Status::Ok();
+}
+
+int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
+
+std::string Statement::ColumnName(int column) const {
+  const char* name = sqlite3_column_name(stmt_, column);
+  return name ? name : "";
 }
 
 int64_t Statement::ColumnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
@@ -84,6 +91,19 @@ Result<Database> Database::Create(const std::string& path) {
   return database;
 }
 
+Result<Database> Database::OpenReadOnly(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Status::NotFound("opening database '" + path + "'", message);
+  }
+  Database database(db);
+  // Reading the schema proves it is a database at all.
+  GPUF_RETURN_IF_ERROR(database.Exec("SELECT count(*) FROM sqlite_master").WithContext("'" + path + "'"));
+  return database;
+}
+
 Database::Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
 
 Database::~Database() {
@@ -107,6 +127,21 @@ Result<Statement> Database::Prepare(std::string_view sql) {
     return Status::Internal("preparing SQL", std::string(sqlite3_errmsg(db_)) + " in: " + std::string(sql));
   }
   return Statement(db_, stmt);
+}
+
+Result<Statement> Database::PrepareSingle(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  const char* tail = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail) != SQLITE_OK) {
+    return Status::InvalidArgument("SQL", sqlite3_errmsg(db_));
+  }
+  Statement statement(db_, stmt);
+  std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
+  if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
+    return Status::InvalidArgument("SQL", "one statement at a time");
+  }
+  if (!stmt) return Status::InvalidArgument("SQL", "empty statement");
+  return statement;
 }
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }

@@ -35,6 +35,8 @@ class Statement {
   Status Run();
   void Reset();
 
+  int ColumnCount() const;
+  std::string ColumnName(int column) const;
   int64_t ColumnInt(int column) const;
   std::string ColumnText(int column) const;
   bool ColumnIsNull(int column) const;
@@ -52,12 +54,16 @@ class Database {
  public:
   // ":memory:" or a file path (an existing file is replaced).
   static Result<Database> Create(const std::string& path);
+  // An existing database, read-only. NotFound / BadInput when it is not one.
+  static Result<Database> OpenReadOnly(const std::string& path);
   Database(Database&& other) noexcept;
   ~Database();
   Database(const Database&) = delete;
 
   Status Exec(std::string_view sql);
   Result<Statement> Prepare(std::string_view sql);
+  // Like Prepare, but refuses text after the first statement.
+  Result<Statement> PrepareSingle(std::string_view sql);
   int64_t LastInsertId() const;
 
  private:

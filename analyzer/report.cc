@@ -29,10 +29,7 @@ std::string Evidence(const std::string& name, const std::string& instance, int64
 }
 
 Status AddDriverFacts(Database& db, Report& r) {
-  GPUF_ASSIGN_OR_RETURN(int64_t pci, Count(db,
-      "SELECT count(*) FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
-      "WHERE a.name = 'pci.nvidia_functions' AND l.text NOT LIKE '#%' "
-      "AND (l.text LIKE '%' || char(9) || '0x0300%' OR l.text LIKE '%' || char(9) || '0x0302%')"));
+  GPUF_ASSIGN_OR_RETURN(int64_t pci, Count(db, "SELECT count(*) FROM pci_devices WHERE role = 'gpu'"));
   GPUF_ASSIGN_OR_RETURN(int64_t pci_artifact, Count(db,
       "SELECT count(*) FROM artifacts WHERE name = 'pci.nvidia_functions' AND status = 'ok'"));
   r.chain.push_back({"PCI", pci_artifact ? std::to_string(pci) + " NVIDIA GPU functions" : "not captured",
@@ -46,11 +43,8 @@ Status AddDriverFacts(Database& db, Report& r) {
                      driver.empty() ? "" : "driver.version:1"});
 
   GPUF_ASSIGN_OR_RETURN(int64_t nodes, Count(db,
-      "SELECT count(*) FROM file_entries f JOIN artifacts a USING (artifact_id) "
-      "WHERE a.name = 'dev.nvidia_nodes' AND f.type = 'c' AND f.path GLOB '/dev/nvidia[0-9]*'"));
-  GPUF_ASSIGN_OR_RETURN(int64_t links, Count(db,
-      "SELECT count(*) FROM file_entries f JOIN artifacts a USING (artifact_id) "
-      "WHERE a.name = 'dev.char_links' AND f.type = 'l' AND f.link_target LIKE '%nvidia%'"));
+      "SELECT count(*) FROM device_nodes WHERE type = 'c' AND path GLOB '/dev/nvidia[0-9]*'"));
+  GPUF_ASSIGN_OR_RETURN(int64_t links, Count(db, "SELECT count(*) FROM char_links WHERE target LIKE '%nvidia%'"));
   r.chain.push_back({"device nodes", std::to_string(nodes) + " /dev/nvidiaN, " + std::to_string(links) +
                                          " /dev/char links to nvidia devices",
                      "dev.nvidia_nodes, dev.char_links"});
@@ -73,10 +67,8 @@ Status AddNvmlFacts(Database& db, Report& r) {
                      host.empty() ? "" : "host.nvidia_smi_list"});
 
   GPUF_ASSIGN_OR_RETURN(auto plugin, Rows(db,
-      "SELECT a.container_id, a.status, (SELECT count(*) FROM gpus g WHERE g.artifact_id = a.artifact_id), "
-      "(SELECT text FROM artifact_lines l WHERE l.artifact_id = a.artifact_id AND l.text <> '' "
-      " ORDER BY l.stream = 'stderr', l.line LIMIT 1) "
-      "FROM artifacts a WHERE a.name = 'plugin.nvidia_smi_list' ORDER BY a.instance",
+      "SELECT v.container_id, min(v.outcome), count(v.uuid), max(v.detail) FROM container_gpu_views v "
+      "GROUP BY v.container_id ORDER BY v.container_id",
       [](Statement& s) {
         std::string id = s.ColumnText(0).substr(0, 13);
         if (s.ColumnText(1) == "ok") return id + ": " + std::to_string(s.ColumnInt(2)) + " GPUs";
@@ -104,8 +96,8 @@ Status AddPluginFacts(Database& db, Report& r) {
     GPUF_RETURN_IF_ERROR(s.status());
   }
   GPUF_ASSIGN_OR_RETURN(auto sockets, Rows(db,
-      "SELECT f.path, f.mtime_ns FROM file_entries f JOIN artifacts a USING (artifact_id) "
-      "WHERE a.name = 'kubelet.device_plugins' AND f.type = 's' ORDER BY f.mtime_ns",
+      "SELECT '/var/lib/kubelet/device-plugins/' || name, mtime_ns FROM plugin_sockets WHERE type = 's' "
+      "ORDER BY mtime_ns",
       [](Statement& s) { return s.ColumnText(0) + " (modified " + FormatRfc3339Utc(s.ColumnInt(1)) + ")"; }));
   if (sockets.empty()) r.chain.push_back({"device-plugin sockets", "none listed", "kubelet.device_plugins"});
   for (const auto& s : sockets) r.chain.push_back({"device-plugin sockets", s, "kubelet.device_plugins"});
@@ -144,7 +136,7 @@ Status AddCoverage(Database& db, Report& r) {
   GPUF_ASSIGN_OR_RETURN(r.artifacts_ok, Count(db, "SELECT count(*) FROM artifacts WHERE status = 'ok'"));
   GPUF_ASSIGN_OR_RETURN(r.artifacts_skipped, Count(db, "SELECT count(*) FROM artifacts WHERE status = 'skipped'"));
   r.artifacts_failed = r.artifacts_total - r.artifacts_ok - r.artifacts_skipped;
-  GPUF_ASSIGN_OR_RETURN(r.load_warnings, Count(db, "SELECT count(*) FROM load_warnings"));
+  GPUF_ASSIGN_OR_RETURN(r.load_warnings, Count(db, "SELECT count(*) FROM parse_warnings"));
   return Status::Ok();
 }
 

@@ -27,6 +27,7 @@ std::string_view SuggestCommand(std::string_view typo);
 int RunCollect(const std::vector<std::string>& args);
 int RunAnalyze(const std::vector<std::string>& args);
 int RunVerify(const std::vector<std::string>& args);
+int RunSql(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

@@ -1,6 +1,7 @@
 -- One row per stored stream of an artifact, with its integrity check.
+-- Example: SELECT member FROM artifact_outputs WHERE NOT verified;
 CREATE TABLE artifact_outputs (
-  artifact_id    INTEGER NOT NULL REFERENCES artifacts(artifact_id),
+  artifact_id    INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance
   stream         TEXT NOT NULL,     -- 'stdout' | 'stderr' | 'content'
   member         TEXT NOT NULL,     -- tar member path
   size_bytes     INTEGER NOT NULL,  -- stored size per the manifest

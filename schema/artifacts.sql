@@ -1,7 +1,8 @@
 -- One row per artifact in the manifest: what ran or was read, and how it ended.
+-- Example: SELECT name, instance, status, skip_reason FROM artifacts WHERE status <> 'ok';
 CREATE TABLE artifacts (
   artifact_id     INTEGER PRIMARY KEY,  -- row id
-  bundle_id       INTEGER NOT NULL REFERENCES bundles(bundle_id),
+  bundle_id       INTEGER NOT NULL REFERENCES bundles(bundle_id),  -- the bundle
   name            TEXT NOT NULL,        -- logical name, e.g. 'host.nvidia_smi_list'
   instance        TEXT NOT NULL,        -- '' or what tells several of one name apart
   kind            TEXT NOT NULL,        -- 'command' | 'file' | 'listing' | 'table'

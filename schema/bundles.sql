@@ -1,4 +1,5 @@
 -- One row per bundle loaded into this database.
+-- Example: SELECT node_name, datetime(collected_at_ns / 1e9, 'unixepoch') FROM bundles;
 CREATE TABLE bundles (
   bundle_id            INTEGER PRIMARY KEY,  -- row id
   path                 TEXT NOT NULL,        -- bundle file as given to analyze

@@ -1,4 +1,5 @@
 -- Journal entries from the journal.* artifacts (journalctl -o json), one per entry.
+-- Example: SELECT realtime_us, unit, message FROM journal_entries WHERE message LIKE 'Reloading%' ORDER BY realtime_us;
 CREATE TABLE journal_entries (
   artifact_id     INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance
   line            INTEGER NOT NULL,  -- 1-based line in the artifact's stdout

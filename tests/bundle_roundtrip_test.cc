@@ -102,8 +102,21 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
   CHECK(report.find("plugin log: registered       no such line in the plugin logs") != std::string::npos);
 
   // The database is real SQLite, queryable with the sqlite3 shell.
-  auto gpus = test::RunProcess({"/usr/bin/sqlite3", db, "SELECT view, gpu_index, uuid FROM gpus ORDER BY gpu_index"});
-  CHECK(gpus.out == "host|0|GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60\nhost|1|GPU-7d2e9f10-3a4b-4c5d-8e9f-0a1b2c3d4e5f\n");
+  auto gpus = test::RunProcess({"/usr/bin/sqlite3", db, "SELECT gpu_index, uuid FROM gpus ORDER BY gpu_index"});
+  CHECK(gpus.out == "0|GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60\n1|GPU-7d2e9f10-3a4b-4c5d-8e9f-0a1b2c3d4e5f\n");
+
+  // gpuforensics sql answers from the kept database and straight from the bundle, read-only.
+  for (const std::string& source : {db, out}) {
+    auto sql = test::RunGpuforensics({"sql", source, "SELECT role, count(*) AS n FROM pci_devices GROUP BY role"});
+    CHECK(sql.exit_code == 0);
+    CHECK(sql.out == "role\tn\ngpu\t2\n");
+  }
+  auto write = test::RunGpuforensics({"sql", db, "DELETE FROM gpus"});
+  CHECK(write.exit_code == 64);
+  CHECK(write.err == "gpuforensics sql: SQL: attempt to write a readonly database\n");
+  auto two = test::RunGpuforensics({"sql", out, "SELECT 1; SELECT 2"});
+  CHECK(two.exit_code == 64);
+  CHECK(two.err == "gpuforensics sql: SQL: one statement at a time\n");
 }
 
 TEST_CASE("bundle: a tampered member fails verify and is flagged by analyze") {

@@ -1,0 +1,79 @@
+// What a member loader needs: the database, cached inserts, the bundle's
+// manifest, and a place to put warnings. Loaders are plain functions of
+// (context, artifact, bytes); the table in loader.cc says which runs on what.
+#ifndef GPUF_ANALYZER_LOAD_CONTEXT_H_
+#define GPUF_ANALYZER_LOAD_CONTEXT_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "analyzer/parsers/parse_warning.h"
+#include "common/manifest.h"
+
+namespace gpuf {
+
+class LoadContext {
+ public:
+  LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest)
+      : db_(db), bundle_id_(bundle_id), manifest_(manifest) {}
+
+  int64_t bundle_id() const { return bundle_id_; }
+  const Manifest& manifest() const { return manifest_; }
+  Database& db() { return db_; }
+
+  // Runs a cached INSERT/UPDATE with the values bound in order. Accepts
+  // integers, strings, std::optional of either (nullopt binds NULL) and nullptr.
+  template <typename... Values>
+  void Run(const char* sql, const Values&... values) {
+    Statement* s = Cached(sql);
+    if (!s) return;
+    int index = 0;
+    (BindOne(*s, ++index, values), ...);
+    Record(s->Run());
+  }
+
+  void Warn(int64_t artifact_id, const std::string& member, int line, const std::string& message);
+  void WarnAll(int64_t artifact_id, const std::string& member, const std::vector<ParseWarning>& warnings);
+
+  // The first database error, if any; loading goes on after it.
+  const Status& status() const { return status_; }
+  void Record(const Status& s) {
+    if (!s.ok() && status_.ok()) status_ = s;
+  }
+
+ private:
+  Statement* Cached(const char* sql);
+
+  static void BindOne(Statement& s, int i, std::nullptr_t) { s.BindNull(i); }
+  static void BindOne(Statement& s, int i, int64_t v) { s.Bind(i, v); }
+  static void BindOne(Statement& s, int i, int v) { s.Bind(i, static_cast<int64_t>(v)); }
+  static void BindOne(Statement& s, int i, bool v) { s.Bind(i, static_cast<int64_t>(v)); }
+  static void BindOne(Statement& s, int i, std::string_view v) { s.Bind(i, v); }
+  static void BindOne(Statement& s, int i, const std::string& v) { s.Bind(i, std::string_view(v)); }
+  static void BindOne(Statement& s, int i, const char* v) { s.Bind(i, std::string_view(v)); }
+  template <typename T>
+  static void BindOne(Statement& s, int i, const std::optional<T>& v) {
+    if (v) BindOne(s, i, *v); else s.BindNull(i);
+  }
+
+  Database& db_;
+  int64_t bundle_id_;
+  const Manifest& manifest_;
+  std::map<std::string, std::unique_ptr<Statement>> statements_;
+  Status status_;
+};
+
+// "" -> std::nullopt, for columns where an empty string means unknown.
+inline std::optional<std::string> NullIfEmpty(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_LOAD_CONTEXT_H_

@@ -1,0 +1,136 @@
+// Loaders for what the host itself shows: GPUs, PCI, device nodes, the
+// kubelet's device-plugin directory, the Node object and the journal.
+#include <optional>
+
+#include "analyzer/member_loaders.h"
+#include "analyzer/parsers/journal_json.h"
+#include "analyzer/parsers/kube_node.h"
+#include "analyzer/parsers/listing.h"
+#include "analyzer/parsers/nvidia_smi_list.h"
+#include "common/text_lines.h"
+
+namespace gpuf {
+
+namespace {
+
+std::optional<int64_t> BootOffset(const std::string& instance) {
+  if (instance.rfind("boot:", 0) != 0) return std::nullopt;
+  try {
+    return std::stoll(instance.substr(5));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+ParsedListing ListingWithWarnings(LoadContext& ctx, const MemberInput& in) {
+  ParsedListing listing = ParseListing(in.bytes);
+  for (int line : listing.bad_lines) ctx.Warn(in.artifact_id, in.output.member, line, "malformed listing row");
+  return listing;
+}
+
+}  // namespace
+
+void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in) {
+  for (const auto& g : ParseNvidiaSmiList(in.bytes)) {
+    ctx.Run("INSERT INTO gpus (artifact_id, line, gpu_index, name, uuid, mig_devices) VALUES (?,?,?,?,?,?)",
+            in.artifact_id, g.line, g.index, g.name, g.uuid, g.mig_devices);
+  }
+}
+
+void LoadPciTable(LoadContext& ctx, const MemberInput& in) {
+  ForEachLine(in.bytes, [&](int number, std::string_view line) {
+    if (line.empty() || line[0] == '#') return;
+    std::vector<std::string> f;
+    size_t start = 0;
+    while (true) {
+      size_t tab = line.find('\t', start);
+      f.emplace_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
+    if (f.size() != 4) {
+      ctx.Warn(in.artifact_id, in.output.member, number, "PCI row without 4 fields");
+      return;
+    }
+    const std::string& cls = f[3];
+    std::string role = cls.rfind("0x0300", 0) == 0 || cls.rfind("0x0302", 0) == 0 ? "gpu"
+                       : cls.rfind("0x0680", 0) == 0                              ? "nvswitch"
+                       : cls.rfind("0x0403", 0) == 0                              ? "audio"
+                                                                                  : "other";
+    ctx.Run("INSERT INTO pci_devices (artifact_id, line, address, vendor, device, class, role) VALUES (?,?,?,?,?,?,?)",
+            in.artifact_id, number, f[0], f[1], NullIfEmpty(f[2]), NullIfEmpty(f[3]), role);
+  });
+}
+
+void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in) {
+  for (const auto& r : ListingWithWarnings(ctx, in).rows) {
+    ctx.Run("INSERT INTO device_nodes (artifact_id, line, path, type, major, minor, mode, uid, gid, mtime_ns) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, r.line, r.path, r.type, r.major, r.minor, r.mode, r.uid, r.gid, r.mtime_ns);
+  }
+}
+
+void LoadCharLinks(LoadContext& ctx, const MemberInput& in) {
+  for (const auto& r : ListingWithWarnings(ctx, in).rows) {
+    std::string name = BaseName(r.path);
+    std::optional<int64_t> major, minor;
+    size_t colon = name.find(':');
+    if (colon != std::string::npos) {
+      try {
+        major = std::stoll(name.substr(0, colon));
+        minor = std::stoll(name.substr(colon + 1));
+      } catch (...) {
+        major = minor = std::nullopt;
+      }
+    }
+    ctx.Run("INSERT INTO char_links (artifact_id, line, name, major, minor, target, mtime_ns) VALUES (?,?,?,?,?,?,?)",
+            in.artifact_id, r.line, name, major, minor, r.type == "l" ? NullIfEmpty(r.link_target) : std::nullopt,
+            r.mtime_ns);
+  }
+}
+
+void LoadPluginSockets(LoadContext& ctx, const MemberInput& in) {
+  for (const auto& r : ListingWithWarnings(ctx, in).rows) {
+    if (r.type == "d" && r.path == "/var/lib/kubelet/device-plugins") continue;  // the directory itself
+    ctx.Run("INSERT INTO plugin_sockets (artifact_id, line, name, type, size_bytes, mtime_ns) VALUES (?,?,?,?,?,?)",
+            in.artifact_id, r.line, BaseName(r.path), r.type, r.size_bytes, r.mtime_ns);
+  }
+}
+
+void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
+  for (const auto& r : ParseNodeResources(in.bytes)) {
+    ctx.Run("INSERT INTO node_resources (artifact_id, field, resource, quantity) VALUES (?,?,?,?)", in.artifact_id,
+            r.field, r.resource, r.quantity);
+  }
+}
+
+void LoadJournal(LoadContext& ctx, const MemberInput& in) {
+  std::optional<int64_t> boot = BootOffset(in.artifact.instance);
+  ForEachLine(in.bytes, [&](int number, std::string_view line) {
+    if (line.empty()) return;
+    auto e = ParseJournalJsonLine(line);
+    if (!e) {
+      ctx.Warn(in.artifact_id, in.output.member, number, "not a journal JSON object");
+      return;
+    }
+    ctx.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, boot_id, unit, "
+            "identifier, pid, priority, transport, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, number, boot, e->realtime_us, e->monotonic_us, NullIfEmpty(e->boot_id),
+            NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority, NullIfEmpty(e->transport),
+            e->message);
+  });
+}
+
+void LoadArtifactLines(LoadContext& ctx, const MemberInput& in) {
+  ForEachLine(in.bytes, [&](int number, std::string_view line) {
+    ctx.Run("INSERT INTO artifact_lines (artifact_id, stream, line, text) VALUES (?,?,?,?)", in.artifact_id,
+            in.output.stream, number, line);
+  });
+}
+
+}  // namespace gpuf

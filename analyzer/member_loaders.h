@@ -1,0 +1,36 @@
+// The functions that turn one stored stream into rows. Each takes the
+// artifact's id, its manifest record and the bytes; each is listed once in
+// the dispatch table in loader.cc.
+#ifndef GPUF_ANALYZER_MEMBER_LOADERS_H_
+#define GPUF_ANALYZER_MEMBER_LOADERS_H_
+
+#include <string_view>
+
+#include "analyzer/load_context.h"
+
+namespace gpuf {
+
+struct MemberInput {
+  int64_t artifact_id;
+  const ManifestArtifact& artifact;
+  const ManifestOutput& output;
+  std::string_view bytes;
+};
+
+using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
+
+// load_host.cc
+void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);
+// load_runtime.cc
+void LoadContainerGpuView(LoadContext& ctx, const MemberInput& in);
+void LoadPciTable(LoadContext& ctx, const MemberInput& in);
+void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in);
+void LoadCharLinks(LoadContext& ctx, const MemberInput& in);
+void LoadPluginSockets(LoadContext& ctx, const MemberInput& in);
+void LoadNodeResources(LoadContext& ctx, const MemberInput& in);
+void LoadJournal(LoadContext& ctx, const MemberInput& in);
+void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_MEMBER_LOADERS_H_

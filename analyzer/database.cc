@@ -144,6 +144,8 @@ Result<Statement> Database::PrepareSingle(std::string_view sql) {
   return statement;
 }
 
+int64_t Database::Changes() const { return sqlite3_changes(db_); }
+
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
 
 }  // namespace gpuf

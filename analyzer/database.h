@@ -65,6 +65,7 @@ class Database {
   // Like Prepare, but refuses text after the first statement.
   Result<Statement> PrepareSingle(std::string_view sql);
   int64_t LastInsertId() const;
+  int64_t Changes() const;
 
  private:
   explicit Database(sqlite3* db) : db_(db) {}

@@ -38,6 +38,9 @@ class LoadContext {
     Record(s->Run());
   }
 
+  // Rows changed by the last statement (to insert after an UPDATE found none).
+  int64_t Changes() { return db_.Changes(); }
+
   void Warn(int64_t artifact_id, const std::string& member, int line, const std::string& message);
   void WarnAll(int64_t artifact_id, const std::string& member, const std::vector<ParseWarning>& warnings);
 

@@ -7,6 +7,7 @@
 #include "analyzer/parsers/kube_node.h"
 #include "analyzer/parsers/listing.h"
 #include "analyzer/parsers/nvidia_smi_list.h"
+#include "analyzer/parsers/proc_nvidia.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -43,28 +44,12 @@ void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in) {
 }
 
 void LoadPciTable(LoadContext& ctx, const MemberInput& in) {
-  ForEachLine(in.bytes, [&](int number, std::string_view line) {
-    if (line.empty() || line[0] == '#') return;
-    std::vector<std::string> f;
-    size_t start = 0;
-    while (true) {
-      size_t tab = line.find('\t', start);
-      f.emplace_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-      if (tab == std::string_view::npos) break;
-      start = tab + 1;
-    }
-    if (f.size() != 4) {
-      ctx.Warn(in.artifact_id, in.output.member, number, "PCI row without 4 fields");
-      return;
-    }
-    const std::string& cls = f[3];
-    std::string role = cls.rfind("0x0300", 0) == 0 || cls.rfind("0x0302", 0) == 0 ? "gpu"
-                       : cls.rfind("0x0680", 0) == 0                              ? "nvswitch"
-                       : cls.rfind("0x0403", 0) == 0                              ? "audio"
-                                                                                  : "other";
+  PciTable table = ParsePciTable(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, table.warnings);
+  for (const auto& f : table.rows) {
     ctx.Run("INSERT INTO pci_devices (artifact_id, line, address, vendor, device, class, role) VALUES (?,?,?,?,?,?,?)",
-            in.artifact_id, number, f[0], f[1], NullIfEmpty(f[2]), NullIfEmpty(f[3]), role);
-  });
+            in.artifact_id, f.line, f.address, f.vendor, NullIfEmpty(f.device), NullIfEmpty(f.pci_class), f.role);
+  }
 }
 
 void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in) {

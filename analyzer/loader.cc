@@ -20,7 +20,14 @@ struct LoaderRow {
 
 constexpr LoaderRow kLoaders[] = {
     {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiList},
+    {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
+    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiXml},
+    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiRun},
+    {"plugin.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
     {"plugin.nvidia_smi_list", "stdout", LoadContainerGpuView},
+    {"driver.version", "content", LoadDriverVersion},
+    {"driver.gpu_information", "content", LoadDriverGpu},
+    {"kernel.devices", "content", LoadProcDevices},
     {"pci.nvidia_functions", "content", LoadPciTable},
     {"dev.nvidia_nodes", "content", LoadDeviceNodes},
     {"dev.char_links", "content", LoadCharLinks},

@@ -21,6 +21,11 @@ using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
 
 // load_host.cc
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);
+void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in);
+void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in);
+void LoadDriverVersion(LoadContext& ctx, const MemberInput& in);
+void LoadDriverGpu(LoadContext& ctx, const MemberInput& in);
+void LoadProcDevices(LoadContext& ctx, const MemberInput& in);
 // load_runtime.cc
 void LoadContainerGpuView(LoadContext& ctx, const MemberInput& in);
 void LoadPciTable(LoadContext& ctx, const MemberInput& in);

@@ -54,14 +54,15 @@ Status AddDriverFacts(Database& db, Report& r) {
 Status AddNvmlFacts(Database& db, Report& r) {
   GPUF_ASSIGN_OR_RETURN(auto host, Rows(db,
       "SELECT a.status, (SELECT count(*) FROM gpus g WHERE g.artifact_id = a.artifact_id), "
-      "(SELECT text FROM artifact_lines l WHERE l.artifact_id = a.artifact_id AND l.text <> '' "
-      " ORDER BY l.stream = 'stderr', l.line LIMIT 1), coalesce(a.skip_reason, '') "
-      "FROM artifacts a WHERE a.name = 'host.nvidia_smi_list'",
+      "coalesce(r.outcome, a.status), coalesce(r.message, ''), coalesce(a.skip_reason, '') "
+      "FROM artifacts a LEFT JOIN nvidia_smi_runs r USING (artifact_id) WHERE a.name = 'host.nvidia_smi_list'",
       [](Statement& s) {
         std::string status = s.ColumnText(0);
-        if (status == "ok") return std::to_string(s.ColumnInt(1)) + " GPUs";
-        if (status == "skipped") return "not run (" + s.ColumnText(3) + ")";
-        return status + ": " + s.ColumnText(2);
+        if (status == "skipped") return "not run (" + s.ColumnText(4) + ")";
+        std::string gpus = std::to_string(s.ColumnInt(1)) + " GPUs";
+        if (s.ColumnText(2) == "ok") return gpus;
+        std::string failure = s.ColumnText(2) + (s.ColumnText(3).empty() ? "" : ": " + s.ColumnText(3));
+        return s.ColumnInt(1) > 0 ? gpus + ", then " + failure : failure;
       }));
   r.chain.push_back({"host nvidia-smi -L", host.empty() ? "not captured" : host[0],
                      host.empty() ? "" : "host.nvidia_smi_list"});

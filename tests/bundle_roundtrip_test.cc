@@ -97,7 +97,7 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
   CHECK(report.find("integrity: every member matches the manifest") != std::string::npos);
   CHECK(report.find("PCI                          2 NVIDIA GPU functions") != std::string::npos);
   CHECK(report.find("host nvidia-smi -L           2 GPUs") != std::string::npos);
-  CHECK(report.find("5f1d2c3b4a596: nonzero_exit: Failed to initialize NVML: Unknown Error") != std::string::npos);
+  CHECK(report.find("5f1d2c3b4a596: nvml_unknown_error: Failed to initialize NVML: Unknown Error") != std::string::npos);
   CHECK(report.find("node nvidia.com/gpu          capacity 0, allocatable 0") != std::string::npos);
   CHECK(report.find("plugin log: registered       no such line in the plugin logs") != std::string::npos);
 

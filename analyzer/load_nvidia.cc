@@ -1,0 +1,100 @@
+// Loaders for what the NVIDIA driver and NVML report: nvidia-smi runs and
+// XML, /proc/driver/nvidia, /proc/devices.
+#include "analyzer/member_loaders.h"
+#include "analyzer/parsers/nvidia_smi_error.h"
+#include "analyzer/parsers/nvidia_smi_xml.h"
+#include "analyzer/parsers/proc_nvidia.h"
+
+namespace gpuf {
+
+namespace {
+
+std::optional<std::string> YesNo(const std::optional<bool>& v) {
+  if (!v) return std::nullopt;
+  return std::string(*v ? "Yes" : "No");
+}
+
+// stderr precedes stdout in the archive, so by the time stdout is loaded
+// its stderr is already in artifact_lines.
+std::string StderrOf(LoadContext& ctx, int64_t artifact_id) {
+  auto s = ctx.db().Prepare(
+      "SELECT coalesce(group_concat(text, char(10)), '') FROM "
+      "(SELECT text FROM artifact_lines WHERE artifact_id = ? AND stream = 'stderr' ORDER BY line)");
+  if (!s.ok()) return "";
+  s->Bind(1, artifact_id);
+  return s->Step() ? s->ColumnText(0) : "";
+}
+
+std::string CommandOf(const ManifestArtifact& a) {
+  return a.name == "host.nvidia_smi_query_xml" ? "-q -x" : "-L";
+}
+
+}  // namespace
+
+void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
+  const ManifestArtifact& a = in.artifact;
+  NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, StderrOf(ctx, in.artifact_id), a.exit_code);
+  ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
+          "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
+          in.artifact_id, a.context == "container" ? "container" : "host", NullIfEmpty(a.container_id), CommandOf(a),
+          NvidiaSmiOutcomeName(run.outcome), NullIfEmpty(run.message), run.nvml_library_version,
+          static_cast<int64_t>(run.handle_errors.size()));
+  ctx.WarnAll(in.artifact_id, in.output.member, run.warnings);
+}
+
+void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
+  NvidiaSmiXml xml = ParseNvidiaSmiXml(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, xml.warnings);
+  if (xml.driver_version) {
+    ctx.Run("INSERT INTO versions (artifact_id, component, version) VALUES (?, 'nvidia-driver-nvml', ?)",
+            in.artifact_id, *xml.driver_version);
+  }
+  for (const auto& g : xml.gpus) {
+    if (!g.uuid) continue;
+    ctx.Run("UPDATE gpus SET pci_bus_id = ?, minor_number = ?, serial = ?, persistence_mode = ?, mig_mode = ?, "
+            "mig_mode_pending = ?, fabric_state = ?, fabric_status = ?, retired_pages_sbe = ?, retired_pages_dbe = ?, "
+            "retired_pages_pending = ?, remapped_rows_pending = ?, remapped_rows_failure = ?, name = coalesce(name, ?) "
+            "WHERE uuid = ?",
+            g.pci_bus_id, g.minor_number, g.serial, g.persistence_mode, g.mig_current, g.mig_pending, g.fabric_state,
+            g.fabric_status, g.retired_pages.single_bit_count, g.retired_pages.double_bit_count,
+            YesNo(g.retired_pages.pending), YesNo(g.remapped_rows.pending), YesNo(g.remapped_rows.failure),
+            g.product_name, *g.uuid);
+    if (ctx.Changes() > 0) continue;
+    ctx.Run("INSERT INTO gpus (artifact_id, name, uuid, pci_bus_id, minor_number, serial, persistence_mode, mig_mode, "
+            "mig_mode_pending, fabric_state, fabric_status, retired_pages_sbe, retired_pages_dbe, "
+            "retired_pages_pending, remapped_rows_pending, remapped_rows_failure) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, g.product_name, *g.uuid, g.pci_bus_id, g.minor_number, g.serial, g.persistence_mode,
+            g.mig_current, g.mig_pending, g.fabric_state, g.fabric_status, g.retired_pages.single_bit_count,
+            g.retired_pages.double_bit_count, YesNo(g.retired_pages.pending), YesNo(g.remapped_rows.pending),
+            YesNo(g.remapped_rows.failure));
+  }
+}
+
+void LoadDriverVersion(LoadContext& ctx, const MemberInput& in) {
+  NvidiaDriverVersion v = ParseNvidiaDriverVersion(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, v.warnings);
+  if (!v.version) return;
+  ctx.Run("INSERT INTO versions (artifact_id, component, version, suffix) VALUES (?, 'nvidia-kernel-module', ?, ?)",
+          in.artifact_id, *v.version,
+          v.open_module ? std::optional<std::string>(*v.open_module ? "open" : "proprietary") : std::nullopt);
+}
+
+void LoadDriverGpu(LoadContext& ctx, const MemberInput& in) {
+  NvidiaGpuInformation info = ParseNvidiaGpuInformation(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, info.warnings);
+  std::optional<int64_t> excluded;
+  if (info.excluded) excluded = *info.excluded ? 1 : 0;
+  ctx.Run("INSERT INTO driver_gpus (artifact_id, bus_location, model, uuid, device_minor, excluded) "
+          "VALUES (?,?,?,?,?,?)",
+          in.artifact_id, info.bus_location, info.model, info.uuid, info.device_minor, excluded);
+}
+
+void LoadProcDevices(LoadContext& ctx, const MemberInput& in) {
+  ProcDevices devices = ParseProcDevices(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, devices.warnings);
+  for (const auto& [name, major] : devices.character_majors) {
+    ctx.Run("INSERT INTO char_device_majors (artifact_id, name, major) VALUES (?,?,?)", in.artifact_id, name, major);
+  }
+}
+
+}  // namespace gpuf

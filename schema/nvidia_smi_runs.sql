@@ -1,0 +1,16 @@
+-- How each nvidia-smi run ended, on the host and inside each device-plugin
+-- container, classified from its output (an NVML failure is not the same as
+-- nvidia-smi missing from an image).
+-- Example: SELECT view, container_id, outcome, message FROM nvidia_smi_runs WHERE outcome <> 'ok';
+CREATE TABLE nvidia_smi_runs (
+  artifact_id           INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance: the run
+  view                  TEXT NOT NULL,   -- 'host' | 'container'
+  container_id          TEXT,            -- for view = 'container'
+  command               TEXT NOT NULL,   -- '-L' | '-q -x'
+  outcome               TEXT NOT NULL,   -- ok | nvml_unknown_error | driver_not_loaded | no_devices | version_mismatch |
+                                         -- insufficient_permissions | device_handle_error | gpu_lost |
+                                         -- executable_missing | other | not_run
+  message               TEXT,            -- the line that decided the outcome, NULL when ok
+  nvml_library_version  TEXT,            -- 'NVML library version: 570.195' on a mismatch, else NULL
+  handle_errors         INTEGER NOT NULL -- GPUs NVML could not get a handle for
+);

@@ -195,6 +195,7 @@ void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
       for (const auto& arg : SplitSpaces(slice.filter)) t.argv.push_back(arg);
       t.keep = KeepMode::kTail;
       t.cap_bytes = 64 * kMiB;
+      t.json_lines = true;
       t.timeout_ns = plan.options->journal_timeout_ms * kMsToNs;
       tasks.push_back(t);
     }
@@ -388,6 +389,8 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
   const bool v2 = plan.host->Lstat("/sys/fs/cgroup/cgroup.controllers").ok();
   for (const auto& d : containers) {
     const std::string& id = d.container.id;
+    // An exited container's cgroup is gone; its logs are not.
+    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
     auto tag = [&](ProbeTask t) {
       t.instance = id;
       t.context = "container";
@@ -401,7 +404,7 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
       auto text = plan.host->ReadSmallFile(path);
       if (text.ok()) proc_cgroup = *text;
     }
-    std::string dir = ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path);
+    std::string dir = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
     if (!dir.empty() && v1_devices) {
       tag(FileTask("plugin.devices_list", kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
     }
@@ -576,6 +579,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   env.staging_dir = staging;
   env.deadline_monotonic_ns = started_mono + options.deadline_ms * kMsToNs;
   env.interrupt = interrupt;
+  env.reproducible = options.fixed_time_ns.has_value();
 
   std::vector<ProbeResult> all;
   auto run_phase = [&](const std::vector<ProbeTask>& tasks) {

@@ -4,6 +4,8 @@
 #include <linux/magic.h>
 #include <sys/statfs.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <cstdio>
 
@@ -12,6 +14,7 @@
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -59,6 +62,24 @@ int RedactStagedFile(const std::string& path, Redaction redaction) {
   int count = redaction == Redaction::kRuntimeJson ? RedactRuntimeJson(*text) : ScrubText(*text);
   if (count > 0) (void)WriteWholeFile(path, *text);
   return count;
+}
+
+// Rewrites each JSON-object line with its keys sorted; other lines stay.
+void SortJsonLinesInFile(const std::string& path) {
+  auto text = ReadWholeFile(path);
+  if (!text.ok()) return;
+  std::string sorted;
+  sorted.reserve(text->size());
+  ForEachLine(*text, [&](int, std::string_view line) {
+    auto doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_object()) {
+      sorted += doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    } else {
+      sorted += line;
+    }
+    sorted += '\n';
+  });
+  (void)WriteWholeFile(path, sorted);
 }
 
 // Records a finished stream; sizes come from the file after redaction.
@@ -116,6 +137,7 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
     a.error = outcome.start_error;
     return;
   }
+  if (task.json_lines && env.reproducible) SortJsonLinesInFile(out.path());
   AddOutput(result, env, sequence, kStreamStdout, out, task.redaction);
   AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
   if (outcome.interrupted) {

@@ -32,6 +32,9 @@ struct ProbeTask {
   int64_t stderr_cap_bytes = 1 * kMiB;
   std::vector<std::string> extra_env;  // "NAME=value" for the command
   Redaction redaction = Redaction::kText;
+  // journalctl -o json prints an entry's fields in hash order, which
+  // changes from run to run; reproducible bundles sort them.
+  bool json_lines = false;
   std::string context = "host";
   std::string container_id;
   std::string skip_reason;  // planned as skipped (e.g. no kubeconfig)
@@ -54,6 +57,7 @@ struct ProbeEnvironment {
   std::string staging_dir;
   int64_t deadline_monotonic_ns = 0;       // the collection's overall deadline
   const std::atomic<bool>* interrupt = nullptr;
+  bool reproducible = false;               // --fixed-time: same inputs, same bytes
 };
 
 // `sequence` makes the staging file names unique.

@@ -1,0 +1,1 @@
+"""Builders for the gpuforensics fake hosts (see samples/README.md)."""

@@ -1,6 +1,27 @@
 #include "analyzer/load_context.h"
 
+#include <re2/re2.h>
+
+#include "common/bundle_layout.h"
+
 namespace gpuf {
+
+LoadContext::LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest)
+    : db_(db), bundle_id_(bundle_id), manifest_(manifest) {
+  re2::RE2::Options options;
+  options.set_case_sensitive(false);
+  options.set_log_errors(false);
+  const std::string fallback(kDefaultPluginPattern);
+  plugin_pattern_ = std::make_unique<re2::RE2>(manifest.plugin_pattern.empty() ? fallback : manifest.plugin_pattern,
+                                               options);
+  if (!plugin_pattern_->ok()) plugin_pattern_ = std::make_unique<re2::RE2>(fallback, options);
+}
+
+LoadContext::~LoadContext() = default;
+
+bool LoadContext::IsPluginName(std::string_view name) {
+  return !name.empty() && re2::RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *plugin_pattern_);
+}
 
 Statement* LoadContext::Cached(const char* sql) {
   auto it = statements_.find(sql);

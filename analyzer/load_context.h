@@ -16,12 +16,16 @@
 #include "analyzer/parsers/parse_warning.h"
 #include "common/manifest.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace gpuf {
 
 class LoadContext {
  public:
-  LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest)
-      : db_(db), bundle_id_(bundle_id), manifest_(manifest) {}
+  LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest);
+  ~LoadContext();
 
   int64_t bundle_id() const { return bundle_id_; }
   const Manifest& manifest() const { return manifest_; }
@@ -37,6 +41,10 @@ class LoadContext {
     (BindOne(*s, ++index, values), ...);
     Record(s->Run());
   }
+
+  // True when a container, pod or log name matches the bundle's device-plugin
+  // pattern (the collector's --plugin-pattern, case-insensitive).
+  bool IsPluginName(std::string_view name);
 
   // Rows changed by the last statement (to insert after an UPDATE found none).
   int64_t Changes() { return db_.Changes(); }
@@ -69,6 +77,7 @@ class LoadContext {
   int64_t bundle_id_;
   const Manifest& manifest_;
   std::map<std::string, std::unique_ptr<Statement>> statements_;
+  std::unique_ptr<re2::RE2> plugin_pattern_;
   Status status_;
 };
 

@@ -4,6 +4,7 @@
 #include "analyzer/parsers/nvidia_smi_error.h"
 #include "analyzer/parsers/nvidia_smi_xml.h"
 #include "analyzer/parsers/proc_nvidia.h"
+#include "analyzer/parsers/version_strings.h"
 
 namespace gpuf {
 
@@ -25,6 +26,15 @@ std::string StderrOf(LoadContext& ctx, int64_t artifact_id) {
   return s->Step() ? s->ColumnText(0) : "";
 }
 
+// Driver versions: "535.161.07"; the suffix column says what kind of module.
+void InsertVersion(LoadContext& ctx, const MemberInput& in, const char* component, const std::string& version,
+                   const std::optional<std::string>& suffix) {
+  std::optional<VersionParts> parts = SplitVersion(version);
+  ctx.Run("INSERT INTO versions (artifact_id, component, version, major, minor, patch, suffix) VALUES (?,?,?,?,?,?,?)",
+          in.artifact_id, component, version, parts ? std::optional<int64_t>(parts->major) : std::nullopt,
+          parts ? std::optional<int64_t>(parts->minor) : std::nullopt, parts ? parts->patch : std::nullopt, suffix);
+}
+
 std::string CommandOf(const ManifestArtifact& a) {
   return a.name == "host.nvidia_smi_query_xml" ? "-q -x" : "-L";
 }
@@ -43,11 +53,13 @@ void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
 }
 
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
+  // A failed run prints its error where the XML would be; nvidia_smi_runs
+  // records that, and there is no document to complain about.
+  if (in.artifact.status != "ok" && in.bytes.find("<nvidia_smi_log") == std::string_view::npos) return;
   NvidiaSmiXml xml = ParseNvidiaSmiXml(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, xml.warnings);
   if (xml.driver_version) {
-    ctx.Run("INSERT INTO versions (artifact_id, component, version) VALUES (?, 'nvidia-driver-nvml', ?)",
-            in.artifact_id, *xml.driver_version);
+    InsertVersion(ctx, in, "nvidia-driver-nvml", *xml.driver_version, std::nullopt);
   }
   for (const auto& g : xml.gpus) {
     if (!g.uuid) continue;
@@ -74,9 +86,8 @@ void LoadDriverVersion(LoadContext& ctx, const MemberInput& in) {
   NvidiaDriverVersion v = ParseNvidiaDriverVersion(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, v.warnings);
   if (!v.version) return;
-  ctx.Run("INSERT INTO versions (artifact_id, component, version, suffix) VALUES (?, 'nvidia-kernel-module', ?, ?)",
-          in.artifact_id, *v.version,
-          v.open_module ? std::optional<std::string>(*v.open_module ? "open" : "proprietary") : std::nullopt);
+  InsertVersion(ctx, in, "nvidia-kernel-module", *v.version,
+                v.open_module ? std::optional<std::string>(*v.open_module ? "open" : "proprietary") : std::nullopt);
 }
 
 void LoadDriverGpu(LoadContext& ctx, const MemberInput& in) {

@@ -28,6 +28,26 @@ void LoadDriverGpu(LoadContext& ctx, const MemberInput& in);
 void LoadProcDevices(LoadContext& ctx, const MemberInput& in);
 // load_runtime.cc
 void LoadContainerGpuView(LoadContext& ctx, const MemberInput& in);
+void LoadCrictlPs(LoadContext& ctx, const MemberInput& in);
+void LoadCrictlInspect(LoadContext& ctx, const MemberInput& in);
+void LoadCtrContainerInfo(LoadContext& ctx, const MemberInput& in);
+void LoadDevicesList(LoadContext& ctx, const MemberInput& in);
+void LoadSystemdScope(LoadContext& ctx, const MemberInput& in);
+void LoadBpftoolCgroup(LoadContext& ctx, const MemberInput& in);
+void LoadProcCgroup(LoadContext& ctx, const MemberInput& in);
+void LoadMountinfo(LoadContext& ctx, const MemberInput& in);
+void LoadStatfs(LoadContext& ctx, const MemberInput& in);
+void LoadStaticPod(LoadContext& ctx, const MemberInput& in);
+// load_config.cc
+void LoadContainerdConfig(LoadContext& ctx, const MemberInput& in);
+void LoadNvidiaRuntimeConfig(LoadContext& ctx, const MemberInput& in);
+void LoadKubeletConfig(LoadContext& ctx, const MemberInput& in);
+void LoadKubeletCheckpoint(LoadContext& ctx, const MemberInput& in);
+void LoadCrictlInfo(LoadContext& ctx, const MemberInput& in);
+void LoadVersions(LoadContext& ctx, const MemberInput& in);
+// load_logs.cc
+void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in);
+void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in);
 void LoadPciTable(LoadContext& ctx, const MemberInput& in);
 void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in);
 void LoadCharLinks(LoadContext& ctx, const MemberInput& in);

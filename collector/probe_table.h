@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "collector/capped_file.h"
+#include "common/bundle_layout.h"
 
 namespace gpuf {
 
@@ -64,10 +65,6 @@ std::span<const JournalSlice> JournalSlices();
 // Boot offsets sliced: the boot at capture and the one before it.
 inline constexpr std::string_view kJournalBoots[] = {"0", "-1"};
 
-// Default RE2 pattern (case-insensitive) for device-plugin container, pod and
-// log directory names; vendor builds rename the plugin.
-inline constexpr std::string_view kDefaultPluginPattern =
-    "(nvidia|gpu).*device-plugin|device-plugin.*(nvidia|gpu)";
 
 }  // namespace gpuf
 

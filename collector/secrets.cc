@@ -174,7 +174,7 @@ int ScrubKeyValues(std::string& text) {
   static const RE2 escaped_quoted(std::string("(?mi)") + kSecretKey + R"re(\\"(?:[^"\\<]|\\[^"])(?:[^"\\]|\\[^"])*\\")re");
   static const RE2 quoted(std::string("(?mi)") + kSecretKey + R"re("[^"\\<\n](?:[^"\\\n]|\\.)*")re");
   static const RE2 single_quoted(std::string("(?mi)") + kSecretKey + R"re('[^'<\n][^'\n]*')re");
-  static const RE2 bare(std::string("(?mi)") + kSecretKey + R"re([^\s,;}"'<\\][^\s,;}"'\\]*)re");
+  static const RE2 bare(std::string("(?mi)") + kSecretKey + R"re([^\s,;}{["'<\\][^\s,;}"'\\]*)re");
   int count = 0;
   count += RE2::GlobalReplace(&text, escaped_quoted, R"(\1\\"<redacted>\\")");
   count += RE2::GlobalReplace(&text, quoted, R"(\1"<redacted>")");

@@ -95,6 +95,17 @@ TEST_CASE("ScrubText: JSON stays valid JSON, whatever the quoting of the secret"
   CHECK(doc["api_key"] == "<redacted>");
 }
 
+TEST_CASE("ScrubText: an object or list under a secret-named key keeps its structure") {
+  // crictl info: registry auth is an object; only its secret leaves go.
+  std::string text = "{\n  \"auth\": {\n    \"username\": \"puller\",\n    \"password\": \"gpuf-canary\",\n"
+                     "    \"auth\": \"\"\n  },\n  \"tokens\": [\"a\"]\n}\n";
+  CHECK(ScrubText(text) == 1);
+  auto doc = nlohmann::json::parse(text, nullptr, false);
+  REQUIRE_FALSE(doc.is_discarded());
+  CHECK(doc["auth"]["password"] == "<redacted>");
+  CHECK(doc["auth"]["username"] == "puller");
+}
+
 TEST_CASE("ScrubText: already redacted values are not counted again") {
   std::string text = "--api-token=<redacted> password: \"<redacted>\"";
   CHECK(ScrubText(text) == 0);

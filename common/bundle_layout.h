@@ -18,6 +18,12 @@ inline constexpr std::string_view kManifestMember = "manifest.json";
 inline constexpr std::string_view kArtifactsDir = "artifacts/";
 inline constexpr std::string_view kBundleSuffix = ".tar.zst";
 
+// Default RE2 pattern (case-insensitive) for device-plugin container, pod and
+// log directory names (vendor builds rename the plugin). The manifest records
+// the pattern a bundle was collected with.
+inline constexpr std::string_view kDefaultPluginPattern =
+    "(nvidia|gpu).*device-plugin|device-plugin.*(nvidia|gpu)";
+
 // The streams an artifact can store.
 inline constexpr std::string_view kStreamStdout = "stdout";
 inline constexpr std::string_view kStreamStderr = "stderr";

@@ -7,17 +7,6 @@ namespace gpuf {
 
 namespace {
 
-// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's
-// algorithm); avoids timegm's dependence on the process time zone state.
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 bool ReadDigits(std::string_view text, size_t& pos, size_t count, int& out) {
   if (pos + count > text.size()) return false;
   out = 0;
@@ -37,6 +26,15 @@ bool Expect(std::string_view text, size_t& pos, char c) {
 }
 
 }  // namespace
+
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
 
 std::string FormatRfc3339Utc(int64_t unix_ns) {
   int64_t seconds = unix_ns / 1000000000LL;

@@ -17,6 +17,10 @@ std::string FormatRfc3339Utc(int64_t unix_ns);
 // digits, as written by Go's RFC3339Nano. Fails with BadInput otherwise.
 Result<int64_t> ParseRfc3339(std::string_view text);
 
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+// algorithm); independent of the process time zone.
+int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
+
 // Wall clock and monotonic clock now, in nanoseconds.
 int64_t WallClockNowNs();
 int64_t MonotonicNowNs();

@@ -4,7 +4,8 @@
 CREATE TABLE cgroup_facts (
   artifact_id   INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance: the artifact this row came from
   container_id  TEXT,            -- NULL for host-wide facts
-  key           TEXT NOT NULL,   -- 'mode' (v1 | hybrid | v2), 'statfs', 'v1_devices_controller', 'cgroup_path',
-                                 -- 'DevicePolicy', 'NeedDaemonReload', 'bpf_device_programs'
+  key           TEXT NOT NULL,   -- host: 'mode' (v1 | hybrid | v2), 'statfs', 'v1_devices_controller';
+                                 -- container: 'cgroup_path_v2', 'cgroup_path_devices', 'DevicePolicy',
+                                 -- 'DeviceAllow' (one row each), 'NeedDaemonReload', 'bpf_device_programs'
   value         TEXT             -- as read
 );

@@ -2,7 +2,8 @@
 -- one row per container; the device-plugin ones carry is_plugin = 1.
 -- Example: SELECT id, name, state, started_at_ns FROM containers WHERE is_plugin ORDER BY created_at_ns;
 CREATE TABLE containers (
-  artifact_id      INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- the listing that named it
+  bundle_id        INTEGER NOT NULL REFERENCES bundles(bundle_id),  -- the bundle; (bundle_id, id) is unique
+  artifact_id      INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- the artifact that first named it
   id               TEXT NOT NULL,     -- full 64-hex id (ctr: the container id)
   name             TEXT,              -- container name
   pod_name         TEXT,  -- Kubernetes pod name (label io.kubernetes.pod.name)
@@ -21,5 +22,6 @@ CREATE TABLE containers (
   log_path         TEXT,              -- CRI log file, e.g. /var/log/pods/<ns>_<pod>_<uid>/<name>/0.log
   legacy_nvidia_hook INTEGER,         -- 1 when a prestart hook injects GPUs outside the OCI spec (legacy mode)
   spec_nvidia_devices INTEGER,        -- /dev/nvidia* entries in the OCI spec (CDI, PASS_DEVICE_SPECS)
-  is_plugin        INTEGER NOT NULL   -- 1 when the name matched the device-plugin pattern
+  is_plugin        INTEGER NOT NULL,  -- 1 when the name matched the device-plugin pattern
+  UNIQUE (bundle_id, id)
 );

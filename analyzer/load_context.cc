@@ -40,6 +40,13 @@ void LoadContext::Warn(int64_t artifact_id, const std::string& member, int line,
       line > 0 ? std::optional<int64_t>(line) : std::nullopt, message);
 }
 
+std::string_view LoadContext::CapLine(int64_t artifact_id, const std::string& member, int line, std::string_view text) {
+  if (text.size() <= kMaxLineBytes) return text;
+  Warn(artifact_id, member, line, "line of " + std::to_string(text.size()) + " bytes cut to " +
+                                      std::to_string(kMaxLineBytes));
+  return text.substr(0, kMaxLineBytes);
+}
+
 void LoadContext::WarnAll(int64_t artifact_id, const std::string& member, const std::vector<ParseWarning>& warnings) {
   for (const auto& w : warnings) Warn(artifact_id, member, w.line, w.message);
 }

@@ -50,6 +50,11 @@ class LoadContext {
   int64_t Changes() { return db_.Changes(); }
 
   void Warn(int64_t artifact_id, const std::string& member, int line, const std::string& message);
+
+  // A line longer than kMaxLineBytes is cut there, with a warning: one
+  // runaway line must not blow up the database or a report.
+  static constexpr size_t kMaxLineBytes = 1 << 20;
+  std::string_view CapLine(int64_t artifact_id, const std::string& member, int line, std::string_view text);
   void WarnAll(int64_t artifact_id, const std::string& member, const std::vector<ParseWarning>& warnings);
 
   // The first database error, if any; loading goes on after it.

@@ -4,6 +4,8 @@
 
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/journal_json.h"
+#include "analyzer/parsers/klog.h"
+#include "analyzer/parsers/kubelet_log.h"
 #include "analyzer/parsers/kube_node.h"
 #include "analyzer/parsers/listing.h"
 #include "analyzer/parsers/nvidia_smi_list.h"
@@ -21,6 +23,28 @@ std::optional<int64_t> BootOffset(const std::string& instance) {
   } catch (...) {
     return std::nullopt;
   }
+}
+
+struct JournalEvent {
+  std::string kind;
+  std::string subject;
+};
+
+// PID 1's unit and reload messages, and the kubelet's device-plugin lines
+// (klog header inside MESSAGE). Everything else is left to the rules.
+JournalEvent ClassifyJournalEntry(const JournalEntry& e) {
+  if (e.pid == 1 || e.identifier == "systemd") {
+    SystemdEvent s = ClassifySystemdMessage(e.message);
+    // Before systemd 250 the text names the unit's Description only; the
+    // entry's UNIT field names the unit.
+    if (s.kind != SystemdEventKind::kUnknown) return {SystemdEventKindName(s.kind), s.unit.empty() ? e.unit : s.unit};
+  }
+  if (e.identifier == "kubelet" || e.unit == "kubelet.service") {
+    auto header = ParseKlogHeader(e.message);
+    KubeletEvent k = ClassifyKubeletMessage(header ? std::string_view(header->message) : std::string_view(e.message));
+    if (k.kind != KubeletEventKind::kUnknown) return {KubeletEventKindName(k.kind), k.resource};
+  }
+  return {};
 }
 
 std::string BaseName(const std::string& path) {
@@ -103,18 +127,20 @@ void LoadJournal(LoadContext& ctx, const MemberInput& in) {
       ctx.Warn(in.artifact_id, in.output.member, number, "not a journal JSON object");
       return;
     }
+    JournalEvent event = ClassifyJournalEntry(*e);
     ctx.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, boot_id, unit, "
-            "identifier, pid, priority, transport, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "identifier, pid, priority, transport, event, event_subject, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             in.artifact_id, number, boot, e->realtime_us, e->monotonic_us, NullIfEmpty(e->boot_id),
             NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority, NullIfEmpty(e->transport),
-            e->message);
+            NullIfEmpty(event.kind), NullIfEmpty(event.subject),
+            ctx.CapLine(in.artifact_id, in.output.member, number, e->message));
   });
 }
 
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in) {
   ForEachLine(in.bytes, [&](int number, std::string_view line) {
     ctx.Run("INSERT INTO artifact_lines (artifact_id, stream, line, text) VALUES (?,?,?,?)", in.artifact_id,
-            in.output.stream, number, line);
+            in.output.stream, number, ctx.CapLine(in.artifact_id, in.output.member, number, line));
   });
 }
 

@@ -48,7 +48,7 @@ void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& pa
     ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
             "message) VALUES (?,?,?,?,?,?,?,?,?)",
             in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(inner.severity),
-            NullIfEmpty(inner.source_file), kind, inner.message);
+            NullIfEmpty(inner.source_file), kind, ctx.CapLine(in.artifact_id, in.output.member, r.line, inner.message));
     messages.push_back(std::move(inner.message));
   }
   std::vector<LogMessage> lines;

@@ -12,6 +12,9 @@ CREATE TABLE journal_entries (
   pid             INTEGER,           -- _PID
   priority        INTEGER,           -- PRIORITY 0..7 (not klog severity)
   transport       TEXT,              -- _TRANSPORT
-  message         TEXT               -- MESSAGE, byte arrays decoded as UTF-8 with replacement
+  event           TEXT,              -- recognised kubelet or systemd event ('registration_request',
+                                     -- 'list_and_watch_ended', 'unit_started', 'daemon_reload', ...), else NULL
+  event_subject   TEXT,              -- what the event is about: the resource or the unit, else NULL
+  message         TEXT               -- MESSAGE as stored (byte arrays as their bytes), capped at 1 MiB
 );
 CREATE INDEX journal_by_time ON journal_entries(realtime_us);

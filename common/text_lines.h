@@ -3,6 +3,7 @@
 #define GPUF_COMMON_TEXT_LINES_H_
 
 #include <string_view>
+#include <vector>
 
 namespace gpuf {
 
@@ -19,6 +20,18 @@ void ForEachLine(std::string_view text, Fn fn) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     fn(++number, line);
     start = end + 1;
+  }
+}
+
+// "a\tb\t" -> {"a", "b", ""}: every field, empty ones included.
+inline std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
   }
 }
 

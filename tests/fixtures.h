@@ -21,6 +21,24 @@ inline std::string Fixture(const std::string& relative) {
   return text;
 }
 
+// Terminal transcripts keep their prompt lines ("$ cmd", "# cmd",
+// "root@host:~# cmd"); the collector stores a command's output alone.
+inline std::string DropPromptLines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size() - 1;
+    std::string line = text.substr(start, end - start + 1);
+    bool prompt = line.rfind("$ ", 0) == 0 || line.rfind("# ", 0) == 0 ||
+                  (line.find('@') != std::string::npos &&
+                   (line.find("# ") != std::string::npos || line.find("$ ") != std::string::npos));
+    if (!prompt) out += line;
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace gpuf::test
 
 #endif  // GPUF_TESTS_FIXTURES_H_

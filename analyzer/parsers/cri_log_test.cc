@@ -6,24 +6,6 @@
 
 namespace gpuf {
 
-namespace {
-
-// Terminal transcripts keep the command line; the collector stores output only.
-std::string DropPromptLines(const std::string& text) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size() - 1;
-    std::string line = text.substr(start, end - start + 1);
-    if (line.rfind("# ", 0) != 0 && line.rfind("$ ", 0) != 0) out += line;
-    start = end + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_SUITE("cri_log") {
 
 TEST_CASE("ParseCriLog: the CRI lines of the kubelet reference") {
@@ -148,7 +130,7 @@ TEST_CASE("ParseCrictlTimestampedLogs: klog lines behind variable-width times") 
   // Real output: formats/crictl-logs-t_klog-inside_cri-tools-205.txt (2017
   // crictl trims trailing zeros of the fraction).
   auto log = ParseCrictlTimestampedLogs(
-      DropPromptLines(test::Fixture("formats/crictl-logs-t_klog-inside_cri-tools-205.txt")));
+      test::DropPromptLines(test::Fixture("formats/crictl-logs-t_klog-inside_cri-tools-205.txt")));
   CHECK(log.warnings.empty());
   REQUIRE(log.records.size() == 11);
   CHECK(log.records[0].message == "I1129 00:45:40.978789       1 dns.go:48] version: 1.14.6-3-gc36cb11");

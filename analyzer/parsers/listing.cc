@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "common/text_lines.h"
+
 namespace gpuf {
 
 namespace {
@@ -23,17 +25,6 @@ bool ToInt(std::string_view text, int64_t& out, int base = 10) {
   if (text.empty()) return false;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
   return ec == std::errc() && ptr == text.data() + text.size();
-}
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return fields;
-    start = tab + 1;
-  }
 }
 
 }  // namespace

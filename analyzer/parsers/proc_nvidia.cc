@@ -69,17 +69,6 @@ std::string PciRole(std::string_view pci_class, bool& readable) {
   return "other";
 }
 
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return fields;
-    start = tab + 1;
-  }
-}
-
 }  // namespace
 
 NvidiaDriverVersion ParseNvidiaDriverVersion(std::string_view text) {

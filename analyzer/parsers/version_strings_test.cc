@@ -8,26 +8,9 @@ namespace gpuf {
 
 namespace {
 
-// Drops transcript prompt lines ("root@host:~# cmd", "$ cmd", "# cmd"); the
-// collector stores the command's output alone.
-std::string DropPromptLines(const std::string& text) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size() - 1;
-    std::string line = text.substr(start, end - start + 1);
-    bool prompt = line.rfind("$ ", 0) == 0 || line.rfind("# ", 0) == 0 ||
-                  (line.find('@') != std::string::npos &&
-                   (line.find("# ") != std::string::npos || line.find("$ ") != std::string::npos));
-    if (!prompt) out += line;
-    start = end + 1;
-  }
-  return out;
-}
 
 ParsedVersions ParseFixture(const char* name) {
-  return ParseVersionOutput(DropPromptLines(test::Fixture(name)));
+  return ParseVersionOutput(test::DropPromptLines(test::Fixture(name)));
 }
 
 }  // namespace

@@ -1,16 +1,29 @@
--- The merged timeline, filled by the timeline stage: one row per timestamped
--- event from any source, with how its time was obtained.
--- Example: SELECT datetime(time_ns / 1e9, 'unixepoch'), timestamp_desc, message FROM events ORDER BY time_ns;
+-- The merged timeline, built after loading: one row per timestamped event
+-- from any source, with how its time was obtained. Named milestones mark the
+-- steps of the GPU chain (see `milestone`).
+-- Example: SELECT datetime(time_ns / 1e9, 'unixepoch'), milestone, message FROM events WHERE milestone IS NOT NULL ORDER BY time_ns;
 CREATE TABLE events (
   event_id        INTEGER PRIMARY KEY,  -- row id
-  artifact_id     INTEGER REFERENCES artifacts(artifact_id),  -- provenance; NULL for derived events
-  line            INTEGER,         -- line in the artifact
+  bundle_id       INTEGER NOT NULL REFERENCES bundles(bundle_id),  -- the bundle
+  artifact_id     INTEGER REFERENCES artifacts(artifact_id),  -- provenance; NULL for the collection itself
+  line            INTEGER,         -- line in the artifact, when line-based
   time_ns         INTEGER NOT NULL,  -- Unix ns UTC
-  precision_ns    INTEGER NOT NULL,  -- how exact the time is (1000 for µs journal stamps)
-  timestamp_desc  TEXT NOT NULL,   -- what the time means: 'Unit Started', 'Container Started', 'Log Line', ...
-  time_source     TEXT NOT NULL,   -- 'explicit_offset' | 'local_zone_assumed' | 'year_inferred' | 'boot_relative' | 'file_mtime'
-  boot_id         TEXT,            -- 32 hex, when known
-  boot_offset     INTEGER,         -- 0 = the boot at capture, -1 the one before
-  milestone       TEXT,            -- named milestone ('persistenced_started', 'plugin_registered', ...), NULL otherwise
-  message         TEXT NOT NULL  -- the text
+  precision_ns    INTEGER NOT NULL,  -- how exact the time is: 1 (ns), 1000 (µs journal), 1000000000 (seconds)
+  timestamp_desc  TEXT NOT NULL,   -- what the time means: 'Log Line', 'Unit Started', 'Container Created',
+                                   -- 'Container Started', 'Container Finished', 'Socket Modified', 'Boot', 'Collection'
+  time_source     TEXT NOT NULL,   -- how it was obtained: 'explicit_utc' | 'explicit_offset' | 'local_zone_assumed' |
+                                   -- 'year_inferred' | 'boot_relative' | 'file_mtime'
+  source          TEXT NOT NULL,   -- 'kernel' | 'systemd' | 'kubelet' | 'containerd' | 'nvidia-persistenced' |
+                                   -- 'nvidia-fabricmanager' | 'plugin' | 'runtime' | 'kubelet-dir' | 'host' | 'collector'
+  boot_id         TEXT,            -- 32 hex without dashes, when known
+  boot_offset     INTEGER,         -- 0 = the boot at capture, -1 the one before; NULL when unknown
+  container_id    TEXT,            -- the container the event is about, when known
+  milestone       TEXT,            -- NULL, or one of: driver_loaded, persistenced_started, fabricmanager_started,
+                                   -- containerd_started, kubelet_started, kubelet_sock_created,
+                                   -- plugin_container_created, plugin_container_started, plugin_container_finished,
+                                   -- plugin_nvml_init_failed, plugin_serving, plugin_registered,
+                                   -- plugin_kubelet_restart_seen, kubelet_registration_received,
+                                   -- kubelet_list_and_watch_ended, daemon_reload, xid, device_unhealthy, boot, collection
+  message         TEXT NOT NULL    -- the line or a description of the event
 );
+CREATE INDEX events_by_time ON events(bundle_id, time_ns);

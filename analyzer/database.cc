@@ -31,6 +31,17 @@ Statement& Statement::Bind(int index, std::optional<int64_t> value) {
   return value ? Bind(index, *value) : BindNull(index);
 }
 
+Statement& Statement::BindDouble(int index, double value) {
+  sqlite3_bind_double(stmt_, index, value);
+  return *this;
+}
+
+Statement& Statement::BindNamed(const char* name, int64_t value) {
+  int index = sqlite3_bind_parameter_index(stmt_, name);
+  if (index > 0) sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+
 Statement& Statement::BindNull(int index) {
   sqlite3_bind_null(stmt_, index);
   return *this;
@@ -67,6 +78,8 @@ std::string Statement::ColumnName(int column) const {
 }
 
 int64_t Statement::ColumnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::ColumnDouble(int column) const { return sqlite3_column_double(stmt_, column); }
 
 std::string Statement::ColumnText(int column) const {
   const unsigned char* text = sqlite3_column_text(stmt_, column);

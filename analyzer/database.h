@@ -28,6 +28,10 @@ class Statement {
   Statement& Bind(int index, std::string_view value);
   Statement& Bind(int index, std::optional<int64_t> value);
   Statement& BindNull(int index);
+  Statement& BindDouble(int index, double value);
+  // Binds every occurrence of a named parameter (":bundle"); a statement
+  // without it is left as is.
+  Statement& BindNamed(const char* name, int64_t value);
   // True while a row is available; false when done. Errors end as false and
   // are reported by status().
   bool Step();
@@ -38,6 +42,7 @@ class Statement {
   int ColumnCount() const;
   std::string ColumnName(int column) const;
   int64_t ColumnInt(int column) const;
+  double ColumnDouble(int column) const;
   std::string ColumnText(int column) const;
   bool ColumnIsNull(int column) const;
   const Status& status() const { return status_; }

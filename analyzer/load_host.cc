@@ -128,9 +128,10 @@ void LoadJournal(LoadContext& ctx, const MemberInput& in) {
       return;
     }
     JournalEvent event = ClassifyJournalEntry(*e);
-    ctx.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, boot_id, unit, "
-            "identifier, pid, priority, transport, event, event_subject, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, number, boot, e->realtime_us, e->monotonic_us, NullIfEmpty(e->boot_id),
+    ctx.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
+            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, number, boot, e->realtime_us, e->monotonic_us, e->source_monotonic_us, NullIfEmpty(e->boot_id),
             NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority, NullIfEmpty(e->transport),
             NullIfEmpty(event.kind), NullIfEmpty(event.subject),
             ctx.CapLine(in.artifact_id, in.output.member, number, e->message));

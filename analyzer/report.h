@@ -1,9 +1,8 @@
 // The Report: everything a renderer shows, computed from the database.
 //
-// Renderers see only this struct. For now it carries the bundle's identity,
-// its integrity, the facts along the GPU chain (PCI -> driver -> device nodes
-// -> host NVML -> plugin container -> plugin log -> kubelet sockets -> node
-// resources) and what the bundle could not show.
+// Renderers see only this struct. It carries the bundle's identity and
+// integrity, the GPU chain verdict, the boot timeline's milestones and
+// intervals, and what the bundle could not show (coverage).
 #ifndef GPUF_ANALYZER_REPORT_H_
 #define GPUF_ANALYZER_REPORT_H_
 
@@ -11,33 +10,32 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/chain_verdict.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
+#include "analyzer/timeline_view.h"
 
 namespace gpuf {
-
-struct ChainFact {
-  std::string step;      // "PCI", "host nvidia-smi", ...
-  std::string value;     // what was seen
-  std::string evidence;  // artifact (and line) it came from; "" when absent
-};
 
 struct Report {
   std::string bundle_path;
   std::string node;
-  std::string collected_at_utc;
+  std::string node_zone;  // IANA name from the bundle, "" when unknown
+  int64_t collected_at_ns = 0;
   std::string tool_version;
   bool complete = true;
   std::string incomplete_reason;
+  std::vector<std::string> integrity_issues;
+  std::vector<ChainStep> verdict;
+  std::vector<TimelineRow> milestones;
+  std::vector<Interval> intervals;
   int64_t artifacts_total = 0;
   int64_t artifacts_ok = 0;
   int64_t artifacts_failed = 0;  // nonzero exit, signal, timeout, error
   int64_t artifacts_skipped = 0;
-  std::vector<std::string> integrity_issues;
-  std::vector<ChainFact> chain;
-  std::vector<std::string> journal_counts;  // "journal.kubelet boot:0: 812 entries"
-  std::vector<std::string> coverage;        // skipped and failed artifacts with reasons
-  int64_t load_warnings = 0;
+  std::vector<std::string> coverage;  // skipped and failed artifacts with reasons
+  int64_t parse_warnings = 0;
+  int64_t timeline_warnings = 0;
 };
 
 Result<Report> BuildReport(Database& db, const LoadResult& loaded, const std::string& bundle_path);

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
 #include "cli/commands.h"
@@ -26,7 +27,7 @@ bool IsSqliteFile(const std::string& path) {
 Result<Database> OpenSource(const std::string& source) {
   if (IsSqliteFile(source)) return Database::OpenReadOnly(source);
   GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
-  GPUF_RETURN_IF_ERROR(LoadBundle(source, db).status());
+  GPUF_RETURN_IF_ERROR(AnalyzeBundle(source, db).status());
   GPUF_RETURN_IF_ERROR(db.Exec("PRAGMA query_only = ON"));
   return db;
 }

@@ -5,7 +5,8 @@ CREATE TABLE journal_entries (
   line            INTEGER NOT NULL,  -- 1-based line in the artifact's stdout
   boot_offset     INTEGER,           -- 0 = boot at capture, -1 = the one before; from the instance
   realtime_us     INTEGER,           -- __REALTIME_TIMESTAMP, Unix µs UTC
-  monotonic_us    INTEGER,           -- __MONOTONIC_TIMESTAMP, µs since that boot
+  monotonic_us    INTEGER,           -- __MONOTONIC_TIMESTAMP, µs since that boot (when journald stored it)
+  source_monotonic_us INTEGER,       -- _SOURCE_MONOTONIC_TIMESTAMP, µs since boot when the kernel logged it
   boot_id         TEXT,              -- _BOOT_ID, 32 hex without dashes
   unit            TEXT,              -- _SYSTEMD_UNIT, or UNIT for PID 1 messages about a unit
   identifier      TEXT,              -- SYSLOG_IDENTIFIER

@@ -48,6 +48,7 @@ std::optional<JournalEntry> ParseJournalJsonLine(std::string_view line) {
   JournalEntry e;
   e.realtime_us = ValueInt(doc, "__REALTIME_TIMESTAMP");
   e.monotonic_us = ValueInt(doc, "__MONOTONIC_TIMESTAMP");
+  e.source_monotonic_us = ValueInt(doc, "_SOURCE_MONOTONIC_TIMESTAMP");
   e.boot_id = Field(doc, "_BOOT_ID");
   e.unit = Field(doc, "_SYSTEMD_UNIT");
   if (e.unit.empty() || e.unit == "init.scope") {

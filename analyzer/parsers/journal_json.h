@@ -16,6 +16,7 @@ namespace gpuf {
 struct JournalEntry {
   std::optional<int64_t> realtime_us;
   std::optional<int64_t> monotonic_us;
+  std::optional<int64_t> source_monotonic_us;  // _SOURCE_MONOTONIC_TIMESTAMP: kernel lines' own time
   std::string boot_id;
   std::string unit;        // _SYSTEMD_UNIT, or UNIT for PID 1 messages about a unit
   std::string identifier;  // SYSLOG_IDENTIFIER

@@ -14,6 +14,7 @@ TEST_CASE("ParseJournalJsonLine: compact systemd output") {
   REQUIRE(e);
   CHECK(e->realtime_us == 1583353899094400LL);
   CHECK(e->monotonic_us == 43277523LL);
+  CHECK_FALSE(e->source_monotonic_us.has_value());
   CHECK(e->boot_id == "44864010f0d94baba7b6bf8019f82a56");
   CHECK(e->unit == "kubelet.service");
   CHECK(e->pid == 2254);

@@ -1,0 +1,74 @@
+#include "analyzer/render_timeline.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analyzer/render_text.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Timesketch's three fields first, then provenance.
+nlohmann::ordered_json RowJson(const TimelineRow& r) {
+  using nlohmann::json;
+  nlohmann::ordered_json j;
+  j["datetime"] = FormatRfc3339Utc(r.time_ns);
+  j["timestamp_desc"] = r.timestamp_desc;
+  j["message"] = r.message;
+  j["timestamp"] = r.time_ns / 1000;  // µs, as Timesketch stores it
+  j["source"] = r.source;
+  j["milestone"] = r.milestone.empty() ? json(nullptr) : json(r.milestone);
+  j["boot_offset"] = r.boot_offset ? nlohmann::json(*r.boot_offset) : json(nullptr);
+  j["time_source"] = r.time_source;
+  j["artifact"] = r.artifact.empty() ? json(nullptr) : json(r.artifact);
+  j["line"] = r.line ? nlohmann::json(*r.line) : json(nullptr);
+  j["container_id"] = r.container_id.empty() ? json(nullptr) : json(r.container_id);
+  return j;
+}
+
+}  // namespace
+
+std::string RenderTimelineText(const std::vector<TimelineRow>& rows, const DisplayZone& zone) {
+  std::ostringstream out;
+  for (const auto& r : rows) {
+    std::string since = r.since_boot_ns ? FormatOffset(*r.since_boot_ns) : "";
+    std::string boot = r.boot_offset ? "boot " + std::to_string(*r.boot_offset) : "boot ?";
+    out << zone.Format(r.time_ns) << "  " << boot << "  " << since << "  " << r.source;
+    if (!r.milestone.empty()) out << "  [" << r.milestone << "]";
+    out << "  " << r.message << "\n";
+  }
+  return out.str();
+}
+
+std::string RenderTimelineJsonl(const std::vector<TimelineRow>& rows) {
+  std::string out;
+  for (const auto& r : rows) {
+    out += RowJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string RenderTimelineCsv(const std::vector<TimelineRow>& rows) {
+  std::string out = "datetime,timestamp_desc,message,timestamp,source,milestone,boot_offset,time_source,artifact,line,"
+                    "container_id\n";
+  for (const auto& r : rows) {
+    out += CsvField(FormatRfc3339Utc(r.time_ns)) + "," + CsvField(r.timestamp_desc) + "," + CsvField(r.message) +
+           "," + std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(r.milestone) + "," +
+           (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
+           CsvField(r.artifact) + "," + (r.line ? std::to_string(*r.line) : "") + "," + CsvField(r.container_id) +
+           "\n";
+  }
+  return out;
+}
+
+}  // namespace gpuf

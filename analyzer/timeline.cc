@@ -1,0 +1,262 @@
+#include "analyzer/timeline.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuf {
+
+namespace {
+
+// Boots seen in the journal: the wall-clock start is realtime minus
+// monotonic of the boot's latest entry (after any clock step at boot).
+constexpr char kBoots[] = R"sql(
+CREATE TEMP TABLE IF NOT EXISTS boots (boot_offset INTEGER, boot_id TEXT, start_ns INTEGER);
+DELETE FROM temp.boots;
+INSERT INTO temp.boots (boot_offset, boot_id, start_ns)
+SELECT j.boot_offset, j.boot_id, (j.realtime_us - j.monotonic_us) * 1000
+FROM journal_entries j JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle AND j.boot_offset IS NOT NULL AND j.realtime_us IS NOT NULL AND j.monotonic_us IS NOT NULL
+  AND j.realtime_us = (SELECT max(k.realtime_us) FROM journal_entries k JOIN artifacts b USING (artifact_id)
+                       WHERE b.bundle_id = :bundle AND k.boot_id = j.boot_id AND k.monotonic_us IS NOT NULL)
+GROUP BY j.boot_id;
+)sql";
+
+// /proc/stat btime: the boot at capture, when the journal has none of it.
+constexpr char kBootFromProcStat[] = R"sql(
+INSERT INTO temp.boots (boot_offset, boot_id, start_ns)
+SELECT 0, NULL, CAST(substr(l.text, 7) AS INTEGER) * 1000000000
+FROM artifact_lines l JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle AND a.name = 'boot.proc_stat' AND l.text LIKE 'btime %'
+  AND NOT EXISTS (SELECT 1 FROM temp.boots WHERE boot_offset = 0)
+LIMIT 1;
+)sql";
+
+constexpr char kBootEvents[] = R"sql(
+INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id, boot_offset,
+                    milestone, message)
+SELECT :bundle, start_ns, 1000000, 'Boot', CASE WHEN boot_id IS NULL THEN 'explicit_utc' ELSE 'boot_relative' END,
+       'host', boot_id, boot_offset, 'boot', 'boot ' || coalesce(boot_id, 'at capture (/proc/stat btime)')
+FROM temp.boots;
+)sql";
+
+// Journal entries, once each: PID 1's lines about a unit are in both the
+// systemd slice and the unit's own slice.
+constexpr char kJournalEvents[] = R"sql(
+INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id,
+                    boot_offset, milestone, message)
+SELECT :bundle, artifact_id, line,
+       CASE WHEN source_monotonic_us IS NOT NULL AND boot_start IS NOT NULL
+            THEN boot_start + source_monotonic_us * 1000 ELSE realtime_us * 1000 END,
+       1000,
+       CASE event WHEN 'unit_started' THEN 'Unit Started' WHEN 'unit_stopped' THEN 'Unit Stopped'
+                  WHEN 'unit_failed' THEN 'Unit Failed' ELSE 'Log Line' END,
+       CASE WHEN source_monotonic_us IS NOT NULL AND boot_start IS NOT NULL THEN 'boot_relative' ELSE 'explicit_utc' END,
+       CASE WHEN pid = 1 THEN 'systemd' WHEN transport = 'kernel' THEN 'kernel'
+            ELSE replace(substr(name, 9), '_', '-') END,
+       boot_id, boot_offset,
+       CASE
+         WHEN transport = 'kernel' AND message LIKE 'NVRM: loading NVIDIA UNIX%' THEN 'driver_loaded'
+         WHEN transport = 'kernel' AND message LIKE '%NVRM: Xid%' THEN 'xid'
+         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-persistenced%' THEN 'persistenced_started'
+         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-fabricmanager%' THEN 'fabricmanager_started'
+         WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN 'containerd_started'
+         WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN 'kubelet_started'
+         WHEN event IN ('daemon_reload', 'daemon_reloading') THEN 'daemon_reload'
+         WHEN event = 'registration_request' THEN 'kubelet_registration_received'
+         WHEN event = 'list_and_watch_ended' THEN 'kubelet_list_and_watch_ended'
+       END,
+       message
+FROM (SELECT min(j.artifact_id) AS artifact_id, min(j.line) AS line, j.realtime_us, j.source_monotonic_us,
+             j.pid, j.transport, j.boot_id, j.boot_offset, j.event, j.event_subject, j.message, min(a.name) AS name,
+             (SELECT b.start_ns FROM temp.boots b WHERE b.boot_id = j.boot_id) AS boot_start
+      FROM journal_entries j JOIN artifacts a USING (artifact_id)
+      WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
+      GROUP BY j.boot_id, j.realtime_us, j.message);
+)sql";
+
+constexpr char kPluginLogEvents[] = R"sql(
+INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
+                    container_id, milestone, message)
+SELECT :bundle, l.artifact_id, l.line, l.time_ns, 1, 'Log Line', 'explicit_offset', 'plugin', l.container_id,
+       CASE l.event WHEN 'nvml_init_failed' THEN 'plugin_nvml_init_failed' WHEN 'serving' THEN 'plugin_serving'
+                    WHEN 'registered' THEN 'plugin_registered' WHEN 'kubelet_socket_created'
+                    THEN 'plugin_kubelet_restart_seen' WHEN 'xid_critical' THEN 'xid'
+                    WHEN 'device_unhealthy' THEN 'device_unhealthy' WHEN 'all_devices_unhealthy'
+                    THEN 'device_unhealthy' END,
+       l.message
+FROM log_lines l JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle AND l.time_ns IS NOT NULL;
+)sql";
+
+// crictl reports container times with an explicit offset (or as Unix ns).
+constexpr char kContainerEvents[] = R"sql(
+INSERT INTO events (bundle_id, artifact_id, time_ns, precision_ns, timestamp_desc, time_source, source, container_id,
+                    milestone, message)
+SELECT :bundle, artifact_id, t, 1, d, 'explicit_utc', 'runtime', id, m,
+       'device-plugin container ' || coalesce(name, '?') || ' attempt ' || coalesce(attempt, '?') || ' ' || verb ||
+       ' (' || substr(id, 1, 13) || ')'
+FROM (SELECT artifact_id, id, name, attempt, created_at_ns AS t, 'Container Created' AS d,
+             'plugin_container_created' AS m, 'created' AS verb FROM containers WHERE bundle_id = :bundle AND is_plugin
+      UNION ALL
+      SELECT artifact_id, id, name, attempt, started_at_ns, 'Container Started', 'plugin_container_started', 'started'
+      FROM containers WHERE bundle_id = :bundle AND is_plugin
+      UNION ALL
+      SELECT artifact_id, id, name, attempt, finished_at_ns, 'Container Finished', 'plugin_container_finished',
+             'finished, exit code ' || coalesce(exit_code, '?')
+      FROM containers WHERE bundle_id = :bundle AND is_plugin)
+WHERE t IS NOT NULL;
+)sql";
+
+constexpr char kSocketEvents[] = R"sql(
+INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
+                    milestone, message)
+SELECT :bundle, s.artifact_id, s.line, s.mtime_ns, 1, 'File Modified', 'file_mtime', 'kubelet-dir',
+       CASE WHEN s.name = 'kubelet.sock' THEN 'kubelet_sock_created' END,
+       '/var/lib/kubelet/device-plugins/' || s.name || ' last modified'
+FROM plugin_sockets s JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle;
+)sql";
+
+constexpr char kCollectionEvent[] = R"sql(
+INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, milestone, message)
+SELECT bundle_id, collected_at_ns, 1, 'Collection', 'explicit_utc', 'collector', 'collection',
+       'gpuforensics collect started on ' || coalesce(node_name, '?')
+FROM bundles WHERE bundle_id = :bundle;
+)sql";
+
+// Events whose source knows no boot get the boot they fall in.
+constexpr char kAssignBoots[] = R"sql(
+UPDATE events SET
+  boot_offset = (SELECT b.boot_offset FROM temp.boots b WHERE b.start_ns <= events.time_ns
+                 ORDER BY b.start_ns DESC LIMIT 1),
+  boot_id = coalesce(boot_id, (SELECT b.boot_id FROM temp.boots b WHERE b.start_ns <= events.time_ns
+                               ORDER BY b.start_ns DESC LIMIT 1))
+WHERE bundle_id = :bundle AND boot_offset IS NULL;
+)sql";
+
+constexpr char kWarnings[] = R"sql(
+INSERT INTO timeline_warnings (bundle_id, event_id, artifact_id, line, message)
+SELECT :bundle, event_id, artifact_id, line,
+       'kernel line placed at boot start + its boot-relative stamp (the journal stored it later)'
+FROM events WHERE bundle_id = :bundle AND time_source = 'boot_relative' AND milestone IS NOT 'boot';
+INSERT INTO timeline_warnings (bundle_id, message)
+SELECT :bundle, 'no boot start known: events are not assigned to boots'
+WHERE NOT EXISTS (SELECT 1 FROM temp.boots);
+)sql";
+
+// Runs a script with :bundle bound in every statement.
+Status RunScript(Database& db, const char* script, int64_t bundle_id) {
+  std::string_view rest = script;
+  while (true) {
+    size_t start = rest.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return Status::Ok();
+    rest.remove_prefix(start);
+    size_t end = rest.find(";\n");
+    std::string_view one = rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+    GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(one));
+    s.BindNamed(":bundle", bundle_id);
+    GPUF_RETURN_IF_ERROR(s.Run());
+    if (end == std::string_view::npos) return Status::Ok();
+    rest.remove_prefix(end + 2);
+  }
+}
+
+struct Milestone {
+  int64_t event_id;
+  int64_t time_ns;
+};
+
+// First and last occurrence of each milestone in one boot.
+struct BootMilestones {
+  std::map<std::string, Milestone> first, last;
+};
+
+Result<std::map<int64_t, BootMilestones>> ReadMilestones(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT boot_offset, milestone, event_id, time_ns FROM events "
+      "WHERE bundle_id = ? AND milestone IS NOT NULL AND boot_offset IS NOT NULL ORDER BY time_ns, event_id"));
+  s.Bind(1, bundle_id);
+  std::map<int64_t, BootMilestones> boots;
+  while (s.Step()) {
+    BootMilestones& b = boots[s.ColumnInt(0)];
+    Milestone m{s.ColumnInt(2), s.ColumnInt(3)};
+    b.first.emplace(s.ColumnText(1), m);
+    b.last[s.ColumnText(1)] = m;
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  return boots;
+}
+
+struct IntervalSpec {
+  const char* name;
+  const char* from;       // milestone
+  bool from_last;         // use the last occurrence instead of the first
+  const char* to;
+  bool to_last;
+};
+
+// The plugin's start is its container's start; failing that, its first log line.
+constexpr IntervalSpec kIntervals[] = {
+    {"plugin_start_after_persistenced", "persistenced_started", false, "plugin_start", false},
+    {"plugin_start_after_driver_loaded", "driver_loaded", false, "plugin_start", false},
+    {"plugin_start_after_fabricmanager", "fabricmanager_started", false, "plugin_start", false},
+    {"plugin_start_after_kubelet", "kubelet_started", false, "plugin_start", false},
+    {"plugin_start_after_boot", "boot", false, "plugin_start", false},
+    {"registration_after_plugin_start", "plugin_start", false, "plugin_registered", true},
+    {"last_daemon_reload_after_plugin_start", "plugin_start", true, "daemon_reload", true},
+    {"last_kubelet_start_after_plugin_registered", "plugin_registered", true, "kubelet_started", true},
+};
+
+std::optional<Milestone> Pick(const BootMilestones& b, const std::string& name, bool last) {
+  const auto& table = last ? b.last : b.first;
+  auto it = table.find(name);
+  if (it != table.end()) return it->second;
+  return std::nullopt;
+}
+
+Status BuildIntervals(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(auto boots, ReadMilestones(db, bundle_id));
+  GPUF_ASSIGN_OR_RETURN(Statement first_plugin_line, db.Prepare(
+      "SELECT event_id, time_ns FROM events WHERE bundle_id = ? AND boot_offset = ? AND source = 'plugin' "
+      "ORDER BY time_ns LIMIT 1"));
+  GPUF_ASSIGN_OR_RETURN(Statement insert, db.Prepare(
+      "INSERT INTO intervals (bundle_id, boot_offset, name, from_event_id, to_event_id, seconds) VALUES (?,?,?,?,?,?)"));
+  for (auto& [boot, b] : boots) {
+    for (bool last : {false, true}) {
+      auto& table = last ? b.last : b.first;
+      if (auto started = Pick(b, "plugin_container_started", last)) {
+        table.emplace("plugin_start", *started);
+        continue;
+      }
+      first_plugin_line.Bind(1, bundle_id).Bind(2, boot);
+      if (first_plugin_line.Step()) {
+        table.emplace("plugin_start", Milestone{first_plugin_line.ColumnInt(0), first_plugin_line.ColumnInt(1)});
+      }
+      GPUF_RETURN_IF_ERROR(first_plugin_line.status());
+      first_plugin_line.Reset();
+    }
+    for (const auto& spec : kIntervals) {
+      auto from = Pick(b, spec.from, spec.from_last);
+      auto to = Pick(b, spec.to, spec.to_last);
+      if (!from || !to) continue;
+      insert.Bind(1, bundle_id).Bind(2, boot).Bind(3, std::string_view(spec.name)).Bind(4, from->event_id);
+      insert.Bind(5, to->event_id).BindDouble(6, static_cast<double>(to->time_ns - from->time_ns) / 1e9);
+      GPUF_RETURN_IF_ERROR(insert.Run());
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BuildTimeline(Database& db, int64_t bundle_id) {
+  for (const char* script : {kBoots, kBootFromProcStat, kBootEvents, kJournalEvents, kPluginLogEvents,
+                             kContainerEvents, kSocketEvents, kCollectionEvent, kAssignBoots, kWarnings}) {
+    GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
+  }
+  return BuildIntervals(db, bundle_id).WithContext("computing intervals");
+}
+
+}  // namespace gpuf

@@ -1,0 +1,41 @@
+// Reading the timeline back: the events of one bundle in time order, either
+// the named milestones only or every event, ready for a renderer.
+#ifndef GPUF_ANALYZER_TIMELINE_VIEW_H_
+#define GPUF_ANALYZER_TIMELINE_VIEW_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct TimelineRow {
+  int64_t time_ns = 0;
+  std::optional<int64_t> boot_offset;
+  std::optional<int64_t> since_boot_ns;  // time since the start of its boot, when known
+  std::string timestamp_desc;
+  std::string time_source;
+  std::string source;
+  std::string milestone;     // "" when none
+  std::string artifact;      // logical name, "" when derived
+  std::optional<int64_t> line;
+  std::string container_id;
+  std::string message;
+};
+
+struct Interval {
+  int64_t boot_offset = 0;
+  std::string name;
+  double seconds = 0;
+};
+
+Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, bool milestones_only);
+Result<std::vector<Interval>> ReadIntervals(Database& db, int64_t bundle_id);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_TIMELINE_VIEW_H_

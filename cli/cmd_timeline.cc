@@ -1,0 +1,55 @@
+#include <cstdio>
+#include <iostream>
+
+#include "analyzer/analysis.h"
+#include "analyzer/display_zone.h"
+#include "analyzer/render_timeline.h"
+#include "analyzer/timeline_view.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/exit_codes.h"
+
+namespace gpuf {
+
+int RunTimeline(const std::vector<std::string>& args) {
+  po::options_description options("gpuforensics timeline BUNDLE [options]\n\n"
+      "Prints the node's merged boot timeline: the milestones of the GPU chain by\n"
+      "default, every timestamped event with --all.\n\noptions");
+  options.add_options()
+      ("bundle", po::value<std::string>(), "bundle (tar.zst)")
+      ("all", "every event, not only the milestones")
+      ("format", po::value<std::string>()->default_value("text"), "text | jsonl | csv")
+      ("tz", po::value<std::string>()->default_value("UTC"),
+       "zone for text output: UTC, +HH:MM, node (the node's own zone), or a zone name");
+  po::positional_options_description positional;
+  positional.add("bundle", 1);
+  auto parsed = ParseOptions("timeline", args, options, positional);
+  if (!parsed.ok()) return ReportFailure("timeline", parsed.status());
+  if (parsed->help) {
+    std::cout << options << "\n";
+    return kExitOk;
+  }
+  const auto& v = parsed->values;
+  if (!v.count("bundle")) {
+    return ReportFailure("timeline", Status::InvalidArgument("no bundle given", "usage: gpuforensics timeline BUNDLE"));
+  }
+  const std::string format = v["format"].as<std::string>();
+  if (format != "text" && format != "jsonl" && format != "csv") {
+    return ReportFailure("timeline", Status::InvalidArgument("--format must be text, jsonl or csv"));
+  }
+  auto db = Database::Create(":memory:");
+  if (!db.ok()) return ReportFailure("timeline", db.status());
+  auto loaded = AnalyzeBundle(v["bundle"].as<std::string>(), *db);
+  if (!loaded.ok()) return ReportFailure("timeline", loaded.status());
+  auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
+  if (!zone.ok()) return ReportFailure("timeline", zone.status());
+  auto rows = ReadTimeline(*db, loaded->bundle_id, /*milestones_only=*/v.count("all") == 0);
+  if (!rows.ok()) return ReportFailure("timeline", rows.status());
+  std::string out = format == "jsonl" ? RenderTimelineJsonl(*rows)
+                    : format == "csv" ? RenderTimelineCsv(*rows)
+                                      : RenderTimelineText(*rows, *zone);
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,148 @@
+// The boot timeline and the chain verdict on the scenario samples: the
+// incident write-up's two pictures, rebuilt from bundles.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/analysis.h"
+#include "analyzer/chain_verdict.h"
+#include "analyzer/display_zone.h"
+#include "analyzer/query.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+struct Loaded {
+  Database db;
+  int64_t bundle_id;
+};
+
+Loaded LoadSample(const std::string& name) {
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  auto loaded = AnalyzeBundle(test::SourcePath("samples/" + name + ".tar.zst"), *db);
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+  return {std::move(db).value(), loaded->bundle_id};
+}
+
+double Interval(Loaded& s, const std::string& name, int boot = 0) {
+  auto text = QueryText(s.db, "SELECT seconds FROM intervals WHERE bundle_id = :bundle AND name = '" + name +
+                                  "' AND boot_offset = " + std::to_string(boot), s.bundle_id);
+  REQUIRE(text.ok());
+  REQUIRE_MESSAGE(text->has_value(), "no interval " << name);
+  return std::stod(**text);
+}
+
+std::vector<std::string> Milestones(Loaded& s, int boot) {
+  auto rows = QueryRows(s.db, "SELECT milestone FROM events WHERE bundle_id = :bundle AND milestone IS NOT NULL "
+                              "AND boot_offset = " + std::to_string(boot) + " ORDER BY time_ns, event_id",
+                        s.bundle_id, [](Statement& st) { return st.ColumnText(0); });
+  REQUIRE(rows.ok());
+  return *rows;
+}
+
+}  // namespace
+
+TEST_SUITE("timeline") {
+
+TEST_CASE("timeline: the seed incident's plugin started ~1 s after nvidia-persistenced, the healthy node's ~14 s") {
+  Loaded seed = LoadSample("seed-incident");
+  Loaded healthy = LoadSample("healthy");
+  double seed_gap = Interval(seed, "plugin_start_after_persistenced");
+  double healthy_gap = Interval(healthy, "plugin_start_after_persistenced");
+  CHECK(seed_gap > 0.5);
+  CHECK(seed_gap < 1.5);
+  CHECK(healthy_gap > 13.0);
+  CHECK(healthy_gap < 15.0);
+  CHECK(Interval(healthy, "registration_after_plugin_start") < 1.0);
+}
+
+TEST_CASE("timeline: sources in UTC (journal) and +08:00 (CRI, crictl) merge in true order") {
+  Loaded seed = LoadSample("seed-incident");
+  std::vector<std::string> expected = {"boot",           "driver_loaded",           "containerd_started",
+                                       "plugin_container_finished", "kubelet_started", "kubelet_sock_created",
+                                       "persistenced_started", "plugin_container_created",
+                                       "plugin_container_started", "plugin_nvml_init_failed", "collection"};
+  CHECK(Milestones(seed, 0) == expected);
+}
+
+TEST_CASE("timeline: kernel lines are placed by their boot-relative stamp") {
+  Loaded seed = LoadSample("seed-incident");
+  auto off = QueryInt(seed.db,
+      "SELECT e.time_ns - (b.time_ns + j.source_monotonic_us * 1000) FROM events e "
+      "JOIN journal_entries j ON j.artifact_id = e.artifact_id AND j.line = e.line "
+      "JOIN events b ON b.bundle_id = e.bundle_id AND b.milestone = 'boot' AND b.boot_offset = e.boot_offset "
+      "WHERE e.bundle_id = :bundle AND e.milestone = 'driver_loaded' AND e.boot_offset = 0", seed.bundle_id);
+  REQUIRE(off.ok());
+  CHECK(*off == 0);
+  auto source = QueryText(seed.db, "SELECT time_source FROM events WHERE bundle_id = :bundle AND milestone = "
+                                   "'driver_loaded' AND boot_offset = 0", seed.bundle_id);
+  REQUIRE(source.ok());
+  CHECK(source->value_or("") == "boot_relative");
+  auto warned = QueryInt(seed.db, "SELECT count(*) FROM timeline_warnings w JOIN events e USING (event_id) "
+                                  "WHERE e.milestone = 'driver_loaded'", seed.bundle_id);
+  CHECK(*warned == 2);  // one per boot
+}
+
+TEST_CASE("chain verdict: the seed incident fails at the plugin's NVML init, registration and allocatable") {
+  Loaded seed = LoadSample("seed-incident");
+  auto steps = ComputeChainVerdict(seed.db, seed.bundle_id);
+  REQUIRE(steps.ok());
+  REQUIRE(steps->size() == 10);
+  for (int i = 0; i < 6; ++i) CHECK_MESSAGE((*steps)[i].status == StepStatus::kOk, (*steps)[i].name);
+  CHECK((*steps)[6].status == StepStatus::kFailed);
+  CHECK((*steps)[6].detail == "Failed to initialize NVML: nvml: Unknown Error.");
+  CHECK((*steps)[7].status == StepStatus::kFailed);
+  CHECK((*steps)[8].status == StepStatus::kFailed);
+  CHECK((*steps)[8].detail == "nvidia.com/gpu capacity 0, allocatable 0");
+  CHECK((*steps)[9].status == StepStatus::kUnknown);
+}
+
+TEST_CASE("chain verdict: the healthy node is ok from PCI to allocatable") {
+  Loaded healthy = LoadSample("healthy");
+  auto steps = ComputeChainVerdict(healthy.db, healthy.bundle_id);
+  REQUIRE(steps.ok());
+  for (int i = 0; i < 9; ++i) CHECK_MESSAGE((*steps)[i].status == StepStatus::kOk, (*steps)[i].name);
+}
+
+TEST_CASE("gpuforensics timeline: JSON Lines carry Timesketch's three fields on every line") {
+  auto run = test::RunGpuforensics({"timeline", test::SourcePath("samples/seed-incident.tar.zst"), "--all",
+                                    "--format", "jsonl"});
+  REQUIRE(run.exit_code == 0);
+  int lines = 0;
+  std::istringstream in(run.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    ++lines;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j["datetime"].is_string());
+    CHECK(j["timestamp_desc"].is_string());
+    CHECK(j["message"].is_string());
+  }
+  CHECK(lines > 100);
+  auto bad = test::RunGpuforensics({"timeline", test::SourcePath("samples/seed-incident.tar.zst"), "--tz", "Mars/Base"});
+  CHECK(bad.exit_code == 64);
+  CHECK(bad.err ==
+        "gpuforensics timeline: --tz 'Mars/Base' is not UTC, +HH:MM, node, or a zone in /usr/share/zoneinfo\n");
+}
+
+TEST_CASE("DisplayZone: fixed offsets, zone names and the node's zone") {
+  auto fixed = DisplayZone::Parse("+08:00", "");
+  REQUIRE(fixed.ok());
+  CHECK(fixed->Format(1763435896123456789LL) == "2025-11-18T11:18:16.123+08:00");
+  auto utc = DisplayZone::Parse("UTC", "");
+  CHECK(utc->Format(1763435896123456789LL) == "2025-11-18T03:18:16.123Z");
+  auto node = DisplayZone::Parse("node", "America/New_York");
+  REQUIRE(node.ok());
+  CHECK(node->Format(1763435896000000000LL) == "2025-11-17T22:18:16.000-05:00");  // EST in November
+  CHECK(node->Format(1751000000000000000LL) == "2025-06-27T00:53:20.000-04:00");  // EDT in June
+  CHECK(DisplayZone::Parse("node", "").status().message() ==
+        "--tz node: the bundle does not record the node's time zone");
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -121,6 +121,29 @@ Result<ChainStep> Runtime(Database& db, int64_t bundle) {
   std::string id = newest->substr(newest->rfind('|') + 1);
   step.detail = "plugin container " + id + " " + state + "; " + runtime_note;
   step.status = state == "CONTAINER_RUNNING" ? StepStatus::kOk : StepStatus::kFailed;
+  // What NVML says inside the container is the toolkit's and the device
+  // cgroup's work; nvidia-smi missing from the image tells nothing either way.
+  GPUF_ASSIGN_OR_RETURN(auto view, QueryText(db,
+      "SELECT v.outcome || '|' || coalesce(v.detail, '') || '|' || count(v.uuid) FROM container_gpu_views v "
+      "JOIN containers c ON c.id = v.container_id AND c.bundle_id = :bundle "
+      "JOIN artifacts a ON a.artifact_id = v.artifact_id AND a.bundle_id = :bundle "
+      "WHERE c.is_plugin GROUP BY v.container_id ORDER BY c.created_at_ns DESC LIMIT 1", bundle));
+  if (!view) {
+    step.missing = "nvidia-smi was not run inside the plugin container";
+    return step;
+  }
+  std::string outcome = view->substr(0, view->find('|'));
+  std::string rest = view->substr(view->find('|') + 1);
+  std::string detail = rest.substr(0, rest.rfind('|'));
+  std::string count = rest.substr(rest.rfind('|') + 1);
+  if (outcome == "ok") {
+    step.detail += "; nvidia-smi in the container lists " + count + " GPUs";
+  } else if (outcome == "executable_missing") {
+    step.detail += "; nvidia-smi is not in the plugin image (no NVML check possible)";
+  } else {
+    step.status = StepStatus::kFailed;
+    step.detail += "; nvidia-smi in the container: " + outcome + (detail.empty() ? "" : ": " + detail);
+  }
   return step;
 }
 

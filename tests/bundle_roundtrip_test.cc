@@ -95,11 +95,16 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
   CHECK(analyze.err == "");
   const std::string& report = analyze.out;
   CHECK(report.find("integrity: every member matches the manifest") != std::string::npos);
-  CHECK(report.find("PCI                          2 NVIDIA GPU functions") != std::string::npos);
-  CHECK(report.find("host nvidia-smi -L           2 GPUs") != std::string::npos);
-  CHECK(report.find("5f1d2c3b4a596: nvml_unknown_error: Failed to initialize NVML: Unknown Error") != std::string::npos);
-  CHECK(report.find("node nvidia.com/gpu          capacity 0, allocatable 0") != std::string::npos);
-  CHECK(report.find("plugin log: registered       no such line in the plugin logs") != std::string::npos);
+  CHECK(report.find("  1  PCI devices                          ok       2 NVIDIA GPU functions on the PCI bus\n") !=
+        std::string::npos);
+  CHECK(report.find("  4  NVML on the host (nvidia-smi)        ok       2 GPUs listed\n") != std::string::npos);
+  CHECK(report.find("  5  container runtime + NVIDIA toolkit   FAILED   plugin container 5f1d2c3b4a596 "
+                    "CONTAINER_RUNNING; default runtime 'nvidia'; nvidia-smi in the container: nvml_unknown_error: "
+                    "Failed to initialize NVML: Unknown Error\n") != std::string::npos);
+  CHECK(report.find("  7  device plugin NVML init              FAILED   Failed to initialize NVML: could not load NVML "
+                    "library.\n") != std::string::npos);
+  CHECK(report.find("  9  Node capacity/allocatable            FAILED   nvidia.com/gpu capacity 0, allocatable 0\n") !=
+        std::string::npos);
 
   // The database is real SQLite, queryable with the sqlite3 shell.
   auto gpus = test::RunProcess({"/usr/bin/sqlite3", db, "SELECT gpu_index, uuid FROM gpus ORDER BY gpu_index"});

@@ -111,7 +111,7 @@ check "the real containerd version was recorded" "containerd" \
   "$(q "SELECT substr(l.text, 1, 10) FROM artifacts a JOIN artifact_lines l USING (artifact_id)
         WHERE a.name = 'versions.containerd' AND l.line = 1 AND l.stream = 'stdout'")"
 check "the report names the container's NVML failure" "1" \
-  "$(grep -c 'plugin container nvidia-smi  nvidia-device: nvml_unknown_error: Failed to initialize NVML: Unknown Error' "$work/report.txt")"
+  "$(grep -c "nvidia-smi in the container: nvml_unknown_error: Failed to initialize NVML: Unknown Error" "$work/report.txt")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

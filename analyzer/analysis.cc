@@ -1,15 +1,26 @@
 #include "analyzer/analysis.h"
 
+#include "analyzer/rules/rule_loader.h"
 #include "analyzer/timeline.h"
 
 namespace gpuf {
 
-Result<LoadResult> AnalyzeBundle(const std::string& bundle_path, Database& db) {
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db) {
   GPUF_ASSIGN_OR_RETURN(LoadResult loaded, LoadBundle(bundle_path, db));
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   GPUF_RETURN_IF_ERROR(BuildTimeline(db, loaded.bundle_id));
   GPUF_RETURN_IF_ERROR(db.Exec("COMMIT"));
   return loaded;
+}
+
+Result<Analysis> AnalyzeBundle(const std::string& bundle_path, Database& db,
+                               const std::vector<std::string>& extra_rule_dirs) {
+  Analysis analysis;
+  GPUF_ASSIGN_OR_RETURN(analysis.loaded, PrepareBundle(bundle_path, db));
+  std::vector<std::string> dirs = {BuiltinRulesDir()};
+  dirs.insert(dirs.end(), extra_rule_dirs.begin(), extra_rule_dirs.end());
+  GPUF_ASSIGN_OR_RETURN(analysis.rules, RunRules(db, analysis.loaded.bundle_id, dirs));
+  return analysis;
 }
 
 }  // namespace gpuf

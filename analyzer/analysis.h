@@ -1,18 +1,30 @@
 // Everything analyze does before reporting, in order: load the bundle into
 // the database, build the timeline, run the rules. The commands that read a
-// bundle (analyze, sql, timeline) all start here, so they see the same rows.
+// bundle start here, so they see the same rows.
 #ifndef GPUF_ANALYZER_ANALYSIS_H_
 #define GPUF_ANALYZER_ANALYSIS_H_
 
 #include <string>
+#include <vector>
 
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
+#include "analyzer/rules/rule_engine.h"
 
 namespace gpuf {
 
+// Load and timeline, no rules (for callers that run rules their own way).
 // Fails as LoadBundle does (unreadable bundle) or when the database does.
-Result<LoadResult> AnalyzeBundle(const std::string& bundle_path, Database& db);
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db);
+
+struct Analysis {
+  LoadResult loaded;
+  RuleRunSummary rules;
+};
+
+// PrepareBundle, then the built-in rules and those in `extra_rule_dirs`.
+Result<Analysis> AnalyzeBundle(const std::string& bundle_path, Database& db,
+                               const std::vector<std::string>& extra_rule_dirs = {});
 
 }  // namespace gpuf
 

@@ -30,6 +30,45 @@ void RenderVerdict(const Report& r, std::ostringstream& out) {
   }
 }
 
+std::string EvidenceTime(int64_t ns, const DisplayZone& zone) {
+  std::string shown = zone.Format(ns);
+  if (zone.name() == "UTC") return shown;
+  return shown + " (" + DisplayZone().Format(ns).substr(11) + ")";
+}
+
+void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream& out) {
+  out << "\n  [" << Upper(f.severity) << ", " << f.confidence << "] " << f.rule_id << ": " << f.title << "\n";
+  out << "    " << f.summary << "\n";
+  if (!f.evidence.empty()) out << "    evidence:\n";
+  for (const auto& e : f.evidence) {
+    out << "      ";
+    if (!e.artifact.empty()) out << e.artifact << (e.line ? ":" + std::to_string(*e.line) : "") << "  ";
+    if (e.time_ns) out << EvidenceTime(*e.time_ns, zone) << "  ";
+    out << (e.text.size() > 160 ? e.text.substr(0, 157) + "..." : e.text) << "\n";
+  }
+  if (!f.missing_evidence.empty()) out << "    would confirm it, not in the bundle:\n";
+  for (const auto& m : f.missing_evidence) out << "      - " << m << "\n";
+  if (!f.remediation.empty()) out << "    next steps, safest first:\n";
+  int step = 0;
+  for (const auto& r : f.remediation) out << "      " << ++step << ". " << r << "\n";
+  for (const auto& ref : f.references) out << "    see: " << ref.url << (ref.title.empty() ? "" : " (" + ref.title + ")") << "\n";
+}
+
+void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
+  int not_evaluated = 0;
+  for (const auto& run : r.rule_runs) not_evaluated += run.outcome == "skipped" || run.outcome == "error";
+  out << "\nFindings (" << r.findings.size() << " of " << r.rule_runs.size() << " known issues checked)\n";
+  if (r.findings.empty()) {
+    out << "  No known issue recognized.";
+    if (not_evaluated > 0) {
+      out << " " << not_evaluated << " could not be checked for lack of evidence (see Coverage):"
+          << " this is not a statement that the node is healthy.";
+    }
+    out << "\n";
+  }
+  for (const auto& f : r.findings) RenderFinding(f, zone, out);
+}
+
 void RenderMilestones(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "\nBoot timeline (milestones, " << zone.name() << "; offset since the boot started)\n";
   if (r.milestones.empty()) out << "  no timestamped milestones in the bundle\n";
@@ -61,6 +100,11 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   if (r.timeline_warnings > 0) out << ", " << r.timeline_warnings << " guessed times";
   out << "\n";
   for (const auto& c : r.coverage) out << "  " << c << "\n";
+  for (const auto& run : r.rule_runs) {
+    if (run.outcome == "skipped" || run.outcome == "error") {
+      out << "  rule " << run.rule_id << ": " << run.outcome << " (" << run.reason << ")\n";
+    }
+  }
 }
 
 }  // namespace
@@ -81,6 +125,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone) {
   out << "integrity: " << (r.integrity_issues.empty() ? "every member matches the manifest" : "PROBLEMS") << "\n";
   for (const auto& issue : r.integrity_issues) out << "  " << issue << "\n";
   RenderVerdict(r, out);
+  RenderFindings(r, zone, out);
   RenderMilestones(r, zone, out);
   RenderCoverage(r, out);
   return out.str();

@@ -35,8 +35,18 @@ Status AddCoverage(Database& db, int64_t bundle, Report& r) {
 
 }  // namespace
 
-Result<Report> BuildReport(Database& db, const LoadResult& loaded, const std::string& bundle_path) {
+bool HasSeriousFinding(const Report& report) {
+  for (const auto& f : report.findings) {
+    if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") return true;
+  }
+  return false;
+}
+
+Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path) {
+  const LoadResult& loaded = analysis.loaded;
   Report r;
+  r.findings = analysis.rules.findings;
+  r.rule_runs = analysis.rules.runs;
   const Manifest& m = loaded.manifest;
   const int64_t bundle = loaded.bundle_id;
   r.bundle_path = bundle_path;

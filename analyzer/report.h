@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/analysis.h"
 #include "analyzer/chain_verdict.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
@@ -27,6 +28,8 @@ struct Report {
   std::string incomplete_reason;
   std::vector<std::string> integrity_issues;
   std::vector<ChainStep> verdict;
+  std::vector<Finding> findings;  // critical first
+  std::vector<RuleRun> rule_runs;  // every rule considered, with its outcome
   std::vector<TimelineRow> milestones;
   std::vector<Interval> intervals;
   int64_t artifacts_total = 0;
@@ -38,7 +41,10 @@ struct Report {
   int64_t timeline_warnings = 0;
 };
 
-Result<Report> BuildReport(Database& db, const LoadResult& loaded, const std::string& bundle_path);
+Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path);
+
+// True when a finding of medium severity or above is present (analyze's exit status 1).
+bool HasSeriousFinding(const Report& report);
 
 }  // namespace gpuf
 

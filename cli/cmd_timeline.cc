@@ -39,7 +39,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   }
   auto db = Database::Create(":memory:");
   if (!db.ok()) return ReportFailure("timeline", db.status());
-  auto loaded = AnalyzeBundle(v["bundle"].as<std::string>(), *db);
+  auto loaded = PrepareBundle(v["bundle"].as<std::string>(), *db);
   if (!loaded.ok()) return ReportFailure("timeline", loaded.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
   if (!zone.ok()) return ReportFailure("timeline", zone.status());

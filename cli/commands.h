@@ -28,6 +28,7 @@ int RunCollect(const std::vector<std::string>& args);
 int RunAnalyze(const std::vector<std::string>& args);
 int RunVerify(const std::vector<std::string>& args);
 int RunSql(const std::vector<std::string>& args);
+int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
 
 }  // namespace gpuf

@@ -91,7 +91,8 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
   CHECK(verify.exit_code == 0);
   CHECK(verify.out.find("0 problems") != std::string::npos);
   auto analyze = test::RunGpuforensics({"analyze", out, "--db", db});
-  REQUIRE_MESSAGE(analyze.exit_code == 0, analyze.err);
+  // The fake node's plugin container lost its device cgroup: a high finding, exit status 1.
+  REQUIRE_MESSAGE(analyze.exit_code == 1, analyze.err);
   CHECK(analyze.err == "");
   const std::string& report = analyze.out;
   CHECK(report.find("integrity: every member matches the manifest") != std::string::npos);
@@ -105,6 +106,7 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
                     "library.\n") != std::string::npos);
   CHECK(report.find("  9  Node capacity/allocatable            FAILED   nvidia.com/gpu capacity 0, allocatable 0\n") !=
         std::string::npos);
+  CHECK(report.find("\n  [HIGH, confirmed] ctk-daemon-reload-device-cgroup-loss: ") != std::string::npos);
 
   // The database is real SQLite, queryable with the sqlite3 shell.
   auto gpus = test::RunProcess({"/usr/bin/sqlite3", db, "SELECT gpu_index, uuid FROM gpus ORDER BY gpu_index"});
@@ -145,7 +147,7 @@ TEST_CASE("bundle: a tampered member fails verify and is flagged by analyze") {
   CHECK(verify.exit_code == 1);
   CHECK(verify.out.find("FAIL " + target + ": size 14 differs from manifest") != std::string::npos);
   auto analyze = test::RunGpuforensics({"analyze", forged});
-  CHECK(analyze.exit_code == 0);
+  CHECK(analyze.exit_code == 1);
   CHECK(analyze.out.find("integrity: PROBLEMS") != std::string::npos);
 }
 

@@ -34,7 +34,10 @@ for dir in "$top"/samples/scenarios/*/; do
   "$gpuforensics" verify "$bundle" >/dev/null 2>&1
   check "$name: verify" 0 $?
   (cd "$top" && "$gpuforensics" analyze "samples/$name.tar.zst" --db "$work/$name.db" >"$work/$name.report" 2>"$work/$name.err")
-  check "$name: analyze exit status" 0 $?
+  status=$?
+  serious=$("$gpuforensics" sql "$work/$name.db" \
+    "SELECT count(*) > 0 FROM findings WHERE severity IN ('critical', 'high', 'medium')" | tail -n 1)
+  check "$name: analyze exits 1 exactly when something at medium or above fired" "$serious" "$status"
   check "$name: analyze stderr" "" "$(cat "$work/$name.err")"
   golden=$dir/expected_report.txt
   if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$work/$name.report" "$golden"; fi

@@ -22,7 +22,7 @@ struct Loaded {
 Loaded LoadSample(const std::string& name) {
   auto db = Database::Create(":memory:");
   REQUIRE(db.ok());
-  auto loaded = AnalyzeBundle(test::SourcePath("samples/" + name + ".tar.zst"), *db);
+  auto loaded = PrepareBundle(test::SourcePath("samples/" + name + ".tar.zst"), *db);
   REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
   return {std::move(db).value(), loaded->bundle_id};
 }

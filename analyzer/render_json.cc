@@ -1,0 +1,112 @@
+#include "analyzer/render_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Nullable(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+template <typename T>
+Json Nullable(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json FindingJson(const Finding& f) {
+  Json evidence = Json::array();
+  for (const auto& e : f.evidence) {
+    evidence.push_back({{"artifact", Nullable(e.artifact)},
+                        {"line", Nullable(e.line)},
+                        {"time", e.time_ns ? Json(FormatRfc3339Utc(*e.time_ns)) : Json(nullptr)},
+                        {"text", e.text}});
+  }
+  Json references = Json::array();
+  for (const auto& r : f.references) {
+    references.push_back({{"kind", r.kind}, {"url", r.url}, {"title", Nullable(r.title)}});
+  }
+  return {{"id", f.rule_id},         {"title", f.title},
+          {"severity", f.severity},  {"confidence", f.confidence},
+          {"summary", f.summary},    {"evidence", evidence},
+          {"missing_evidence", f.missing_evidence}, {"remediation", f.remediation},
+          {"references", references}};
+}
+
+Json ChainJson(const Report& r) {
+  Json steps = Json::array();
+  int number = 0;
+  for (const auto& s : r.verdict) {
+    steps.push_back({{"step", ++number},
+                     {"name", s.name},
+                     {"status", StepStatusName(s.status)},
+                     {"detail", Nullable(s.detail)},
+                     {"evidence", Nullable(s.evidence)},
+                     {"missing", Nullable(s.missing)}});
+  }
+  return steps;
+}
+
+Json TimelineJson(const Report& r) {
+  Json milestones = Json::array();
+  for (const auto& m : r.milestones) {
+    milestones.push_back({{"datetime", FormatRfc3339Utc(m.time_ns)},
+                          {"milestone", m.milestone},
+                          {"boot_offset", Nullable(m.boot_offset)},
+                          {"since_boot_seconds", m.since_boot_ns ? Json(*m.since_boot_ns / 1e9) : Json(nullptr)},
+                          {"source", m.source},
+                          {"time_source", m.time_source},
+                          {"artifact", Nullable(m.artifact)},
+                          {"line", Nullable(m.line)},
+                          {"message", m.message}});
+  }
+  Json intervals = Json::array();
+  for (const auto& i : r.intervals) {
+    intervals.push_back({{"boot_offset", i.boot_offset}, {"name", i.name}, {"seconds", i.seconds}});
+  }
+  return {{"milestones", milestones}, {"intervals", intervals}};
+}
+
+}  // namespace
+
+std::string RenderJson(const Report& r) {
+  Json findings = Json::array();
+  for (const auto& f : r.findings) findings.push_back(FindingJson(f));
+  Json skipped = Json::array();
+  for (const auto& run : r.rule_runs) {
+    if (run.outcome == "skipped" || run.outcome == "error") {
+      skipped.push_back({{"id", run.rule_id}, {"outcome", run.outcome}, {"reason", run.reason}});
+    }
+  }
+  Json doc = {
+      {"format", "gpuforensics-report"},
+      {"format_version", kReportJsonVersion},
+      {"bundle",
+       {{"path", r.bundle_path},
+        {"node", Nullable(r.node)},
+        {"node_zone", Nullable(r.node_zone)},
+        {"collected_at", FormatRfc3339Utc(r.collected_at_ns)},
+        {"tool_version", r.tool_version},
+        {"complete", r.complete},
+        {"incomplete_reason", Nullable(r.incomplete_reason)},
+        {"integrity_issues", r.integrity_issues}}},
+      {"chain", ChainJson(r)},
+      {"findings", findings},
+      {"rules_not_evaluated", skipped},
+      {"timeline", TimelineJson(r)},
+      {"coverage",
+       {{"artifacts_total", r.artifacts_total},
+        {"artifacts_ok", r.artifacts_ok},
+        {"artifacts_failed", r.artifacts_failed},
+        {"artifacts_skipped", r.artifacts_skipped},
+        {"parse_warnings", r.parse_warnings},
+        {"timeline_warnings", r.timeline_warnings},
+        {"problems", r.coverage}}},
+  };
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gpuf

@@ -1,0 +1,68 @@
+#include "analyzer/rules/artifact_index.h"
+
+namespace gpuf {
+
+bool ArtifactNameMatches(std::string_view pattern, std::string_view name) {
+  if (!pattern.empty() && pattern.back() == '*') return name.substr(0, pattern.size() - 1) == pattern.substr(0, pattern.size() - 1);
+  return name == pattern;
+}
+
+Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT artifact_id, name, instance, status, skip_reason FROM artifacts "
+                                                "WHERE bundle_id = ? ORDER BY artifact_id"));
+  s.Bind(1, bundle_id);
+  ArtifactIndex index;
+  while (s.Step()) {
+    BundleArtifact a;
+    a.artifact_id = s.ColumnInt(0);
+    a.name = s.ColumnText(1);
+    a.instance = s.ColumnText(2);
+    a.status = s.ColumnText(3);
+    a.skip_reason = s.ColumnText(4);
+    a.usable = a.status == "ok" || a.status == "nonzero_exit";
+    index.by_id_[a.artifact_id] = index.artifacts_.size();
+    index.artifacts_.push_back(a);
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  return index;
+}
+
+bool ArtifactIndex::Usable(std::string_view pattern) const {
+  for (const auto& a : artifacts_) {
+    if (a.usable && ArtifactNameMatches(pattern, a.name)) return true;
+  }
+  return false;
+}
+
+std::string ArtifactIndex::Why(std::string_view pattern) const {
+  std::string statuses;
+  for (const auto& a : artifacts_) {
+    if (!ArtifactNameMatches(pattern, a.name)) continue;
+    std::string status = a.skip_reason.empty() ? a.status : a.status + ": " + a.skip_reason;
+    if (statuses.find(status) == std::string::npos) statuses += (statuses.empty() ? "" : ", ") + status;
+  }
+  return std::string(pattern) + " (" + (statuses.empty() ? "not collected" : statuses) + ")";
+}
+
+std::vector<std::string> ArtifactIndex::Unmet(const std::vector<std::vector<std::string>>& groups) const {
+  std::vector<std::string> unmet;
+  for (const auto& group : groups) {
+    bool met = false;
+    std::string why;
+    for (const auto& name : group) {
+      met = met || Usable(name);
+      why += (why.empty() ? "" : " or ") + Why(name);
+    }
+    if (!met) unmet.push_back(why);
+  }
+  return unmet;
+}
+
+std::string ArtifactIndex::Label(int64_t artifact_id) const {
+  auto it = by_id_.find(artifact_id);
+  if (it == by_id_.end()) return "";
+  const BundleArtifact& a = artifacts_[it->second];
+  return a.instance.empty() ? a.name : a.name + "[" + a.instance + "]";
+}
+
+}  // namespace gpuf

@@ -1,0 +1,53 @@
+// The artifacts of one loaded bundle, as rules ask for them: by logical name
+// ("host.nvidia_smi_list", or "journal.*" for a prefix), usable or not. An
+// artifact is usable when its probe ran to the end: status ok, or
+// nonzero_exit (a failing command's output is evidence too). A timed-out,
+// skipped or failed probe is not, and says why.
+#ifndef GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
+#define GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+// "journal.*" matches every name starting with "journal."; others match exactly.
+bool ArtifactNameMatches(std::string_view pattern, std::string_view name);
+
+struct BundleArtifact {
+  int64_t artifact_id = 0;
+  std::string name;
+  std::string instance;
+  std::string status;
+  std::string skip_reason;
+  bool usable = false;
+};
+
+class ArtifactIndex {
+ public:
+  // Fails when the database does.
+  static Result<ArtifactIndex> Load(Database& db, int64_t bundle_id);
+
+  const std::vector<BundleArtifact>& artifacts() const { return artifacts_; }
+  bool Usable(std::string_view pattern) const;
+  // For each group none of whose names is usable: "a (timed_out) or b (not collected)".
+  std::vector<std::string> Unmet(const std::vector<std::vector<std::string>>& groups) const;
+  // "plugin.log[/var/log/pods/.../0.log]", "driver.version"; "" for an unknown id.
+  std::string Label(int64_t artifact_id) const;
+
+ private:
+  std::string Why(std::string_view pattern) const;
+
+  std::vector<BundleArtifact> artifacts_;
+  std::map<int64_t, size_t> by_id_;
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_

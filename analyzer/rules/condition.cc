@@ -1,0 +1,354 @@
+#include "analyzer/rules/condition.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace gpuf {
+
+namespace {
+
+struct Token {
+  enum class Kind { kName, kNumber, kDuration, kCompare, kOpen, kClose, kEnd, kBad };
+  Kind kind = Kind::kEnd;
+  std::string text;
+  size_t offset = 0;
+  double number = 0;        // kNumber, kDuration (in ns for durations)
+};
+
+bool IsNameStart(char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_'; }
+bool IsNameChar(char c) {
+  return IsNameStart(c) || std::isdigit(static_cast<unsigned char>(c));
+}
+
+std::optional<double> UnitNs(std::string_view unit) {
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  if (unit == "m") return 60e9;
+  if (unit == "h") return 3600e9;
+  return std::nullopt;
+}
+
+std::vector<Token> Tokenize(std::string_view text) {
+  std::vector<Token> tokens;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    Token t;
+    t.offset = i;
+    if (IsNameStart(c)) {
+      size_t end = i;
+      while (end < text.size() && IsNameChar(text[end])) ++end;
+      t.kind = Token::Kind::kName;
+      t.text = std::string(text.substr(i, end - i));
+      i = end;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t end = i;
+      while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+      size_t unit_end = end;
+      while (unit_end < text.size() && std::isalpha(static_cast<unsigned char>(text[unit_end]))) ++unit_end;
+      t.text = std::string(text.substr(i, unit_end - i));
+      double value = std::strtod(std::string(text.substr(i, end - i)).c_str(), nullptr);
+      if (unit_end == end) {
+        t.kind = Token::Kind::kNumber;
+        t.number = value;
+      } else if (auto ns = UnitNs(text.substr(end, unit_end - end))) {
+        t.kind = Token::Kind::kDuration;
+        t.number = value * *ns;
+      } else {
+        t.kind = Token::Kind::kBad;
+      }
+      i = unit_end;
+    } else if (c == '(' || c == ')') {
+      t.kind = c == '(' ? Token::Kind::kOpen : Token::Kind::kClose;
+      t.text = std::string(1, c);
+      ++i;
+    } else if (c == '<' || c == '>' || c == '=' || c == '!') {
+      size_t len = (i + 1 < text.size() && text[i + 1] == '=') ? 2 : 1;
+      t.text = std::string(text.substr(i, len));
+      t.kind = (t.text == "=" || t.text == "!") ? Token::Kind::kBad : Token::Kind::kCompare;
+      i += len;
+    } else {
+      t.kind = Token::Kind::kBad;
+      t.text = std::string(1, c);
+      ++i;
+    }
+    tokens.push_back(t);
+  }
+  Token end;
+  end.offset = text.size();
+  tokens.push_back(end);
+  return tokens;
+}
+
+constexpr std::string_view kKeywords[] = {"and", "or", "not", "before", "after", "within", "of", "count"};
+
+bool IsKeyword(const std::string& word) {
+  return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::vector<std::string>* known) : tokens_(Tokenize(text)), known_(known) {}
+
+  std::optional<Condition> Parse(ConditionError* error) {
+    std::optional<Condition> c = Or();
+    if (c && Peek().kind != Token::Kind::kEnd) c = Fail("expected 'and', 'or' or the end, got " + Describe(Peek()));
+    if (!c) *error = error_;
+    return c;
+  }
+
+ private:
+  const Token& Peek() const { return tokens_[pos_]; }
+  const Token& Next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  bool IsWord(std::string_view word) const { return Peek().kind == Token::Kind::kName && Peek().text == word; }
+
+  static std::string Describe(const Token& t) {
+    return t.kind == Token::Kind::kEnd ? "the end" : "'" + t.text + "'";
+  }
+
+  std::nullopt_t Fail(const std::string& message) {
+    if (error_.message.empty()) error_ = {Peek().offset, message};
+    return std::nullopt;
+  }
+
+  std::optional<Condition> Combine(Condition::Op op, std::string_view word, std::optional<Condition> (Parser::*sub)()) {
+    std::optional<Condition> first = (this->*sub)();
+    if (!first || !IsWord(word)) return first;
+    Condition all;
+    all.op = op;
+    all.children.push_back(std::move(*first));
+    while (IsWord(word)) {
+      Next();
+      std::optional<Condition> more = (this->*sub)();
+      if (!more) return std::nullopt;
+      all.children.push_back(std::move(*more));
+    }
+    return all;
+  }
+
+  std::optional<Condition> Or() { return Combine(Condition::Op::kOr, "or", &Parser::And); }
+  std::optional<Condition> And() { return Combine(Condition::Op::kAnd, "and", &Parser::Unary); }
+
+  std::optional<Condition> Unary() {
+    if (IsWord("not")) {
+      Next();
+      std::optional<Condition> inner = Unary();
+      if (!inner) return std::nullopt;
+      Condition c;
+      c.op = Condition::Op::kNot;
+      c.children.push_back(std::move(*inner));
+      return c;
+    }
+    if (Peek().kind == Token::Kind::kOpen) {
+      Next();
+      std::optional<Condition> inner = Or();
+      if (!inner) return std::nullopt;
+      if (Peek().kind != Token::Kind::kClose) return Fail("expected ')', got " + Describe(Peek()));
+      Next();
+      return inner;
+    }
+    if (IsWord("count")) return Count();
+    return Held();
+  }
+
+  std::optional<std::string> Name() {
+    const Token& t = Peek();
+    if (t.kind != Token::Kind::kName || IsKeyword(t.text)) {
+      Fail("expected a selection name, got " + Describe(t));
+      return std::nullopt;
+    }
+    if (known_ && std::find(known_->begin(), known_->end(), t.text) == known_->end()) {
+      Fail("unknown selection '" + t.text + "'");
+      return std::nullopt;
+    }
+    return Next().text;
+  }
+
+  std::optional<Condition> Count() {
+    Next();
+    if (Peek().kind != Token::Kind::kOpen) return Fail("expected '(' after count, got " + Describe(Peek()));
+    Next();
+    Condition c;
+    c.op = Condition::Op::kCount;
+    auto name = Name();
+    if (!name) return std::nullopt;
+    c.left = *name;
+    if (Peek().kind != Token::Kind::kClose) return Fail("expected ')', got " + Describe(Peek()));
+    Next();
+    if (Peek().kind != Token::Kind::kCompare) return Fail("expected a comparison after count(), got " + Describe(Peek()));
+    c.compare = Next().text;
+    if (Peek().kind != Token::Kind::kNumber || Peek().number != std::floor(Peek().number)) {
+      return Fail("expected a whole number, got " + Describe(Peek()));
+    }
+    c.number = static_cast<int64_t>(Next().number);
+    return c;
+  }
+
+  std::optional<int64_t> Duration() {
+    if (Peek().kind != Token::Kind::kDuration) {
+      Fail("expected a duration such as 30s, 10m or 500ms, got " + Describe(Peek()));
+      return std::nullopt;
+    }
+    return static_cast<int64_t>(Next().number);
+  }
+
+  std::optional<Condition> Held() {
+    Condition c;
+    auto name = Name();
+    if (!name) return std::nullopt;
+    c.left = *name;
+    if (IsWord("before") || IsWord("after")) {
+      bool after = Next().text == "after";
+      auto other = Name();
+      if (!other) return std::nullopt;
+      c.op = Condition::Op::kBefore;
+      c.right = *other;
+      if (after) std::swap(c.left, c.right);
+      if (IsWord("within")) {
+        Next();
+        c.window_ns = Duration();
+        if (!c.window_ns) return std::nullopt;
+      }
+    } else if (IsWord("within")) {
+      Next();
+      c.window_ns = Duration();
+      if (!c.window_ns) return std::nullopt;
+      if (!IsWord("of")) return Fail("expected 'of' after the duration, got " + Describe(Peek()));
+      Next();
+      auto other = Name();
+      if (!other) return std::nullopt;
+      c.op = Condition::Op::kNear;
+      c.right = *other;
+    }
+    return c;
+  }
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  const std::vector<std::string>* known_;
+  ConditionError error_;
+};
+
+const std::vector<SelectionRow>& RowsOf(const SelectionRows& rows, const std::string& name) {
+  static const std::vector<SelectionRow> kNone;
+  auto it = rows.find(name);
+  return it == rows.end() ? kNone : it->second;
+}
+
+std::vector<int64_t> SortedTimes(const std::vector<SelectionRow>& rows) {
+  std::vector<int64_t> times;
+  for (const auto& r : rows) {
+    if (r.time_ns) times.push_back(*r.time_ns);
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+bool Compare(int64_t value, const std::string& op, int64_t number) {
+  if (op == ">=") return value >= number;
+  if (op == ">") return value > number;
+  if (op == "<=") return value <= number;
+  if (op == "<") return value < number;
+  if (op == "==") return value == number;
+  return value != number;
+}
+
+void Collect(const Condition& c, bool positive, bool negated, std::vector<std::string>& out) {
+  auto add = [&](const std::string& name) {
+    if (!name.empty() && (!positive || !negated) && std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  };
+  add(c.left);
+  add(c.right);
+  for (const auto& child : c.children) Collect(child, positive, negated != (c.op == Condition::Op::kNot), out);
+}
+
+}  // namespace
+
+std::optional<Condition> ParseCondition(std::string_view text, const std::vector<std::string>* known,
+                                        ConditionError* error) {
+  return Parser(text, known).Parse(error);
+}
+
+std::vector<std::string> ConditionSelections(const Condition& c, bool positive) {
+  std::vector<std::string> out;
+  Collect(c, positive, false, out);
+  return out;
+}
+
+std::vector<std::string> RequiredSelections(const Condition& c) {
+  switch (c.op) {
+    case Condition::Op::kHeld:
+      return {c.left};
+    case Condition::Op::kBefore:
+    case Condition::Op::kNear:
+      return {c.left, c.right};
+    case Condition::Op::kCount: {
+      bool some = (c.compare == ">=" && c.number >= 1) || (c.compare == ">" && c.number >= 0) ||
+                  (c.compare == "==" && c.number >= 1);
+      return some ? std::vector<std::string>{c.left} : std::vector<std::string>{};
+    }
+    case Condition::Op::kNot:
+      return {};
+    case Condition::Op::kAnd: {
+      std::vector<std::string> all;
+      for (const auto& child : c.children) {
+        for (const auto& name : RequiredSelections(child)) {
+          if (std::find(all.begin(), all.end(), name) == all.end()) all.push_back(name);
+        }
+      }
+      return all;
+    }
+    case Condition::Op::kOr: {
+      std::vector<std::string> common = RequiredSelections(c.children[0]);
+      for (size_t i = 1; i < c.children.size(); ++i) {
+        std::vector<std::string> other = RequiredSelections(c.children[i]);
+        std::erase_if(common, [&](const std::string& n) { return std::find(other.begin(), other.end(), n) == other.end(); });
+      }
+      return common;
+    }
+  }
+  return {};
+}
+
+bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
+  switch (c.op) {
+    case Condition::Op::kHeld:
+      return !RowsOf(rows, c.left).empty();
+    case Condition::Op::kCount:
+      return Compare(static_cast<int64_t>(RowsOf(rows, c.left).size()), c.compare, c.number);
+    case Condition::Op::kBefore: {
+      std::vector<int64_t> later = SortedTimes(RowsOf(rows, c.right));
+      for (int64_t t : SortedTimes(RowsOf(rows, c.left))) {
+        auto it = std::upper_bound(later.begin(), later.end(), t);
+        if (it != later.end() && (!c.window_ns || *it - t <= *c.window_ns)) return true;
+      }
+      return false;
+    }
+    case Condition::Op::kNear: {
+      std::vector<int64_t> other = SortedTimes(RowsOf(rows, c.right));
+      for (int64_t t : SortedTimes(RowsOf(rows, c.left))) {
+        auto it = std::lower_bound(other.begin(), other.end(), t - *c.window_ns);
+        if (it != other.end() && *it <= t + *c.window_ns) return true;
+      }
+      return false;
+    }
+    case Condition::Op::kNot:
+      return !EvaluateCondition(c.children[0], rows);
+    case Condition::Op::kAnd:
+      return std::all_of(c.children.begin(), c.children.end(),
+                         [&](const Condition& child) { return EvaluateCondition(child, rows); });
+    case Condition::Op::kOr:
+      return std::any_of(c.children.begin(), c.children.end(),
+                         [&](const Condition& child) { return EvaluateCondition(child, rows); });
+  }
+  return false;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,60 @@
+// The condition language of rule outcomes, over selection names:
+//
+//   held        := name                         the selection returned a row
+//                | count(name) OP number        OP: >= > <= < == !=
+//                | a before b [within D]        a row of a is earlier than a row of b
+//                | a after b [within D]         (by at most D: 500ms, 30s, 10m, 2h)
+//                | a within D of b              rows of a and b at most D apart
+//   condition   := held | not condition | condition and condition
+//                | condition or condition | ( condition )
+//
+// `and` binds tighter than `or`. Rows without a time never satisfy an
+// ordering. Example: "reload before restart within 10m and not xid".
+#ifndef GPUF_ANALYZER_RULES_CONDITION_H_
+#define GPUF_ANALYZER_RULES_CONDITION_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/rules/selection_rows.h"
+
+namespace gpuf {
+
+struct Condition {
+  enum class Op { kHeld, kCount, kBefore, kNear, kNot, kAnd, kOr };
+  Op op = Op::kHeld;
+  std::string left;                   // selection (kHeld, kCount, kBefore, kNear)
+  std::string right;                  // kBefore: the later one; kNear: the other one
+  std::string compare;                // kCount
+  int64_t number = 0;                 // kCount
+  std::optional<int64_t> window_ns;   // kBefore (optional), kNear (always)
+  std::vector<Condition> children;    // kNot: one; kAnd, kOr: two or more
+};
+
+struct ConditionError {
+  size_t offset = 0;  // byte offset in the condition text
+  std::string message;
+};
+
+// Parses a condition. When `known` is given, every selection name must be in
+// it. On failure returns nullopt and fills *error.
+std::optional<Condition> ParseCondition(std::string_view text, const std::vector<std::string>* known,
+                                        ConditionError* error);
+
+// Selection names the condition mentions, in order of appearance, each once;
+// `positive` leaves out those that only appear under `not`.
+std::vector<std::string> ConditionSelections(const Condition& c, bool positive);
+
+// Selections that have rows whenever the condition holds: what a summary may
+// read fields from without rendering "(none)".
+std::vector<std::string> RequiredSelections(const Condition& c);
+
+// A selection missing from `rows` counts as having no rows.
+bool EvaluateCondition(const Condition& c, const SelectionRows& rows);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_CONDITION_H_

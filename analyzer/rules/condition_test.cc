@@ -1,0 +1,93 @@
+#include "analyzer/rules/condition.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+namespace {
+
+SelectionRow At(int64_t seconds) {
+  SelectionRow row;
+  row.time_ns = seconds * 1'000'000'000;
+  return row;
+}
+
+bool Holds(std::string_view text, const SelectionRows& rows) {
+  ConditionError error;
+  auto c = ParseCondition(text, nullptr, &error);
+  REQUIRE_MESSAGE(c, error.message);
+  return EvaluateCondition(*c, rows);
+}
+
+std::string ErrorOf(std::string_view text, const std::vector<std::string>* known = nullptr) {
+  ConditionError error;
+  CHECK_FALSE(ParseCondition(text, known, &error));
+  return std::to_string(error.offset) + ": " + error.message;
+}
+
+}  // namespace
+
+TEST_SUITE("rule_condition") {
+
+TEST_CASE("Condition: names, not, and binds tighter than or") {
+  SelectionRows rows{{"a", {At(1)}}, {"b", {}}, {"c", {At(2)}}};
+  CHECK(Holds("a", rows));
+  CHECK_FALSE(Holds("b", rows));
+  CHECK_FALSE(Holds("missing_selection", rows));
+  CHECK(Holds("not b", rows));
+  CHECK(Holds("b and c or a", rows));
+  CHECK_FALSE(Holds("b and (c or a)", rows));
+  CHECK(Holds("not (b or not c)", rows));
+}
+
+TEST_CASE("Condition: count comparisons") {
+  SelectionRows rows{{"a", {At(1), At(2), At(3)}}};
+  CHECK(Holds("count(a) >= 3", rows));
+  CHECK_FALSE(Holds("count(a) > 3", rows));
+  CHECK(Holds("count(a) == 3", rows));
+  CHECK(Holds("count(a) != 2", rows));
+  CHECK(Holds("count(none) < 1", rows));
+  CHECK(Holds("count(none) <= 0", rows));
+}
+
+TEST_CASE("Condition: before, after and within, by row times") {
+  SelectionRows rows{{"reload", {At(100)}}, {"restart", {At(160), At(5000)}}, {"untimed", {SelectionRow{}}}};
+  CHECK(Holds("reload before restart", rows));
+  CHECK(Holds("reload before restart within 1m", rows));
+  CHECK_FALSE(Holds("reload before restart within 59s", rows));
+  CHECK(Holds("restart after reload within 2m", rows));
+  CHECK_FALSE(Holds("restart before reload", rows));
+  CHECK(Holds("restart within 60000ms of reload", rows));
+  CHECK(Holds("reload within 1m of restart", rows));
+  CHECK_FALSE(Holds("reload within 30s of restart", rows));
+  CHECK_FALSE(Holds("untimed before restart", rows));
+  CHECK_FALSE(Holds("untimed within 1h of reload", rows));
+}
+
+TEST_CASE("Condition: errors say where and what") {
+  CHECK(ErrorOf("a and") == "5: expected a selection name, got the end");
+  CHECK(ErrorOf("a and or b") == "6: expected a selection name, got 'or'");
+  CHECK(ErrorOf("(a or b") == "7: expected ')', got the end");
+  CHECK(ErrorOf("a before b within 10x") == "18: expected a duration such as 30s, 10m or 500ms, got '10x'");
+  CHECK(ErrorOf("a within 10s b") == "13: expected 'of' after the duration, got 'b'");
+  CHECK(ErrorOf("count(a) = 2") == "9: expected a comparison after count(), got '='");
+  CHECK(ErrorOf("a b") == "2: expected 'and', 'or' or the end, got 'b'");
+  std::vector<std::string> known{"a"};
+  CHECK(ErrorOf("a and bb", &known) == "6: unknown selection 'bb'");
+}
+
+TEST_CASE("Condition: the selections it names and those it requires") {
+  ConditionError error;
+  auto c = ParseCondition("(a or b and c) and not d and e before f", nullptr, &error);
+  REQUIRE(c);
+  CHECK(ConditionSelections(*c, false) == std::vector<std::string>{"a", "b", "c", "d", "e", "f"});
+  CHECK(ConditionSelections(*c, true) == std::vector<std::string>{"a", "b", "c", "e", "f"});
+  CHECK(RequiredSelections(*c) == std::vector<std::string>{"e", "f"});
+  auto both = ParseCondition("a and b or a and count(c) >= 1", nullptr, &error);
+  REQUIRE(both);
+  CHECK(RequiredSelections(*both) == std::vector<std::string>{"a"});
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -1,0 +1,153 @@
+#include "analyzer/rules/log_scan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "analyzer/rules/pattern_options.h"
+
+namespace gpuf {
+
+namespace {
+
+// "3,7,12": an SQL list of the artifacts a query reads.
+std::string IdList(const std::map<int64_t, LogScanner::Applicable>& by_artifact) {
+  std::string out;
+  for (const auto& [id, unused] : by_artifact) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return out;
+}
+
+}  // namespace
+
+LogScanner::LogScanner() = default;
+LogScanner::~LogScanner() = default;
+
+void LogScanner::Add(size_t rule, const Selection& selection) {
+  patterns_.push_back({rule, &selection, std::make_unique<RE2>(selection.pattern, RulePatternOptions())});
+}
+
+Status LogScanner::Compile() {
+  set_ = std::make_unique<RE2::Set>(RulePatternOptions(), RE2::UNANCHORED);
+  for (const auto& p : patterns_) {
+    std::string error;
+    if (set_->Add(p.selection->pattern, &error) < 0) {
+      return Status::Internal("adding the pattern of selection '" + p.selection->name + "'", error);
+    }
+  }
+  if (!patterns_.empty() && !set_->Compile()) return Status::Internal("compiling the rule patterns", "RE2 is out of memory");
+  stats_.patterns = static_cast<int>(patterns_.size());
+  return Status::Ok();
+}
+
+LogScanner::Applicable LogScanner::ApplicableTo(const std::string& name) const {
+  Applicable applicable;
+  for (size_t i = 0; i < patterns_.size(); ++i) {
+    const Selection& s = *patterns_[i].selection;
+    bool applies = std::any_of(s.sources.begin(), s.sources.end(),
+                               [&](const std::string& source) { return ArtifactNameMatches(source, name); });
+    if (!applies) continue;
+    applicable.patterns.push_back(static_cast<int>(i));
+    applicable.always = applicable.always || s.prefilter.empty();
+    for (const auto& literal : s.prefilter) {
+      if (std::find(applicable.literals.begin(), applicable.literals.end(), literal) == applicable.literals.end()) {
+        applicable.literals.push_back(literal);
+      }
+    }
+  }
+  return applicable;
+}
+
+Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
+  if (patterns_.empty()) return Status::Ok();
+  // Container logs are the artifacts the loader gave log_lines rows.
+  std::set<int64_t> container_logs;
+  GPUF_ASSIGN_OR_RETURN(Statement logs, db.Prepare("SELECT DISTINCT artifact_id FROM log_lines"));
+  while (logs.Step()) container_logs.insert(logs.ColumnInt(0));
+  GPUF_RETURN_IF_ERROR(logs.status());
+
+  std::map<int64_t, Applicable> journal, container, other;
+  for (const auto& a : artifacts.artifacts()) {
+    if (!a.usable) continue;
+    Applicable applicable = ApplicableTo(a.name);
+    if (applicable.patterns.empty()) continue;
+    auto& target = a.name.rfind("journal.", 0) == 0 ? journal : container_logs.count(a.artifact_id) ? container : other;
+    target[a.artifact_id] = std::move(applicable);
+  }
+  if (!journal.empty()) {
+    GPUF_RETURN_IF_ERROR(ScanQuery(db,
+        "SELECT artifact_id, line, realtime_us * 1000, message, NULL FROM journal_entries WHERE artifact_id IN (" +
+            IdList(journal) + ") ORDER BY artifact_id, line", journal));
+  }
+  if (!container.empty()) {
+    GPUF_RETURN_IF_ERROR(ScanQuery(db,
+        "SELECT l.artifact_id, l.line, l.time_ns, l.message, (SELECT a.text FROM artifact_lines a WHERE "
+        "a.artifact_id = l.artifact_id AND a.stream IN ('content', 'stdout', 'stderr') AND a.line = l.line LIMIT 1) "
+        "FROM log_lines l WHERE l.artifact_id IN (" + IdList(container) + ") ORDER BY l.artifact_id, l.line", container));
+  }
+  if (!other.empty()) {
+    GPUF_RETURN_IF_ERROR(ScanQuery(db,
+        "SELECT artifact_id, line, NULL, text, NULL FROM artifact_lines WHERE artifact_id IN (" + IdList(other) +
+            ") ORDER BY artifact_id, stream, line", other));
+  }
+  return Status::Ok();
+}
+
+Status LogScanner::ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
+  while (s.Step()) {
+    SelectionRow record;
+    record.artifact_id = s.ColumnInt(0);
+    record.line = s.ColumnInt(1);
+    if (!s.ColumnIsNull(2)) record.time_ns = s.ColumnInt(2);
+    std::string subject = s.ColumnText(3);
+    record.text = s.ColumnIsNull(4) ? subject : s.ColumnText(4);
+    MatchRecord(by_artifact.at(*record.artifact_id), std::move(record), subject);
+  }
+  return s.status();
+}
+
+void LogScanner::MatchRecord(const Applicable& applicable, SelectionRow record, std::string_view subject) {
+  ++stats_.lines;
+  if (!applicable.always &&
+      std::none_of(applicable.literals.begin(), applicable.literals.end(),
+                   [&](const std::string& literal) { return subject.find(literal) != std::string_view::npos; })) {
+    return;
+  }
+  ++stats_.set_checks;
+  std::vector<int> hits;
+  RE2::Set::ErrorInfo info{RE2::Set::kNoError};
+  if (!set_->Match(subject, &hits, &info)) {
+    if (info.kind == RE2::Set::kNoError) return;
+    // The set's DFA gave up on this line: try the applicable patterns one by one.
+    hits.clear();
+    for (int p : applicable.patterns) {
+      if (RE2::PartialMatch(subject, *patterns_[p].re)) hits.push_back(p);
+    }
+  }
+  std::sort(hits.begin(), hits.end());
+  for (int p : hits) {
+    if (!std::binary_search(applicable.patterns.begin(), applicable.patterns.end(), p)) continue;
+    const RE2& re = *patterns_[p].re;
+    std::vector<re2::StringPiece> groups(re.NumberOfCapturingGroups() + 1);
+    if (!re.Match(subject, 0, subject.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) continue;
+    auto& rows = matches_[{patterns_[p].rule, patterns_[p].selection->name}];
+    if (rows.size() >= kMaxMatchesPerSelection) {
+      ++stats_.dropped;
+      continue;
+    }
+    SelectionRow row = record;
+    for (const auto& [name, index] : re.NamedCapturingGroups()) {
+      const re2::StringPiece& g = groups[index];
+      row.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);
+    }
+    rows.push_back(std::move(row));
+    ++stats_.matches;
+  }
+}
+
+const std::vector<SelectionRow>& LogScanner::Matches(size_t rule, const std::string& selection) const {
+  static const std::vector<SelectionRow> kNone;
+  auto it = matches_.find({rule, selection});
+  return it == matches_.end() ? kNone : it->second;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,83 @@
+// The log side of the rule engine: every log pattern of every rule being
+// evaluated, compiled into one RE2::Set and matched in a single pass over
+// each log source of the bundle:
+//   journal entries (journal.* artifacts)  the MESSAGE, timed by the entry
+//   container log lines (log_lines)        the message without its CRI/klog
+//                                          header, timed by the record; the
+//                                          evidence text is the line as written
+//   any other artifact (artifact_lines)    the line, untimed
+// A line reaches the set only when it holds one of the literal prefilters of
+// the patterns that may apply to it (or some pattern has none). Captures are
+// then taken with the matching pattern alone.
+//
+// Call order: Add (any number), Compile, Scan, then Matches.
+#ifndef GPUF_ANALYZER_RULES_LOG_SCAN_H_
+#define GPUF_ANALYZER_RULES_LOG_SCAN_H_
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "analyzer/rules/artifact_index.h"
+#include "analyzer/rules/rule.h"
+#include "analyzer/rules/scan_stats.h"
+#include "analyzer/rules/selection_rows.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+class LogScanner {
+ public:
+  // Matches kept per selection; more are counted in stats().dropped.
+  static constexpr size_t kMaxMatchesPerSelection = 10000;
+
+  LogScanner();
+  ~LogScanner();
+
+  // A log selection of the rule known to the caller as `rule`. The pattern
+  // was checked when the rule was read.
+  void Add(size_t rule, const Selection& selection);
+  // Internal when RE2 refuses the set.
+  Status Compile();
+  // Reads the usable artifacts some added selection names. Fails when the
+  // database does.
+  Status Scan(Database& db, const ArtifactIndex& artifacts);
+
+  // The rows of one selection, in source order; empty when none matched.
+  const std::vector<SelectionRow>& Matches(size_t rule, const std::string& selection) const;
+  const LogScanStats& stats() const { return stats_; }
+
+  // What applies to one artifact: pattern indices and whether a line must
+  // hold one of `literals` before the set runs.
+  struct Applicable {
+    std::vector<int> patterns;
+    std::vector<std::string> literals;
+    bool always = false;
+  };
+
+ private:
+  struct Pattern {
+    size_t rule;
+    const Selection* selection;
+    std::unique_ptr<RE2> re;
+  };
+  Applicable ApplicableTo(const std::string& name) const;
+  Status ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact);
+  void MatchRecord(const Applicable& applicable, SelectionRow record, std::string_view subject);
+
+  std::vector<Pattern> patterns_;
+  std::unique_ptr<RE2::Set> set_;
+  std::map<std::pair<size_t, std::string>, std::vector<SelectionRow>> matches_;
+  LogScanStats stats_;
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_LOG_SCAN_H_

@@ -1,0 +1,123 @@
+// One known issue as the rule engine holds it, after rules/<id>.yaml has been
+// read and checked (rule_parser.h). rules/README.md is the written format; this
+// struct is its in-memory twin and carries no YAML.
+//
+// A rule selects evidence (log lines matched by RE2, rows returned by SQL),
+// then walks its outcomes in order: the first whose condition holds decides
+// the result (fail, warn or pass) and, for a finding, its confidence.
+#ifndef GPUF_ANALYZER_RULES_RULE_H_
+#define GPUF_ANALYZER_RULES_RULE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/rules/condition.h"
+
+namespace gpuf {
+
+// Where a value was written in its rule file: 0-based line and column, as
+// yaml-cpp marks them. Used for file:line: messages after parsing (SQL that
+// does not prepare, a sample that does not build).
+struct RuleMark {
+  int line = 0;
+  int column = 0;
+};
+
+struct RuleReference {
+  std::string kind;   // "upstream-bug" | "vendor-doc" | "kb"
+  std::string url;
+  std::string title;  // "" when not given
+};
+
+struct Selection {
+  enum class Kind { kLog, kSql };
+  std::string name;
+  Kind kind = Kind::kLog;
+  // kLog: logical artifact names; a trailing '*' matches a prefix ("journal.*").
+  std::vector<std::string> sources;
+  std::string pattern;                 // kLog: RE2, partial match unless anchored
+  std::vector<std::string> prefilter;  // kLog: a matching line contains one of these; empty = none
+  std::string sql;                     // kSql: one read-only statement
+  RuleMark mark;                       // of the pattern or the SQL
+};
+
+struct Outcome {
+  std::string when;                     // condition text; "" = always
+  std::shared_ptr<const Condition> condition;  // nullptr when `when` is ""
+  std::string result;                   // "fail" | "warn" | "pass"
+  std::string confidence;               // "confirmed" | "likely" | "possible"; "" for pass
+  std::string severity;                 // overrides the rule's severity; "" = the rule's
+  std::string summary;                  // template: {selection.field}, {count(selection)}
+  std::vector<std::string> evidence;    // selections to show; empty = those the condition names
+};
+
+// Evidence that would confirm a finding but is absent: listed on the finding
+// when `unless` does not hold.
+struct MissingCheck {
+  std::string unless;
+  std::shared_ptr<const Condition> condition;
+  std::string text;
+};
+
+// A log line of an inline sample. time_ns is absent when the line has none.
+struct SampleLine {
+  std::string artifact;  // "plugin.log" or "plugin.log[0.log]"
+  std::optional<int64_t> time_ns;
+  std::string text;
+  std::string identifier;  // journal: SYSLOG_IDENTIFIER override, "" = by artifact
+  std::string unit;        // journal: unit override
+};
+
+// A row for one table of the schema; values are SQL literals' text, or
+// nullopt for NULL. "artifact" names an artifact instead of an artifact_id.
+struct SampleRow {
+  std::string table;
+  std::vector<std::pair<std::string, std::optional<std::string>>> columns;
+  RuleMark mark;
+};
+
+struct RuleSample {
+  std::string name;
+  std::string expect_result;      // "fail" | "warn" | "pass" | "skipped"
+  std::string expect_confidence;  // "" unless a finding is expected
+  std::string bundle;             // a bundle file, resolved against the rule file's folder
+  // Inline evidence: artifacts (name[instance] -> status), lines, rows.
+  std::vector<std::pair<std::string, std::string>> artifacts;
+  std::vector<SampleLine> lines;
+  std::vector<SampleRow> rows;
+  RuleMark mark;
+  bool positive() const { return expect_result == "fail" || expect_result == "warn"; }
+};
+
+struct Rule {
+  std::string id;    // == file stem
+  std::string file;  // path it was read from
+  std::string title;
+  std::string description;
+  std::string severity;  // "critical" | "high" | "medium" | "low" | "info"
+  std::vector<RuleReference> references;
+  // Each entry is satisfied by any one of its names.
+  std::vector<std::vector<std::string>> required_artifacts;
+  std::vector<std::vector<std::string>> optional_artifacts;
+  std::vector<Selection> selections;
+  std::vector<Outcome> outcomes;
+  std::vector<MissingCheck> missing;
+  std::vector<std::string> remediation;
+  std::vector<std::string> explained_by;
+  std::vector<RuleSample> samples;
+
+  const Selection* FindSelection(const std::string& name) const {
+    for (const auto& s : selections) {
+      if (s.name == name) return &s;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_RULE_H_

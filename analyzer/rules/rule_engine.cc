@@ -1,0 +1,156 @@
+#include "analyzer/rules/rule_engine.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analyzer/rules/artifact_index.h"
+#include "analyzer/rules/log_scan.h"
+#include "analyzer/rules/rule_eval.h"
+#include "analyzer/rules/rule_sql.h"
+#include "analyzer/rules/rule_store.h"
+#include "analyzer/rules/sql_functions.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+int SeverityRank(const std::string& severity) {
+  static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
+  for (int i = 0; i < 5; ++i) {
+    if (severity == kOrder[i]) return i;
+  }
+  return 5;
+}
+
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+// One rule's selections in order (each SQL selection sees the rows of those
+// above it through `matches`), then its outcomes. An SQL selection that does
+// not run makes the rule an error; a database failure fails the run.
+Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
+                               const LogScanner& scanner, const ArtifactIndex& artifacts) {
+  GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
+  SelectionRows rows;
+  for (const auto& s : rule.selections) {
+    std::vector<SelectionRow> got;
+    if (s.kind == Selection::Kind::kLog) {
+      got = scanner.Matches(index, s.name);
+    } else {
+      auto result = RunSqlSelection(db, s, bundle_id);
+      if (!result.ok() && result.status().code() != Status::Code::kInvalidArgument) return result.status();
+      if (!result.ok()) {
+        Evaluation failed;
+        failed.run = {rule.id, "error", result.status().message(), 0};
+        return failed;
+      }
+      got = std::move(*result);
+    }
+    GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
+    rows[s.name] = std::move(got);
+  }
+  return EvaluateRule(rule, rows, artifacts);
+}
+
+// A finding of a rule whose `explained_by` names a rule that also fired is
+// folded into that one: the rule passes, saying which rule explains it.
+void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& evaluations) {
+  std::map<std::string, std::string> fired;
+  for (const auto& [id, e] : evaluations) {
+    if (e.finding) fired[id] = e.finding->summary;
+  }
+  for (const auto& rule : set.rules) {
+    auto it = evaluations.find(rule.id);
+    if (it == evaluations.end() || !it->second.finding) continue;
+    for (const auto& other : rule.explained_by) {
+      if (!fired.count(other)) continue;
+      it->second.finding.reset();
+      it->second.run.outcome = "pass";
+      it->second.run.reason = "explained by " + other + ": " + fired[other];
+      break;
+    }
+  }
+}
+
+Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& set) {
+  RuleRunSummary summary;
+  GPUF_ASSIGN_OR_RETURN(ArtifactIndex artifacts, ArtifactIndex::Load(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
+  std::map<std::string, Evaluation> evaluations;
+  std::vector<size_t> evaluable;
+  LogScanner scanner;
+  for (size_t i = 0; i < set.rules.size(); ++i) {
+    const Rule& rule = set.rules[i];
+    std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
+    if (!unmet.empty()) {
+      evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
+      continue;
+    }
+    evaluable.push_back(i);
+    for (const auto& s : rule.selections) {
+      if (s.kind == Selection::Kind::kLog) scanner.Add(i, s);
+    }
+  }
+  int64_t scan_start = MonotonicNowNs();
+  GPUF_RETURN_IF_ERROR(scanner.Compile());
+  GPUF_RETURN_IF_ERROR(scanner.Scan(db, artifacts));
+  summary.scan_ns = MonotonicNowNs() - scan_start;
+  summary.scan = scanner.stats();
+
+  for (size_t i : evaluable) {
+    int64_t start = MonotonicNowNs();
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, set.rules[i], i, scanner, artifacts));
+    e.run.elapsed_ns = MonotonicNowNs() - start;
+    evaluations[set.rules[i].id] = std::move(e);
+  }
+  // A file that repeats a loaded rule's id keeps its own error row.
+  std::vector<RuleRun> repeated;
+  for (const auto& error : set.errors) {
+    RuleRun run{error.id, "error", error.message, 0};
+    if (evaluations.count(error.id)) {
+      repeated.push_back(run);
+    } else {
+      evaluations[error.id].run = run;
+    }
+  }
+  ApplyExplanations(set, evaluations);
+
+  for (auto& [id, e] : evaluations) {
+    summary.runs.push_back(e.run);
+    if (e.finding) summary.findings.push_back(std::move(*e.finding));
+  }
+  summary.runs.insert(summary.runs.end(), repeated.begin(), repeated.end());
+  std::stable_sort(summary.findings.begin(), summary.findings.end(), [](const Finding& a, const Finding& b) {
+    return SeverityRank(a.severity) < SeverityRank(b.severity);
+  });
+  GPUF_RETURN_IF_ERROR(StoreRuleResults(db, bundle_id, summary.runs, summary.findings));
+  return summary;
+}
+
+}  // namespace
+
+Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules) {
+  GPUF_RETURN_IF_ERROR(CheckRuleSqlFunctions(db));
+  GPUF_RETURN_IF_ERROR(db.Exec("SAVEPOINT gpuf_rules"));
+  auto result = Evaluate(db, bundle_id, rules);
+  if (!result.ok()) {
+    // Leave nothing half-written; the original failure is what matters.
+    (void)db.Exec("PRAGMA query_only = OFF");
+    (void)db.Exec("ROLLBACK TO gpuf_rules");
+    (void)db.Exec("RELEASE gpuf_rules");
+    return result.status();
+  }
+  GPUF_RETURN_IF_ERROR(db.Exec("RELEASE gpuf_rules"));
+  return result;
+}
+
+Result<RuleRunSummary> RunRules(Database& db, int64_t bundle_id, const std::vector<std::string>& rule_dirs) {
+  GPUF_ASSIGN_OR_RETURN(RuleSet rules, LoadRules(rule_dirs));
+  return RunRuleSet(db, bundle_id, rules);
+}
+
+}  // namespace gpuf

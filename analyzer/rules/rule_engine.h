@@ -1,0 +1,49 @@
+// The rule engine: known issues (rules/*.yaml, rules/README.md) evaluated
+// against one bundle loaded into the database.
+//
+//   auto summary = RunRules(db, loaded.bundle_id, {BuiltinRulesDir(), site_dir});
+//
+// For each rule: when an artifact it requires is not usable it is `skipped`
+// with the names; otherwise its log selections are matched (all rules' log
+// patterns in one RE2::Set, one pass over each log source), its SQL
+// selections run read-only in order, and its first outcome whose condition
+// holds decides fail, warn or pass. A rule whose file does not parse, or whose
+// SQL fails, is an `error` with the message; other rules go on. A rule that
+// failed or warned is then turned into a pass when a rule it lists in
+// `explained_by` failed or warned too ("explained by <id>").
+//
+// Results are written to rule_runs, findings, finding_evidence and
+// finding_missing (replacing earlier results for the bundle) inside a
+// savepoint, and returned.
+#ifndef GPUF_ANALYZER_RULES_RULE_ENGINE_H_
+#define GPUF_ANALYZER_RULES_RULE_ENGINE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "analyzer/rules/finding.h"
+#include "analyzer/rules/rule_loader.h"
+#include "analyzer/rules/scan_stats.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct RuleRunSummary {
+  std::vector<RuleRun> runs;      // every rule considered, by id
+  std::vector<Finding> findings;  // fail and warn, by severity (critical first), then id
+  LogScanStats scan;
+  int64_t scan_ns = 0;            // the single pass over the log sources
+};
+
+// Fails when a folder cannot be read (NotFound) or the database fails
+// (Internal); problems of single rules are rule_runs rows, not failures.
+Result<RuleRunSummary> RunRules(Database& db, int64_t bundle_id, const std::vector<std::string>& rule_dirs);
+
+// The same with rules already read (rules test runs one rule at a time).
+Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_RULE_ENGINE_H_

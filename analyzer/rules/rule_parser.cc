@@ -1,0 +1,314 @@
+#include "analyzer/rules/rule_parser.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "analyzer/rules/literal_prefilter.h"
+#include "analyzer/rules/pattern_options.h"
+#include "analyzer/rules/rule_error.h"
+#include "analyzer/rules/sample_parser.h"
+#include "analyzer/rules/summary_template.h"
+#include "analyzer/rules/yaml_reader.h"
+#include "common/file_io.h"
+
+namespace gpuf {
+
+namespace {
+
+bool IsKebab(std::string_view id) {
+  if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string_view::npos) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) ||
+                                                               std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
+}
+
+bool IsSelectionName(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// The first word of an SQL text, past blanks and "--" comments, upper-cased.
+std::string FirstSqlWord(std::string_view sql) {
+  size_t i = 0;
+  while (i < sql.size()) {
+    if (std::isspace(static_cast<unsigned char>(sql[i]))) {
+      ++i;
+    } else if (sql.substr(i, 2) == "--") {
+      i = sql.find('\n', i);
+      if (i == std::string_view::npos) return "";
+    } else {
+      break;
+    }
+  }
+  std::string word;
+  while (i < sql.size() && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    word += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i++])));
+  }
+  return word;
+}
+
+class RuleParser {
+ public:
+  RuleParser(const std::string& file, std::string_view text) : reader_(file, text) {}
+
+  Result<Rule> Parse(const YAML::Node& doc) {
+    rule_.file = reader_.file();
+    if (!ReadTop(doc)) return reader_.status();
+    return rule_;
+  }
+
+  YamlReader& reader() { return reader_; }
+
+ private:
+  // Where offset `offset` of a one-line plain or quoted scalar lies (quoted
+  // ones start one column later); the node's own mark for block scalars
+  // (| and >) and anything spanning lines.
+  RuleMark ValueMark(const YAML::Node& node, size_t offset) const {
+    RuleMark mark = YamlReader::MarkOf(node);
+    std::string_view text = reader_.text();
+    size_t at = 0;
+    for (int line = 0; line < mark.line && at != std::string_view::npos; ++line) {
+      at = text.find('\n', at);
+      if (at != std::string_view::npos) ++at;
+    }
+    if (at == std::string_view::npos) return mark;
+    at += mark.column;
+    bool block = at < text.size() && (text[at] == '|' || text[at] == '>');
+    if (!block && node.Scalar().find('\n') == std::string::npos) {
+      mark.column += static_cast<int>(offset) + (at < text.size() && (text[at] == '\'' || text[at] == '"') ? 1 : 0);
+    }
+    return mark;
+  }
+
+  bool ReadTop(const YAML::Node& doc) {
+    if (!reader_.Fields(doc, "a rule",
+                        {"id", "title", "description", "severity", "references", "requires", "optional", "select",
+                         "outcomes", "missing", "remediation", "explained_by", "samples"},
+                        {"id", "title", "description", "severity", "references", "select", "outcomes",
+                         "remediation", "samples"})) {
+      return false;
+    }
+    if (!reader_.Scalar(doc["id"], "id", &rule_.id)) return false;
+    if (!IsKebab(rule_.id)) return reader_.Error(doc["id"], "id '" + rule_.id + "' is not kebab-case (a-z, 0-9, '-')");
+    std::string stem = std::filesystem::path(rule_.file).stem().string();
+    if (stem != rule_.id) return reader_.Error(doc["id"], "id '" + rule_.id + "' differs from the file name '" + stem + "'");
+    if (!reader_.Scalar(doc["title"], "title", &rule_.title) ||
+        !reader_.Scalar(doc["description"], "description", &rule_.description) ||
+        !reader_.Choice(doc["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &rule_.severity)) {
+      return false;
+    }
+    if (!ReadReferences(doc["references"])) return false;
+    if (doc["requires"] && !reader_.NameGroups(doc["requires"], "requires", &rule_.required_artifacts)) return false;
+    if (doc["optional"] && !reader_.NameGroups(doc["optional"], "optional", &rule_.optional_artifacts)) return false;
+    if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
+    if (doc["missing"] && !ReadMissing(doc["missing"])) return false;
+    if (!ReadRemediation(doc["remediation"])) return false;
+    if (doc["explained_by"] && !ReadExplainedBy(doc["explained_by"])) return false;
+    return ReadSamples(reader_, doc["samples"], &rule_.samples);
+  }
+
+  bool ReadReferences(const YAML::Node& node) {
+    if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "references must be a non-empty list");
+    for (const auto& item : node) {
+      RuleReference ref;
+      if (!reader_.Fields(item, "a reference", {"kind", "url", "title"}, {"kind", "url"}) ||
+          !reader_.Choice(item["kind"], "reference kind", {"upstream-bug", "vendor-doc", "kb"}, &ref.kind) ||
+          !reader_.Scalar(item["url"], "url", &ref.url)) {
+        return false;
+      }
+      if (ref.url.rfind("https://", 0) != 0 && ref.url.rfind("http://", 0) != 0) {
+        return reader_.Error(item["url"], "url must start with https:// or http://");
+      }
+      if (item["title"] && !reader_.Scalar(item["title"], "title", &ref.title)) return false;
+      rule_.references.push_back(ref);
+    }
+    return true;
+  }
+
+  bool ReadSelections(const YAML::Node& node) {
+    if (!node.IsMap() || node.size() == 0) return reader_.Error(node, "select must be a map of named selections");
+    for (const auto& item : node) {
+      Selection s;
+      if (!reader_.Scalar(item.first, "a selection name", &s.name)) return false;
+      if (!IsSelectionName(s.name)) {
+        return reader_.Error(item.first, "selection name '" + s.name + "' must be lower_snake_case");
+      }
+      ConditionError unused;
+      std::vector<std::string> self{s.name};
+      if (!ParseCondition(s.name, &self, &unused)) {
+        return reader_.Error(item.first, "selection name '" + s.name + "' is a condition keyword");
+      }
+      if (rule_.FindSelection(s.name)) return reader_.Error(item.first, "selection '" + s.name + "' given twice");
+      if (!ReadSelection(item.second, s)) return false;
+      rule_.selections.push_back(s);
+    }
+    return true;
+  }
+
+  bool ReadSelection(const YAML::Node& node, Selection& s) {
+    if (!reader_.Fields(node, "a selection", {"log", "pattern", "prefilter", "sql"}, {})) return false;
+    if (node["sql"]) {
+      if (node["log"] || node["pattern"] || node["prefilter"]) {
+        return reader_.Error(node, "a selection has either sql or log and pattern, not both");
+      }
+      s.kind = Selection::Kind::kSql;
+      s.mark = YamlReader::MarkOf(node["sql"]);
+      if (!reader_.Scalar(node["sql"], "sql", &s.sql)) return false;
+      std::string word = FirstSqlWord(s.sql);
+      if (word != "SELECT" && word != "WITH") {
+        return reader_.Error(node["sql"], "sql must be one SELECT statement (or WITH ... SELECT)");
+      }
+      return true;
+    }
+    if (!node["log"] || !node["pattern"]) return reader_.Error(node, "a selection needs sql, or log and pattern");
+    s.kind = Selection::Kind::kLog;
+    s.mark = YamlReader::MarkOf(node["pattern"]);
+    if (!reader_.Strings(node["log"], "log", &s.sources) || !reader_.Scalar(node["pattern"], "pattern", &s.pattern)) {
+      return false;
+    }
+    RE2 re(s.pattern, RulePatternOptions());
+    if (!re.ok()) return reader_.Error(node["pattern"], "pattern does not compile: " + re.error());
+    for (const auto& [name, index] : re.NamedCapturingGroups()) {
+      if (name == "text" || name == "line" || name == "time") {
+        return reader_.Error(node["pattern"], "capture name '" + name + "' is reserved (text, line, time)");
+      }
+    }
+    if (node["prefilter"]) return reader_.Strings(node["prefilter"], "prefilter", &s.prefilter);
+    s.prefilter = DerivePrefilter(s.pattern);
+    return true;
+  }
+
+  std::vector<std::string> SelectionNames() const {
+    std::vector<std::string> names;
+    for (const auto& s : rule_.selections) names.push_back(s.name);
+    return names;
+  }
+
+  // Parses the condition in `node` into *out; "" leaves it null.
+  bool ReadCondition(const YAML::Node& node, std::string* text, std::shared_ptr<const Condition>* out) {
+    if (!reader_.Scalar(node, "a condition", text)) return false;
+    std::vector<std::string> names = SelectionNames();
+    ConditionError error;
+    auto c = ParseCondition(*text, &names, &error);
+    if (!c) return reader_.ErrorAt(ValueMark(node, error.offset), error.message);
+    *out = std::make_shared<const Condition>(std::move(*c));
+    return true;
+  }
+
+  bool ReadOutcomes(const YAML::Node& node) {
+    if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "outcomes must be a non-empty list");
+    for (const auto& item : node) {
+      Outcome o;
+      if (!reader_.Fields(item, "an outcome", {"when", "result", "confidence", "severity", "summary", "evidence"},
+                          {"result"}) ||
+          !reader_.Choice(item["result"], "result", {"fail", "warn", "pass"}, &o.result)) {
+        return false;
+      }
+      if (item["when"] && !ReadCondition(item["when"], &o.when, &o.condition)) return false;
+      bool finding = o.result != "pass";
+      if (finding != static_cast<bool>(item["confidence"])) {
+        return reader_.Error(item, finding ? "a fail or warn outcome needs a confidence"
+                                           : "a pass outcome has no confidence");
+      }
+      if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
+      if (item["confidence"] &&
+          !reader_.Choice(item["confidence"], "confidence", {"confirmed", "likely", "possible"}, &o.confidence)) {
+        return false;
+      }
+      if (item["severity"] &&
+          !reader_.Choice(item["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &o.severity)) {
+        return false;
+      }
+      if (item["summary"] && !ReadTemplate(item["summary"], &o.summary)) return false;
+      if (item["summary"] && !CheckSummaryFields(item["summary"], o)) return false;
+      if (item["evidence"] && !ReadEvidenceList(item["evidence"], &o.evidence)) return false;
+      rule_.outcomes.push_back(o);
+    }
+    return true;
+  }
+
+  bool ReadTemplate(const YAML::Node& node, std::string* out) {
+    if (!reader_.Scalar(node, "summary", out)) return false;
+    if (auto error = CheckTemplate(*out, SelectionNames())) {
+      return reader_.ErrorAt(ValueMark(node, error->offset), error->message);
+    }
+    return true;
+  }
+
+  // A summary may read fields only of selections its condition guarantees
+  // rows for; anything else could render "(none)".
+  bool CheckSummaryFields(const YAML::Node& node, const Outcome& o) {
+    std::vector<std::string> required;
+    if (o.condition) required = RequiredSelections(*o.condition);
+    for (const auto& [offset, selection] : TemplateFieldSelections(o.summary)) {
+      if (std::find(required.begin(), required.end(), selection) == required.end()) {
+        return reader_.ErrorAt(ValueMark(node, offset),
+                               "the summary reads '" + selection + "', which the outcome's condition does not require");
+      }
+    }
+    return true;
+  }
+
+  bool ReadEvidenceList(const YAML::Node& node, std::vector<std::string>* out) {
+    if (!reader_.Strings(node, "evidence", out)) return false;
+    for (const auto& name : *out) {
+      if (!rule_.FindSelection(name)) return reader_.Error(node, "unknown selection '" + name + "' in evidence");
+    }
+    return true;
+  }
+
+  bool ReadMissing(const YAML::Node& node) {
+    if (!node.IsSequence()) return reader_.Error(node, "missing must be a list of {unless, text}");
+    for (const auto& item : node) {
+      MissingCheck m;
+      if (!reader_.Fields(item, "a missing-evidence entry", {"unless", "text"}, {"unless", "text"}) ||
+          !ReadCondition(item["unless"], &m.unless, &m.condition) || !reader_.Scalar(item["text"], "text", &m.text)) {
+        return false;
+      }
+      rule_.missing.push_back(m);
+    }
+    return true;
+  }
+
+  bool ReadRemediation(const YAML::Node& node) {
+    if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "remediation must be a non-empty list of steps");
+    return reader_.Strings(node, "a remediation step", &rule_.remediation);
+  }
+
+  bool ReadExplainedBy(const YAML::Node& node) {
+    if (!reader_.Strings(node, "explained_by", &rule_.explained_by)) return false;
+    for (const auto& id : rule_.explained_by) {
+      if (!IsKebab(id) || id == rule_.id) return reader_.Error(node, "explained_by names another rule's id, not '" + id + "'");
+    }
+    return true;
+  }
+
+  YamlReader reader_;
+  Rule rule_;
+};
+
+}  // namespace
+
+Result<Rule> ParseRuleText(const std::string& file, std::string_view text) {
+  RuleParser parser(file, text);
+  try {
+    YAML::Node doc = YAML::Load(std::string(text));
+    return parser.Parse(doc);
+  } catch (const YAML::Exception& e) {
+    parser.reader().ErrorAt({e.mark.line, e.mark.column}, e.msg);
+    return parser.reader().status();
+  } catch (const std::exception& e) {
+    return Status::BadInput(file + ": " + e.what());
+  }
+}
+
+Result<Rule> ParseRuleFile(const std::string& path) {
+  GPUF_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  return ParseRuleText(path, text);
+}
+
+}  // namespace gpuf

@@ -1,0 +1,48 @@
+// The SQL side of the rule engine. Rule SQL runs read-only (PRAGMA
+// query_only) against the loaded database with :bundle bound to the bundle
+// under evaluation, and can read what the rule's earlier selections returned:
+//
+//   matches(selection, artifact_id, line, time_ns, text, captures)
+//     a temp view of the current rule's rows so far; captures is a JSON
+//     object of the row's fields (named captures, or the SQL columns other
+//     than artifact_id, line, time_ns and text), e.g.
+//     SELECT json_extract(captures, '$.bus') FROM matches WHERE selection = 'xid'
+//
+// Columns named artifact_id, line, time_ns and text give a row its
+// provenance and evidence text; every other column becomes a field.
+#ifndef GPUF_ANALYZER_RULES_RULE_SQL_H_
+#define GPUF_ANALYZER_RULES_RULE_SQL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "analyzer/rules/rule.h"
+#include "analyzer/rules/selection_rows.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+// Rows one SQL selection may return; the rest are not read.
+inline constexpr size_t kMaxSqlRows = 10000;
+
+// Creates the temp tables behind `matches` (once per connection) and clears
+// them. Fails when the database does.
+Status PrepareRuleSql(Database& db);
+
+// Makes `matches` show the rows of `rule_id`, forgetting those of the rule
+// before.
+Status BeginRuleSql(Database& db, const std::string& rule_id);
+
+// Adds a selection's rows to what `matches` shows for `rule_id`.
+Status RecordSelectionRows(Database& db, const std::string& rule_id, const std::string& selection,
+                           const std::vector<SelectionRow>& rows);
+
+// Runs one SQL selection. Fails (InvalidArgument, naming the selection) when
+// the SQL does not prepare, writes, or fails while stepping.
+Result<std::vector<SelectionRow>> RunSqlSelection(Database& db, const Selection& selection, int64_t bundle_id);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_RULE_SQL_H_

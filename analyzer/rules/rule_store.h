@@ -1,0 +1,22 @@
+// Writing what the rules decided into the database: rule_runs for every rule,
+// findings with their finding_evidence and finding_missing rows for those
+// that failed or warned. A second run on the same bundle replaces the first.
+#ifndef GPUF_ANALYZER_RULES_RULE_STORE_H_
+#define GPUF_ANALYZER_RULES_RULE_STORE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "analyzer/rules/finding.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+// Sets each finding's finding_id. Fails when the database does.
+Status StoreRuleResults(Database& db, int64_t bundle_id, const std::vector<RuleRun>& runs,
+                        std::vector<Finding>& findings);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_RULE_STORE_H_

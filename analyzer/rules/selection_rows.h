@@ -1,0 +1,37 @@
+// What a rule's selections returned: for each selection name, its rows. A log
+// selection gives one row per matching line (fields = named captures); an SQL
+// selection one row per result row (fields = the columns other than the
+// provenance columns artifact_id, line, time_ns and text).
+#ifndef GPUF_ANALYZER_RULES_SELECTION_ROWS_H_
+#define GPUF_ANALYZER_RULES_SELECTION_ROWS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpuf {
+
+struct SelectionRow {
+  std::optional<int64_t> artifact_id;  // provenance; absent for derived rows
+  std::optional<int64_t> line;
+  std::optional<int64_t> time_ns;      // Unix ns UTC
+  std::string text;                    // the line as written, or the row's description
+  std::vector<std::pair<std::string, std::optional<std::string>>> fields;
+
+  // The field's value; nullopt when absent or NULL.
+  std::optional<std::string> Field(const std::string& name) const {
+    for (const auto& [key, value] : fields) {
+      if (key == name) return value;
+    }
+    return std::nullopt;
+  }
+};
+
+using SelectionRows = std::map<std::string, std::vector<SelectionRow>>;
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_SELECTION_ROWS_H_

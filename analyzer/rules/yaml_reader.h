@@ -1,0 +1,54 @@
+// Reading checked values out of a yaml-cpp document without exceptions: each
+// accessor returns false after recording the first error at the offending
+// node, formatted as a rule-file error (rule_error.h). Callers stop at the
+// first false and hand back status().
+#ifndef GPUF_ANALYZER_RULES_YAML_READER_H_
+#define GPUF_ANALYZER_RULES_YAML_READER_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/rules/rule.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+class YamlReader {
+ public:
+  YamlReader(std::string file, std::string_view text) : file_(std::move(file)), text_(text) {}
+
+  // Records an error at `mark` (0-based line and column); the first one wins.
+  bool ErrorAt(RuleMark mark, const std::string& message);
+  bool Error(const YAML::Node& at, const std::string& message) { return ErrorAt(MarkOf(at), message); }
+  Status status() const { return error_.empty() ? Status::Ok() : Status::BadInput(error_); }
+  const std::string& file() const { return file_; }
+  std::string_view text() const { return text_; }
+
+  static RuleMark MarkOf(const YAML::Node& node);
+
+  // Each key of `map` must be one of `allowed`; each of `required` present.
+  bool Fields(const YAML::Node& map, std::string_view what, std::initializer_list<std::string_view> allowed,
+              std::initializer_list<std::string_view> required);
+  // A plain value (not a list or map); `nonempty` refuses "".
+  bool Scalar(const YAML::Node& node, std::string_view what, std::string* out, bool nonempty = true);
+  // A scalar that must be one of `choices`.
+  bool Choice(const YAML::Node& node, std::string_view what, std::initializer_list<std::string_view> choices,
+              std::string* out);
+  // One scalar or a list of scalars.
+  bool Strings(const YAML::Node& node, std::string_view what, std::vector<std::string>* out);
+  // A list whose items are a name or a list of names (any one of them).
+  bool NameGroups(const YAML::Node& node, std::string_view what, std::vector<std::vector<std::string>>* out);
+
+ private:
+  std::string file_;
+  std::string_view text_;
+  std::string error_;
+};
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_RULES_YAML_READER_H_

@@ -1,0 +1,143 @@
+#include <cstdio>
+#include <iostream>
+
+#include "analyzer/analysis.h"
+#include "analyzer/database.h"
+#include "analyzer/rules/rule_engine.h"
+#include "analyzer/rules/rule_lint.h"
+#include "analyzer/rules/rule_samples.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/exit_codes.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr const char* kUsage =
+    "gpuforensics rules list [--rules DIR]...\n"
+    "gpuforensics rules lint DIR\n"
+    "gpuforensics rules test DIR\n"
+    "gpuforensics rules run BUNDLE [--rules DIR]... [--no-builtin] [--db FILE]\n\n"
+    "The known-issue rules (format: rules/README.md). list shows the built-in\n"
+    "rules and those of each --rules folder; lint checks one folder's files\n"
+    "(fields, RE2, references, unique ids, SQL against the schema); test runs\n"
+    "every rule's samples and checks the outcome each expects; run evaluates\n"
+    "the rules on a bundle and prints what they found.\n\noptions";
+
+std::vector<std::string> RuleDirs(const po::variables_map& values) {
+  std::vector<std::string> dirs;
+  if (!values.count("no-builtin")) dirs.push_back(BuiltinRulesDir());
+  if (values.count("rules")) {
+    for (const auto& d : values["rules"].as<std::vector<std::string>>()) dirs.push_back(d);
+  }
+  return dirs;
+}
+
+int List(const po::variables_map& values) {
+  auto set = LoadRules(RuleDirs(values));
+  if (!set.ok()) return ReportFailure("rules list", set.status());
+  std::string out;
+  for (const auto& r : set->rules) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%-48s %-8s %s\n", r.id.c_str(), r.severity.c_str(), r.title.c_str());
+    out += line;
+  }
+  for (const auto& e : set->errors) out += e.id + ": not usable:\n" + e.message + "\n";
+  std::fputs(out.c_str(), stdout);
+  return set->errors.empty() ? kExitOk : kExitFindings;
+}
+
+int Lint(const std::string& dir) {
+  auto report = LintRules(dir);
+  if (!report.ok()) return ReportFailure("rules lint", report.status());
+  std::string out;
+  for (const auto& p : report->problems) out += p + "\n";
+  out += std::to_string(report->rules) + " rules read, " + std::to_string(report->problems.size()) + " problems\n";
+  std::fputs(out.c_str(), stdout);
+  return report->problems.empty() ? kExitOk : kExitFindings;
+}
+
+int Test(const std::string& dir) {
+  auto set = LoadRules({dir});
+  if (!set.ok()) return ReportFailure("rules test", set.status());
+  auto checks = RunRuleSamples(*set);
+  if (!checks.ok()) return ReportFailure("rules test", checks.status());
+  std::string out;
+  size_t passed = 0;
+  size_t failed = set->errors.size();
+  for (const auto& e : set->errors) out += "FAIL " + e.id + ": the file does not read:\n" + e.message + "\n";
+  for (const auto& c : *checks) {
+    if (c.passed) {
+      ++passed;
+      out += "ok   " + c.rule_id + ": " + c.sample + "\n";
+      continue;
+    }
+    ++failed;
+    out += "FAIL " + c.rule_id + ": " + c.sample + ": expected " + c.expected + ", got " + c.actual + "\n";
+    if (!c.detail.empty()) out += "     " + c.detail + "\n";
+  }
+  out += std::to_string(passed) + " samples passed, " + std::to_string(failed) + " failed\n";
+  std::fputs(out.c_str(), stdout);
+  return failed == 0 ? kExitOk : kExitFindings;
+}
+
+std::string Describe(const Finding& f) {
+  std::string out = f.result + " " + f.severity + " " + f.confidence + "  " + f.rule_id + ": " + f.summary + "\n";
+  for (const auto& e : f.evidence) {
+    std::string where = e.artifact.empty() ? "" : e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + " ";
+    std::string when = e.time_ns ? FormatRfc3339Utc(*e.time_ns) + " " : "";
+    out += "    evidence: " + where + when + e.text + "\n";
+  }
+  for (const auto& m : f.missing_evidence) out += "    missing: " + m + "\n";
+  return out;
+}
+
+int Run(const std::string& bundle, const po::variables_map& values) {
+  const std::string db_path = values.count("db") ? values["db"].as<std::string>() : ":memory:";
+  auto db = Database::Create(db_path);
+  if (!db.ok()) return ReportFailure("rules run", db.status());
+  auto loaded = PrepareBundle(bundle, *db);
+  if (!loaded.ok()) return ReportFailure("rules run", loaded.status());
+  auto summary = RunRules(*db, loaded->bundle_id, RuleDirs(values));
+  if (!summary.ok()) return ReportFailure("rules run", summary.status());
+  std::string out;
+  for (const auto& f : summary->findings) out += Describe(f);
+  for (const auto& r : summary->runs) {
+    if (r.outcome == "skipped" || r.outcome == "error") out += r.outcome + "  " + r.rule_id + ": " + r.reason + "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunRulesCommand(const std::vector<std::string>& args) {
+  po::options_description options(kUsage);
+  options.add_options()
+      ("action", po::value<std::string>(), "list | lint | test | run")
+      ("target", po::value<std::string>(), "the rules folder (lint, test) or the bundle (run)")
+      ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
+      ("no-builtin", "leave out the built-in rules")
+      ("db", po::value<std::string>(), "run: keep the database in this file");
+  po::positional_options_description positional;
+  positional.add("action", 1).add("target", 1);
+  auto parsed = ParseOptions("rules", args, options, positional);
+  if (!parsed.ok()) return ReportFailure("rules", parsed.status());
+  if (parsed->help) {
+    std::cout << options << "\n";
+    return kExitOk;
+  }
+  const po::variables_map& values = parsed->values;
+  std::string action = values.count("action") ? values["action"].as<std::string>() : "";
+  std::string target = values.count("target") ? values["target"].as<std::string>() : "";
+  if (action == "list" && target.empty()) return List(values);
+  if (action == "lint" && !target.empty()) return Lint(target);
+  if (action == "test" && !target.empty()) return Test(target);
+  if (action == "run" && !target.empty()) return Run(target, values);
+  return ReportFailure("rules", Status::InvalidArgument("usage: gpuforensics rules list | lint DIR | test DIR | run BUNDLE",
+                                                        "see 'gpuforensics rules --help'"));
+}
+
+}  // namespace gpuf

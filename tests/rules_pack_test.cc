@@ -1,0 +1,96 @@
+// The built-in rule pack against every sample bundle: each scenario yields
+// exactly the findings its expected_findings lists, with the confidence the
+// evidence in it supports, and the healthy node yields nothing at medium or
+// above. Also the pack lints clean and every rule's samples pass.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "analyzer/analysis.h"
+#include "analyzer/rules/rule_engine.h"
+#include "analyzer/rules/rule_lint.h"
+#include "analyzer/rules/rule_samples.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+// rule id -> confidence, per scenario.
+const std::map<std::string, std::map<std::string, std::string>> kExpected = {
+    {"dp-426-reload-kubelet-restart",
+     {{"ctk-daemon-reload-device-cgroup-loss", "confirmed"}, {"dp-unhealthy-after-daemon-reload", "confirmed"}}},
+    {"driver-library-mismatch", {{"driver-library-version-mismatch", "confirmed"}}},
+    {"fabric-manager-down", {{"fabric-manager-not-running", "confirmed"}}},
+    {"gpu-wedged-xid119", {{"xid-119-gsp-rpc-timeout", "confirmed"}}},
+    {"healthy", {}},
+    {"kubelet-restart-no-reregister", {{"kubelet-restart-capacity-zero", "confirmed"}}},
+    {"mig-mixed", {{"mig-strategy-mismatch", "confirmed"}}},
+    {"nct-251-daemon-reload", {{"ctk-daemon-reload-device-cgroup-loss", "confirmed"}}},
+    {"recovery", {{"dp-started-before-driver-ready", "confirmed"}}},
+    {"runtime-not-nvidia-v012",
+     {{"runtime-not-nvidia", "confirmed"}, {"dp-null-manager-after-nvml-failure", "confirmed"}}},
+    {"runtime-not-nvidia-v016", {{"runtime-not-nvidia", "confirmed"}}},
+    {"seed-incident",
+     {{"dp-started-before-driver-ready", "confirmed"}, {"dp-null-manager-after-nvml-failure", "confirmed"}}},
+    {"xid-79-fallen-off-bus", {{"xid-79-fallen-off-bus", "confirmed"}}},
+};
+
+std::set<std::string> ExpectedFindingsFile(const std::string& scenario) {
+  std::istringstream in(test::ReadFile(test::SourcePath("samples/scenarios/" + scenario + "/expected_findings")));
+  std::set<std::string> ids;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') ids.insert(line);
+  }
+  return ids;
+}
+
+}  // namespace
+
+TEST_SUITE("rules_pack") {
+
+TEST_CASE("Rule pack: every scenario yields its expected findings with the expected confidence") {
+  for (const auto& [scenario, expected] : kExpected) {
+    CAPTURE(scenario);
+    std::set<std::string> ids;
+    for (const auto& [id, confidence] : expected) ids.insert(id);
+    CHECK(ids == ExpectedFindingsFile(scenario));
+
+    auto db = Database::Create(":memory:");
+    REQUIRE(db.ok());
+    auto loaded = PrepareBundle(test::SourcePath("samples/" + scenario + ".tar.zst"), *db);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    auto summary = RunRules(*db, loaded->bundle_id, {test::SourcePath("rules")});
+    REQUIRE_MESSAGE(summary.ok(), summary.status().message());
+    std::map<std::string, std::string> found;
+    for (const auto& f : summary->findings) {
+      found[f.rule_id] = f.confidence;
+      CHECK_MESSAGE(!f.evidence.empty(), f.rule_id << " has no evidence");
+      if (scenario == "healthy") CHECK((f.severity == "low" || f.severity == "info"));
+    }
+    CHECK(found == expected);
+    for (const auto& run : summary->runs) CHECK_MESSAGE(run.outcome != "error", run.rule_id << ": " << run.reason);
+  }
+}
+
+TEST_CASE("Rule pack: lints clean, and every rule's samples pass") {
+  auto lint = LintRules(test::SourcePath("rules"));
+  REQUIRE_MESSAGE(lint.ok(), lint.status().message());
+  CHECK(lint->rules == 28);
+  for (const auto& problem : lint->problems) FAIL_CHECK(problem);
+
+  auto set = LoadRules({test::SourcePath("rules")});
+  REQUIRE(set.ok());
+  auto checks = RunRuleSamples(*set);
+  REQUIRE_MESSAGE(checks.ok(), checks.status().message());
+  for (const auto& c : *checks) {
+    CHECK_MESSAGE(c.passed, c.rule_id << ": " << c.sample << ": expected " << c.expected << ", got " << c.actual
+                                      << " (" << c.detail << ")");
+  }
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

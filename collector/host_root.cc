@@ -72,17 +72,22 @@ int HostRoot::OpenInRoot(const std::string& host_path, int flags) const {
   return static_cast<int>(fd);
 }
 
-Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
-                          KeepMode mode) const {
+Result<int> HostRoot::OpenRegular(const std::string& host_path, struct stat& st) const {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   int fd = OpenInRoot(host_path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return ErrnoStatus(errno, "opening '" + host_path + "'");
-  struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return Status::BadInput("'" + host_path + "' is not a regular file");
   }
   fcntl(fd, F_SETFL, 0);
+  return fd;
+}
+
+Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
+                          KeepMode mode) const {
+  struct stat st {};
+  GPUF_ASSIGN_OR_RETURN(int fd, OpenRegular(host_path, st));
   // /proc files report size 0 and must be read from the start; only a real
   // file larger than the cap is worth seeking into.
   if (mode == KeepMode::kTail && st.st_size > cap_bytes) {
@@ -106,14 +111,8 @@ Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_
 }
 
 Result<std::string> HostRoot::ReadSmallFile(const std::string& host_path, int64_t max_bytes) const {
-  int fd = OpenInRoot(host_path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return ErrnoStatus(errno, "opening '" + host_path + "'");
   struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return Status::BadInput("'" + host_path + "' is not a regular file");
-  }
-  fcntl(fd, F_SETFL, 0);
+  GPUF_ASSIGN_OR_RETURN(int fd, OpenRegular(host_path, st));
   std::string data;
   char buf[8192];
   while (static_cast<int64_t>(data.size()) < max_bytes) {

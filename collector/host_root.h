@@ -52,6 +52,8 @@ class HostRoot {
  private:
   HostRoot(std::string root, int fd) : root_(std::move(root)), root_fd_(fd) {}
   int OpenInRoot(const std::string& host_path, int flags) const;
+  // A regular file opened for reading, blocking; BadInput for anything else.
+  Result<int> OpenRegular(const std::string& host_path, struct stat& st) const;
 
   std::string root_;
   int root_fd_ = -1;

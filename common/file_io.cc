@@ -9,13 +9,9 @@
 
 namespace gpuf {
 
-Result<std::string> ReadWholeFile(const std::string& path) {
+Status ForEachChunk(const std::string& path, const std::function<void(std::string_view)>& fn) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IoError("opening '" + path + "'", std::strerror(errno));
-  struct stat st {};
-  fstat(fd, &st);
-  std::string data;
-  data.reserve(static_cast<size_t>(st.st_size));
   char buf[1 << 16];
   while (true) {
     ssize_t n = read(fd, buf, sizeof buf);
@@ -26,9 +22,17 @@ Result<std::string> ReadWholeFile(const std::string& path) {
       return Status::IoError("reading '" + path + "'", std::strerror(err));
     }
     if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
+    fn(std::string_view(buf, static_cast<size_t>(n)));
   }
   close(fd);
+  return Status::Ok();
+}
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  std::string data;
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) data.reserve(static_cast<size_t>(st.st_size));
+  GPUF_RETURN_IF_ERROR(ForEachChunk(path, [&](std::string_view chunk) { data.append(chunk); }));
   return data;
 }
 

@@ -2,10 +2,7 @@
 
 #include <openssl/evp.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
+#include "common/file_io.h"
 
 namespace gpuf {
 
@@ -44,22 +41,8 @@ std::string Sha256Hex(std::string_view bytes) {
 }
 
 Result<std::string> Sha256OfFile(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::IoError("opening '" + path + "'", std::strerror(errno));
   Sha256 hash;
-  char buf[1 << 16];
-  while (true) {
-    ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      close(fd);
-      return Status::IoError("reading '" + path + "'", std::strerror(err));
-    }
-    if (n == 0) break;
-    hash.Update(std::string_view(buf, static_cast<size_t>(n)));
-  }
-  close(fd);
+  GPUF_RETURN_IF_ERROR(ForEachChunk(path, [&](std::string_view chunk) { hash.Update(chunk); }));
   return hash.HexDigest();
 }
 

@@ -31,15 +31,8 @@ bool ToInt(std::string_view text, int64_t& out, int base = 10) {
 
 ParsedListing ParseListing(std::string_view text) {
   ParsedListing parsed;
-  int number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
+  ForEachLine(text, [&](int number, std::string_view line) {
+    if (line.empty() || line[0] == '#') return;
     auto f = SplitTabs(line);
     ListingRow row;
     row.line = number;
@@ -49,7 +42,7 @@ ParsedListing ParseListing(std::string_view text) {
     if (ok && !f[5].empty()) ok = ToInt(f[5], major) && ToInt(f[6], minor);
     if (!ok) {
       parsed.bad_lines.push_back(number);
-      continue;
+      return;
     }
     row.path = Unescape(f[0]);
     row.type = std::string(f[1]);
@@ -59,7 +52,7 @@ ParsedListing ParseListing(std::string_view text) {
     }
     row.link_target = Unescape(f[9]);
     parsed.rows.push_back(std::move(row));
-  }
+  });
   return parsed;
 }
 

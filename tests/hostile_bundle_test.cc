@@ -87,13 +87,17 @@ TEST_CASE("analyze: hostile member paths and unknown members are ignored with a 
   test::WriteTarZst(dir / "h.tar.zst", {{"manifest.json", kGoodManifest},
                                         {"../../etc/evil", "x"},
                                         {"/abs/evil", "x"},
-                                        {"artifacts/unlisted", "x"}});
+                                        {"artifacts/unlisted", "x"},
+                                        {"symlink:artifacts/link", "/etc/passwd"},
+                                        {"chardev:artifacts/nvidia0", ""}});
   auto r = test::RunGpuforensics({"verify", dir / "h.tar.zst"});
   CHECK(r.exit_code == 1);
   CHECK(r.out == "FAIL ../../etc/evil: unsafe path; ignored\n"
                  "FAIL /abs/evil: unsafe path; ignored\n"
-                 "FAIL artifacts/unlisted: not named in the manifest; ignored\n" +
-                 dir / "h.tar.zst" + ": 0 of 0 members verified, 3 problems\n");
+                 "FAIL artifacts/unlisted: not named in the manifest; ignored\n"
+                 "FAIL artifacts/link: not a regular file; ignored\n"
+                 "FAIL artifacts/nvidia0: not a regular file; ignored\n" +
+                 dir / "h.tar.zst" + ": 0 of 0 members verified, 5 problems\n");
   CHECK_FALSE(std::filesystem::exists("/etc/evil"));
 }
 

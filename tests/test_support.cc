@@ -123,14 +123,25 @@ void WriteTarZst(const std::string& path, const std::vector<std::pair<std::strin
   archive_write_add_filter_zstd(a);
   archive_write_set_format_pax_restricted(a);
   archive_write_open_filename(a, path.c_str());
-  for (const auto& [name, data] : members) {
+  for (const auto& [spec, data] : members) {
     archive_entry* e = archive_entry_new();
+    std::string name = spec;
+    unsigned type = AE_IFREG;
+    if (spec.rfind("symlink:", 0) == 0) {
+      name = spec.substr(8);
+      type = AE_IFLNK;
+      archive_entry_set_symlink(e, data.c_str());
+    } else if (spec.rfind("chardev:", 0) == 0) {
+      name = spec.substr(8);
+      type = AE_IFCHR;
+      archive_entry_set_rdevmajor(e, 195);
+    }
     archive_entry_set_pathname(e, name.c_str());
-    archive_entry_set_size(e, static_cast<la_int64_t>(data.size()));
-    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_size(e, type == AE_IFREG ? static_cast<la_int64_t>(data.size()) : 0);
+    archive_entry_set_filetype(e, type);
     archive_entry_set_perm(e, 0644);
     archive_write_header(a, e);
-    archive_write_data(a, data.data(), data.size());
+    if (type == AE_IFREG) archive_write_data(a, data.data(), data.size());
     archive_entry_free(e);
   }
   archive_write_close(a);

@@ -45,6 +45,8 @@ ProcessResult RunGpuforensics(const std::vector<std::string>& args,
 std::vector<std::pair<std::string, std::string>> ReadBundleMembers(const std::string& path);
 
 // Writes a tar.zst with the given members in order (for hostile-input tests).
+// A name "symlink:PATH" makes a symbolic link to the data; "chardev:PATH" a
+// character device 195:0.
 void WriteTarZst(const std::string& path, const std::vector<std::pair<std::string, std::string>>& members);
 
 // A fake node: a root directory plus a bin directory of stub programs that

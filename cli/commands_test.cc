@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -32,6 +34,23 @@ TEST_CASE("gpuforensics: help, version and unknown commands") {
   CHECK(bad_option.exit_code == 64);
   CHECK(bad_option.err ==
         "gpuforensics verify: unrecognised option '--frob': see 'gpuforensics verify --help'\n");
+}
+
+TEST_CASE("gpuforensics collect: bad options and unwritable output are one line and a distinct status") {
+  test::TempDir dir;
+  auto root = test::RunGpuforensics({"collect", "--root", dir / "missing", "-o", dir / "b.tar.zst"});
+  CHECK(root.exit_code == 2);
+  CHECK(root.err == "gpuforensics collect: opening root '" + dir / "missing" + "': No such file or directory\n");
+  auto output = test::RunGpuforensics({"collect", "--root", dir.path(), "-o", dir / "no/such/dir/b.tar.zst"});
+  CHECK(output.exit_code == 74);
+  CHECK(output.err == "gpuforensics collect: creating a staging directory in '" + dir / "no/such/dir" +
+                          "': No such file or directory\n");
+  auto pattern = test::RunGpuforensics({"collect", "--plugin-pattern", "(", "-o", dir / "b.tar.zst"});
+  CHECK(pattern.exit_code == 64);
+  CHECK(pattern.err == "gpuforensics collect: --plugin-pattern is not a valid RE2 pattern: missing ): (\n");
+  auto timeout = test::RunGpuforensics({"collect", "--timeout", "0"});
+  CHECK(timeout.exit_code == 64);
+  CHECK(std::filesystem::is_empty(dir.path()));
 }
 
 }  // TEST_SUITE

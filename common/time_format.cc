@@ -99,6 +99,9 @@ Result<int64_t> ParseRfc3339(std::string_view text) {
     return bad;
   }
   if (pos != text.size()) return bad;
+  // Unix nanoseconds in int64 span 1677-09-21 to 2262-04-11; Go's zero time
+  // (year 1) and other far dates do not fit.
+  if (year < 1678 || year > 2261) return Status::BadInput("time out of range", text);
   int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_seconds;
   return seconds * 1000000000LL + fraction_ns;

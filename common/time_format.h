@@ -14,7 +14,9 @@ namespace gpuf {
 std::string FormatRfc3339Utc(int64_t unix_ns);
 
 // Accepts "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)" with 0-9 fraction
-// digits, as written by Go's RFC3339Nano. Fails with BadInput otherwise.
+// digits, as written by Go's RFC3339Nano. Fails with BadInput otherwise, and
+// for years outside 1678-2261 (not representable in int64 nanoseconds; Go's
+// zero time "0001-01-01T00:00:00Z" among them).
 Result<int64_t> ParseRfc3339(std::string_view text);
 
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's

@@ -222,7 +222,9 @@ TEST_CASE("collect: a 1 GB flood is capped and memory stays small") {
   CHECK(out["stream"] == "stdout");
   CHECK(out["size_bytes"] == 16 * 1024 * 1024);
   CHECK(out["dropped_bytes"] == 1008LL * 1024 * 1024);
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer's shadow memory inflates RSS
   CHECK(c.process.max_rss_kib < 64 * 1024);
+#endif
 }
 
 TEST_CASE("collect: without crictl, containerd's ctr finds the plugin container") {

@@ -1,0 +1,404 @@
+#include "collector/collect_plan.h"
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "collector/probe_table.h"
+#include "common/bundle_layout.h"
+#include "common/file_io.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr size_t kMaxPluginContainers = 16;
+constexpr size_t kMaxCtrContainers = 128;
+constexpr size_t kMaxPluginLogFiles = 48;
+
+std::vector<std::string> SplitSpaces(std::string_view text) {  // small inputs only
+  std::vector<std::string> words;
+  std::istringstream in{std::string(text)};
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size()) {
+    text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+
+std::vector<std::string> CrictlPrefix(const Plan& plan) {
+  std::vector<std::string> argv = {"crictl"};
+  if (!plan.options->runtime_endpoint.empty()) {
+    argv.push_back("--runtime-endpoint");
+    argv.push_back(plan.options->runtime_endpoint);
+  }
+  return argv;
+}
+
+std::vector<std::string> CtrPrefix(const Plan& plan) {
+  std::vector<std::string> argv = {"ctr"};
+  if (!plan.options->containerd_address.empty()) {
+    argv.push_back("--address");
+    argv.push_back(plan.options->containerd_address);
+  }
+  argv.push_back("-n");
+  argv.push_back("k8s.io");
+  return argv;
+}
+
+ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv, const Plan& plan) {
+  ProbeTask t;
+  t.name = std::move(name);
+  t.kind = ProbeKind::kCommand;
+  t.phase = phase;
+  t.argv = std::move(argv);
+  t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
+  return t;
+}
+
+ProbeTask FileTask(std::string name, int phase, std::string path, std::string instance) {
+  ProbeTask t;
+  t.name = std::move(name);
+  t.kind = ProbeKind::kFile;
+  t.phase = phase;
+  t.paths = {std::move(path)};
+  t.instance = std::move(instance);
+  return t;
+}
+
+bool HasWildcard(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>& tasks) {
+  if (row.kind == ProbeKind::kFile) {
+    bool any = false;
+    for (const auto& pattern : SplitSpaces(row.target)) {
+      if (!HasWildcard(pattern)) {
+        ProbeTask t = FileTask(std::string(row.name), row.phase, pattern, "");
+        t.keep = row.keep;
+        t.cap_bytes = row.cap_bytes;
+        tasks.push_back(t);
+        any = true;
+        continue;
+      }
+      for (const auto& path : ExpandHostGlob(*plan.host, pattern)) {
+        ProbeTask t = FileTask(std::string(row.name), row.phase, path, path);
+        t.keep = row.keep;
+        t.cap_bytes = row.cap_bytes;
+        tasks.push_back(t);
+        any = true;
+      }
+    }
+    if (!any) {
+      ProbeTask t = FileTask(std::string(row.name), row.phase, std::string(row.target), "");
+      t.skip_reason = "not_found";
+      t.skip_detail = "no file matches '" + std::string(row.target) + "'";
+      tasks.push_back(t);
+    }
+    return;
+  }
+  ProbeTask t;
+  t.name = std::string(row.name);
+  t.kind = row.kind;
+  t.phase = row.phase;
+  t.keep = row.keep;
+  t.cap_bytes = row.cap_bytes;
+  t.redaction = row.redaction;
+  t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
+  if (row.kind != ProbeKind::kCommand) {
+    t.paths = SplitSpaces(row.target);
+    tasks.push_back(t);
+    return;
+  }
+  std::string command = ReplaceAll(std::string(row.target), "{node}", plan.node);
+  command = ReplaceAll(command, "{kubeconfig}", plan.kubeconfig.empty() ? "-" : plan.kubeconfig);
+  t.argv = SplitSpaces(command);
+  if (t.argv[0] == "crictl" && !plan.options->runtime_endpoint.empty()) {
+    t.argv.insert(t.argv.begin() + 1, {"--runtime-endpoint", plan.options->runtime_endpoint});
+  }
+  if (row.needs_kubeconfig && plan.kubeconfig.empty()) {
+    t.skip_reason = "not_applicable";
+    t.skip_detail = "no kubeconfig (--kubeconfig, $KUBECONFIG or the kubelet's) is available";
+  }
+  if (row.phase == kPhaseDriver && plan.options->no_driver) {
+    t.skip_reason = "disabled";
+    t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
+  }
+  tasks.push_back(t);
+}
+
+void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
+  std::vector<std::string> base = {"journalctl"};
+  for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
+  ProbeTask boots = CommandTask("boot.list_boots", kPhasePassive, base, plan);
+  boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
+  boots.extra_env = {"TZ=UTC"};
+  tasks.push_back(boots);
+  for (const auto& slice : JournalSlices()) {
+    for (auto boot : kJournalBoots) {
+      ProbeTask t = CommandTask(std::string(slice.name), kPhasePassive, base, plan);
+      t.instance = "boot:" + std::string(boot);
+      t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-b", std::string(boot)});
+      for (const auto& arg : SplitSpaces(slice.filter)) t.argv.push_back(arg);
+      t.keep = KeepMode::kTail;
+      t.cap_bytes = 64 * kMiB;
+      t.json_lines = true;
+      t.timeout_ns = plan.options->journal_timeout_ms * kMsToNs;
+      tasks.push_back(t);
+    }
+  }
+}
+
+// Static pod manifests that mention the device plugin (vendor builds often
+// run it as a static pod, whose config is evidence).
+void PlanStaticPods(const Plan& plan, std::vector<ProbeTask>& tasks) {
+  const std::string dir = "/etc/kubernetes/manifests";
+  auto names = plan.host->ListDir(dir);
+  if (!names.ok()) return;
+  for (const auto& name : *names) {
+    std::string path = JoinHostPath(dir, name);
+    auto content = plan.host->ReadSmallFile(path, 4 * kMiB);
+    if (!content.ok() || !re2::RE2::PartialMatch(*content, *plan.plugin_pattern)) continue;
+    tasks.push_back(FileTask("config.static_pod", kPhasePassive, path, path));
+  }
+}
+
+// /var/log/pods/<namespace>_<pod>_<uid>/<container>/<n>.log[.<rotation>]
+void PlanPodLogs(const Plan& plan, std::vector<ProbeTask>& tasks) {
+  const std::string root = "/var/log/pods";
+  auto pods = plan.host->ListDir(root);
+  if (!pods.ok()) return;
+  size_t planned = 0;
+  for (const auto& pod : *pods) {
+    std::string pod_dir = JoinHostPath(root, pod);
+    auto containers = plan.host->ListDir(pod_dir);
+    if (!containers.ok()) continue;
+    for (const auto& container : *containers) {
+      if (!re2::RE2::PartialMatch(pod, *plan.plugin_pattern) &&
+          !re2::RE2::PartialMatch(container, *plan.plugin_pattern)) {
+        continue;
+      }
+      std::string container_dir = JoinHostPath(pod_dir, container);
+      auto files = plan.host->ListDir(container_dir);
+      if (!files.ok()) continue;
+      for (const auto& file : *files) {
+        if (planned++ >= kMaxPluginLogFiles) return;
+        std::string path = JoinHostPath(container_dir, file);
+        ProbeTask t = FileTask("plugin.log", kPhasePassive, path, path);
+        t.keep = KeepMode::kTail;
+        t.cap_bytes = 32 * kMiB;
+        tasks.push_back(t);
+      }
+    }
+  }
+}
+
+const ProbeResult* FindResult(const std::vector<ProbeResult>& results, std::string_view name,
+                              std::string_view instance = {}) {
+  for (const auto& r : results) {
+    if (r.artifact.name == name && r.artifact.instance == instance) return &r;
+  }
+  return nullptr;
+}
+
+// "TASK  PID  STATUS" rows of `ctr tasks ls`.
+std::map<std::string, int64_t> RunningCtrTasks(const std::string& text) {
+  std::map<std::string, int64_t> running;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto words = SplitSpaces(line);
+    if (words.size() >= 3 && words[2] == "RUNNING") {
+      running[words[0]] = std::atoll(words[1].c_str());
+    }
+  }
+  return running;
+}
+
+}  // namespace
+
+std::string FirstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
+  for (const auto& staged : result.staged) {
+    if (staged.stream != stream) continue;
+    auto data = ReadWholeFile(staged.staging_path);
+    return data.ok() ? std::move(*data) : "";
+  }
+  return "";
+}
+
+std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
+  std::vector<ProbeTask> tasks;
+  for (const auto& row : StaticProbes()) {
+    if (row.phase == kPhasePassive) PlanStaticRow(row, plan, tasks);
+  }
+  PlanJournal(plan, tasks);
+  PlanStaticPods(plan, tasks);
+  PlanPodLogs(plan, tasks);
+  if (!plan.have_crictl && plan.have_ctr) {
+    std::vector<std::string> ls = CtrPrefix(plan);
+    ls.insert(ls.end(), {"containers", "ls", "-q"});
+    tasks.push_back(CommandTask("runtime.ctr_containers", kPhasePassive, ls, plan));
+    std::vector<std::string> tasks_ls = CtrPrefix(plan);
+    tasks_ls.insert(tasks_ls.end(), {"tasks", "ls"});
+    tasks.push_back(CommandTask("runtime.ctr_tasks", kPhasePassive, tasks_ls, plan));
+  }
+  return tasks;
+}
+
+std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeResult>& phase_one,
+                                    std::vector<PluginContainer>& containers) {
+  std::vector<ProbeTask> tasks;
+  if (plan.have_crictl) {
+    if (const ProbeResult* ps = FindResult(phase_one, "runtime.crictl_ps")) {
+      containers = PluginContainersFromCrictlPs(ReadStaged(*ps, kStreamStdout), *plan.plugin_pattern,
+                                                kMaxPluginContainers);
+    }
+    for (const auto& c : containers) {
+      std::vector<std::string> argv = CrictlPrefix(plan);
+      argv.insert(argv.end(), {"inspect", "-o", "json", c.id});
+      ProbeTask t = CommandTask("plugin.inspect", kPhaseRuntime, argv, plan);
+      t.instance = c.id;
+      t.context = "container";
+      t.container_id = c.id;
+      t.redaction = Redaction::kRuntimeJson;
+      tasks.push_back(t);
+    }
+  } else if (plan.have_ctr) {
+    if (const ProbeResult* ls = FindResult(phase_one, "runtime.ctr_containers")) {
+      for (const auto& id : IdsFromCtrList(ReadStaged(*ls, kStreamStdout), kMaxCtrContainers)) {
+        std::vector<std::string> argv = CtrPrefix(plan);
+        argv.insert(argv.end(), {"containers", "info", id});
+        ProbeTask t = CommandTask("runtime.ctr_container_info", kPhaseRuntime, argv, plan);
+        t.instance = id;
+        t.redaction = Redaction::kRuntimeJson;
+        tasks.push_back(t);
+      }
+    }
+  }
+  return tasks;
+}
+
+std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector<ProbeResult>& phase_one,
+                                             const std::vector<ProbeResult>& phase_two,
+                                             const std::vector<PluginContainer>& containers) {
+  std::vector<Discovered> found;
+  if (plan.have_crictl) {
+    for (const auto& c : containers) {
+      Discovered d{c, {}};
+      if (const ProbeResult* inspect = FindResult(phase_two, "plugin.inspect", c.id)) {
+        d.facts = ContainerFactsFromInspect(ReadStaged(*inspect, kStreamStdout));
+      }
+      d.facts.running = d.facts.running || c.state == "CONTAINER_RUNNING";
+      found.push_back(d);
+    }
+    return found;
+  }
+  std::map<std::string, int64_t> running;
+  if (const ProbeResult* t = FindResult(phase_one, "runtime.ctr_tasks")) {
+    running = RunningCtrTasks(ReadStaged(*t, kStreamStdout));
+  }
+  for (const auto& r : phase_two) {
+    Discovered d;
+    if (!PluginContainerFromCtrInfo(ReadStaged(r, kStreamStdout), *plan.plugin_pattern, d.container)) continue;
+    d.facts = ContainerFactsFromInspect(ReadStaged(r, kStreamStdout));
+    auto it = running.find(d.container.id);
+    if (it != running.end()) {
+      d.facts.running = true;
+      d.facts.pid = it->second;
+    }
+    found.push_back(d);
+    if (found.size() >= kMaxPluginContainers) break;
+  }
+  return found;
+}
+
+std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discovered>& containers) {
+  std::vector<ProbeTask> tasks;
+  const bool v1_devices = plan.host->Lstat("/sys/fs/cgroup/devices").ok();
+  const bool v2 = plan.host->Lstat("/sys/fs/cgroup/cgroup.controllers").ok();
+  for (const auto& d : containers) {
+    const std::string& id = d.container.id;
+    // An exited container's cgroup is gone; its logs are not.
+    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
+    auto tag = [&](ProbeTask t) {
+      t.instance = id;
+      t.context = "container";
+      t.container_id = id;
+      tasks.push_back(std::move(t));
+    };
+    std::string proc_cgroup;
+    if (d.facts.pid > 0) {
+      std::string path = "/proc/" + std::to_string(d.facts.pid) + "/cgroup";
+      tag(FileTask("plugin.proc_cgroup", kPhaseContainer, path, ""));
+      auto text = plan.host->ReadSmallFile(path);
+      if (text.ok()) proc_cgroup = *text;
+    }
+    std::string dir = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
+    if (!dir.empty() && v1_devices) {
+      tag(FileTask("plugin.devices_list", kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
+    }
+    if (!dir.empty() && v2) {
+      tag(CommandTask("plugin.bpftool_cgroup", kPhaseContainer,
+                      {"bpftool", "cgroup", "list", plan.exec->HostPathArg("/sys/fs/cgroup/" + dir)}, plan));
+    }
+    std::string scope = SystemdScopeOf(dir);
+    if (!scope.empty()) {
+      tag(CommandTask("plugin.systemd_scope", kPhaseContainer,
+                      {"systemctl", "show", "--no-pager", "-p", "DeviceAllow", "-p", "DevicePolicy", "-p",
+                       "NeedDaemonReload", scope},
+                      plan));
+    }
+    bool log_file_present = !d.facts.log_path.empty() && plan.host->Lstat(d.facts.log_path).ok();
+    if (!log_file_present && plan.have_crictl) {
+      std::vector<std::string> argv = CrictlPrefix(plan);
+      argv.insert(argv.end(), {"logs", "--timestamps", id});
+      ProbeTask t = CommandTask("plugin.crictl_logs", kPhaseContainer, argv, plan);
+      t.keep = KeepMode::kTail;
+      t.cap_bytes = 32 * kMiB;
+      t.stderr_cap_bytes = 32 * kMiB;  // crictl logs writes the container's stderr to its stderr
+      tag(t);
+    }
+  }
+  return tasks;
+}
+
+std::vector<ProbeTask> PlanPhaseFour(const Plan& plan, const std::vector<Discovered>& containers) {
+  std::vector<ProbeTask> tasks;
+  for (const auto& row : StaticProbes()) {
+    if (row.phase == kPhaseDriver) PlanStaticRow(row, plan, tasks);
+  }
+  for (const auto& d : containers) {
+    if (!d.facts.running) continue;
+    std::vector<std::string> argv;
+    if (plan.have_crictl) {
+      argv = CrictlPrefix(plan);
+      argv.insert(argv.end(), {"exec", d.container.id, "nvidia-smi", "-L"});
+    } else {
+      argv = CtrPrefix(plan);
+      argv.insert(argv.end(), {"tasks", "exec", "--exec-id", "gpuforensics-nvidia-smi", d.container.id,
+                               "nvidia-smi", "-L"});
+    }
+    ProbeTask t = CommandTask("plugin.nvidia_smi_list", kPhaseDriver, argv, plan);
+    t.instance = d.container.id;
+    t.context = "container";
+    t.container_id = d.container.id;
+    if (plan.options->no_driver) {
+      t.skip_reason = "disabled";
+      t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
+    }
+    tasks.push_back(t);
+  }
+  return tasks;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,61 @@
+// Planning a collection: which probes each phase runs, with what argv,
+// given the host, the options and what the earlier phases found (the
+// device-plugin containers, their cgroups and logs). Collect() in
+// collect.cc runs the plans; this file decides them.
+#ifndef GPUF_COLLECTOR_COLLECT_PLAN_H_
+#define GPUF_COLLECTOR_COLLECT_PLAN_H_
+
+#include <re2/re2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collector/collect.h"
+#include "collector/discovery.h"
+#include "collector/host_exec.h"
+#include "collector/host_root.h"
+#include "collector/probe_runner.h"
+
+namespace gpuf {
+
+inline constexpr int64_t kMsToNs = 1'000'000;
+
+// Everything planning needs to know about this run.
+struct Plan {
+  const CollectOptions* options = nullptr;
+  const HostRoot* host = nullptr;
+  const HostExec* exec = nullptr;
+  std::unique_ptr<re2::RE2> plugin_pattern;
+  std::string node;
+  std::string kubeconfig;  // "" when none is usable
+  bool have_crictl = false;
+  bool have_ctr = false;
+};
+
+// A device-plugin container and what its inspection told.
+struct Discovered {
+  PluginContainer container;
+  ContainerFacts facts;
+};
+
+std::vector<ProbeTask> PlanPhaseOne(const Plan& plan);
+// Fills `containers` from phase one's crictl listing.
+std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeResult>& phase_one,
+                                    std::vector<PluginContainer>& containers);
+std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector<ProbeResult>& phase_one,
+                                             const std::vector<ProbeResult>& phase_two,
+                                             const std::vector<PluginContainer>& containers);
+std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discovered>& containers);
+std::vector<ProbeTask> PlanPhaseFour(const Plan& plan, const std::vector<Discovered>& containers);
+
+// The bytes a probe staged for `stream`; "" when it has none.
+std::string ReadStaged(const ProbeResult& result, std::string_view stream);
+// The first line, without trailing spaces.
+std::string FirstLine(const std::string& text);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_COLLECT_PLAN_H_

@@ -30,6 +30,7 @@ int RunVerify(const std::vector<std::string>& args);
 int RunSql(const std::vector<std::string>& args);
 int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
+int RunWatch(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

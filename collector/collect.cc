@@ -123,7 +123,9 @@ void PinTimes(Manifest& manifest, int64_t fixed_ns) {
 
 std::string OutputPathFor(const CollectOptions& options, const std::string& node, int64_t now_ns) {
   if (!options.output.empty()) return options.output;
-  return DefaultBundleFileName(node, now_ns);
+  std::string name = DefaultBundleFileName(node, now_ns);
+  if (options.output_dir.empty() || options.output_dir == ".") return name;
+  return (std::filesystem::path(options.output_dir) / name).string();
 }
 
 // A private directory beside the output for outputs as they arrive.

@@ -18,7 +18,8 @@ namespace gpuf {
 
 struct CollectOptions {
   std::string root = "/";           // where the host's files are
-  std::string output;               // bundle path; "" = default name in the current directory
+  std::string output;               // bundle path; "" = default name in output_dir
+  std::string output_dir = ".";     // where a default-named bundle goes
   std::string node;                 // node name; "" = the host's hostname
   std::string kubeconfig;           // "" = $KUBECONFIG, else the kubelet's kubeconfig
   std::string plugin_pattern;       // RE2, case-insensitive

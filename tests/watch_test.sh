@@ -1,0 +1,85 @@
+#!/bin/sh
+# gpuforensics watch on fake nodes from the scenario kit: healthy -> no
+# bundle; the seed incident -> exactly one bundle however often the check
+# runs; retention drops the oldest; a hanging nvidia-smi does not hang it;
+# the systemd units verify.
+#
+# usage: watch_test.sh GPUFORENSICS_BINARY
+set -u
+gpuforensics=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+passed=0
+failed=0
+check() {  # check DESCRIPTION EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then passed=$((passed + 1)); echo "ok - $1"
+  else failed=$((failed + 1)); echo "not ok - $1"; echo "#   expected: $2"; echo "#   actual:   $3"; fi
+}
+if [ "$(id -u)" != 0 ] || ! command -v python3 >/dev/null || [ ! -x /lib/systemd/systemd-journal-remote ]; then
+  echo "SKIP: needs root, python3 and systemd-journal-remote to build fake nodes"; exit 77
+fi
+work=$(mktemp -d /tmp/gpuf-watch-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+for scenario in healthy seed-incident gpu-wedged-xid119; do
+  python3 "$top/samples/tools/build_fakehost.py" "$top/samples/scenarios/$scenario" "$work/$scenario" >/dev/null ||
+    { echo "cannot build $scenario"; exit 1; }
+done
+watch() {  # watch SCENARIO OUT [options...]
+  scenario=$1; out=$2; shift 2
+  PATH="$work/$scenario/bin:$work/$scenario/sysbin" "$gpuforensics" watch --root "$work/$scenario/root" \
+    --out-dir "$out" --timeout 2 --deadline 30 "$@" 2>/dev/null
+}
+bundles() { find "$1" -maxdepth 1 -name 'gpuforensics-*.tar.zst' | wc -l | tr -d ' '; }
+
+watch healthy "$work/out-healthy" >/dev/null
+check "healthy node: exit 0" 0 $?
+check "healthy node: no bundle" 0 "$(bundles "$work/out-healthy")"
+
+for run in 1 2 3; do watch seed-incident "$work/out-seed" >"$work/seed-$run.txt"; done
+check "seed incident: exactly one bundle after three checks" 1 "$(bundles "$work/out-seed")"
+check "seed incident: the first check captured" 1 "$(grep -c 'captured /' "$work/seed-1.txt")"
+check "seed incident: later checks know it is captured" 1 "$(grep -c 'already captured' "$work/seed-3.txt")"
+"$gpuforensics" verify "$(find "$work/out-seed" -name 'gpuforensics-*.tar.zst')" >/dev/null
+check "seed incident: the bundle verifies" 0 $?
+
+# A new incident (kubelet restarted: kubelet.sock renewed) inside --min-interval is not captured.
+touch "$work/seed-incident/root/var/lib/kubelet/device-plugins/kubelet.sock"
+watch seed-incident "$work/out-seed" --min-interval 3600 >"$work/seed-4.txt"
+check "rate limit: a new incident within --min-interval is reported, not captured" 1 \
+  "$(grep -c 'younger than --min-interval' "$work/seed-4.txt")"
+check "rate limit: still one bundle" 1 "$(bundles "$work/out-seed")"
+
+# A new incident is captured, and retention keeps the newest two.
+mkdir -p "$work/out-retention"
+for age in 300 200 100; do
+  f="$work/out-retention/gpuforensics-old-$age.tar.zst"
+  head -c 1000 /dev/zero >"$f"
+  touch -d "@$(( $(date +%s) - age ))" "$f"
+done
+touch "$work/out-retention/notes.txt"
+watch seed-incident "$work/out-retention" --keep 2 >"$work/retention.txt"
+check "retention: newest two bundles kept" 2 "$(bundles "$work/out-retention")"
+check "retention: the new bundle is one of them" 1 "$(find "$work/out-retention" -name 'gpuforensics-cn-*.tar.zst' | wc -l | tr -d ' ')"
+check "retention: the oldest went first" "no" "$([ -e "$work/out-retention/gpuforensics-old-300.tar.zst" ] && echo yes || echo no)"
+check "retention: other files are left alone" "yes" "$([ -e "$work/out-retention/notes.txt" ] && echo yes || echo no)"
+
+# The wedged-GPU node: nvidia-smi hangs and ignores SIGTERM; the check does
+# not call it, and the capture is bounded by --timeout.
+start=$(date +%s)
+watch gpu-wedged-xid119 "$work/out-wedged" --check-allocatable >/dev/null
+status=$?
+elapsed=$(( $(date +%s) - start ))
+check "wedged GPU: broken, captured" 1 "$status"
+check "wedged GPU: done within timeout + grace + slack" yes "$([ "$elapsed" -le 10 ] && echo yes || echo no)"
+
+if command -v systemd-analyze >/dev/null; then
+  mkdir "$work/units"
+  for unit in gpuforensics-watch.service gpuforensics-watch.timer; do
+    sed "s|/usr/local/bin/gpuforensics|$gpuforensics|" "$top/deploy/systemd/$unit" >"$work/units/$unit"
+  done
+  systemd-analyze verify "$work/units/gpuforensics-watch.service" "$work/units/gpuforensics-watch.timer" \
+    >"$work/verify.txt" 2>&1
+  check "systemd units verify" 0 $?
+  check "systemd-analyze has no complaint" "" "$(grep gpuforensics "$work/verify.txt")"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

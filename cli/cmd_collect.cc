@@ -1,11 +1,10 @@
-#include <signal.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/options.h"
 #include "collector/collect.h"
 #include "collector/probe_table.h"
@@ -17,24 +16,6 @@
 #endif
 
 namespace gpuf {
-
-namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void OnInterrupt(int) { g_interrupted.store(true); }
-
-void InstallInterruptHandlers() {
-  struct sigaction action {};
-  action.sa_handler = OnInterrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the process at once
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-}
-
-}  // namespace
 
 int RunCollect(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics collect [options]\n\n"
@@ -90,8 +71,7 @@ int RunCollect(const std::vector<std::string>& args) {
   o.path_env = path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   o.tool_version = GPUF_VERSION;
 
-  InstallInterruptHandlers();
-  auto outcome = Collect(o, &g_interrupted);
+  auto outcome = Collect(o, InstallInterruptHandlers());
   if (!outcome.ok()) return ReportFailure("collect", outcome.status());
   std::fprintf(stderr, "gpuforensics collect: triage for node %s\n%s", outcome->manifest.node_name.c_str(),
                outcome->triage.c_str());

@@ -1,11 +1,10 @@
-#include <signal.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/options.h"
 #include "collector/watch.h"
 #include "common/bundle_layout.h"
@@ -18,10 +17,6 @@
 namespace gpuf {
 
 namespace {
-
-std::atomic<bool> g_watch_interrupted{false};
-
-void OnWatchInterrupt(int) { g_watch_interrupted.store(true); }
 
 std::string Describe(const ChainCheck& c) {
   std::string text = std::to_string(c.pci_gpus) + " GPUs on PCI, " + std::to_string(c.driver_gpus) + " in the driver";
@@ -84,14 +79,7 @@ int RunWatch(const std::vector<std::string>& args) {
   c.path_env = path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   c.tool_version = GPUF_VERSION;
 
-  struct sigaction action {};
-  action.sa_handler = OnWatchInterrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-
-  auto outcome = Watch(o, &g_watch_interrupted);
+  auto outcome = Watch(o, InstallInterruptHandlers());
   if (!outcome.ok()) return ReportFailure("watch", outcome.status());
   const ChainCheck& check = outcome->check;
   std::string problems;

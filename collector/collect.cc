@@ -26,6 +26,7 @@
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/sha256.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -56,15 +57,10 @@ std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first
   return results;
 }
 
-std::string Trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
   if (!options.node.empty()) return options.node;
   auto hostname = host.ReadSmallFile("/etc/hostname", 256);
-  if (hostname.ok() && !Trim(*hostname).empty()) return FirstLine(Trim(*hostname));
+  if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
   if (host.root() == "/") {
     char name[256] = {};
     if (gethostname(name, sizeof name - 1) == 0) return name;
@@ -197,8 +193,12 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.tool_version = options.tool_version;
   manifest.node_name = plan.node;
   manifest.hostname = plan.node;
-  if (auto id = host.ReadSmallFile("/etc/machine-id", 256); id.ok()) manifest.machine_id = Trim(*id);
-  if (auto id = host.ReadSmallFile("/proc/sys/kernel/random/boot_id", 256); id.ok()) manifest.boot_id = Trim(*id);
+  if (auto id = host.ReadSmallFile("/etc/machine-id", 256); id.ok()) {
+    manifest.machine_id = TrimRight(*id, " \r\n");
+  }
+  if (auto id = host.ReadSmallFile("/proc/sys/kernel/random/boot_id", 256); id.ok()) {
+    manifest.boot_id = TrimRight(*id, " \r\n");
+  }
   manifest.started_at_unix_ns = started_wall;
   manifest.started_monotonic_ns = started_mono;
   if (const char* tz = std::getenv("TZ")) manifest.tz_env = tz;

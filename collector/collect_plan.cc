@@ -221,12 +221,6 @@ std::map<std::string, int64_t> RunningCtrTasks(const std::string& text) {
 
 }  // namespace
 
-std::string FirstLine(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
-  return line;
-}
-
 std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
   for (const auto& staged : result.staged) {
     if (staged.stream != stream) continue;

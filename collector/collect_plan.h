@@ -53,8 +53,6 @@ std::vector<ProbeTask> PlanPhaseFour(const Plan& plan, const std::vector<Discove
 
 // The bytes a probe staged for `stream`; "" when it has none.
 std::string ReadStaged(const ProbeResult& result, std::string_view stream);
-// The first line, without trailing spaces.
-std::string FirstLine(const std::string& text);
 
 }  // namespace gpuf
 

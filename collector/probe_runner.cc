@@ -203,11 +203,6 @@ std::string ListingText(const ProbeTask& task, const ProbeEnvironment& env) {
   return text;
 }
 
-std::string Trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
 std::string PciTableText(const ProbeTask& task, const ProbeEnvironment& env) {
   std::string text = kPciTableHeader;
   const std::string& dir = task.paths.at(0);
@@ -216,11 +211,12 @@ std::string PciTableText(const ProbeTask& task, const ProbeEnvironment& env) {
   for (const auto& name : *names) {
     std::string base = JoinHostPath(dir, name);
     auto vendor = env.host->ReadSmallFile(base + "/vendor", 64);
-    if (!vendor.ok() || Trimmed(*vendor) != "0x10de") continue;
+    if (!vendor.ok() || TrimRight(*vendor, " \n") != "0x10de") continue;
     auto device = env.host->ReadSmallFile(base + "/device", 64);
     auto pci_class = env.host->ReadSmallFile(base + "/class", 64);
-    text += EscapeField(name) + "\t0x10de\t" + EscapeField(device.ok() ? Trimmed(*device) : "") + "\t" +
-            EscapeField(pci_class.ok() ? Trimmed(*pci_class) : "") + "\n";
+    std::string device_id(device.ok() ? TrimRight(*device, " \n") : "");
+    std::string class_id(pci_class.ok() ? TrimRight(*pci_class, " \n") : "");
+    text += EscapeField(name) + "\t0x10de\t" + EscapeField(device_id) + "\t" + EscapeField(class_id) + "\n";
   }
   return text;
 }

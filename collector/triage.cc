@@ -10,12 +10,6 @@ namespace gpuf {
 
 namespace {
 
-std::string FirstLine(std::string_view text) {
-  std::string line(text.substr(0, text.find('\n')));
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
-  return line;
-}
-
 std::string NodeGpuResources(const std::string& node_json) {
   auto doc = nlohmann::json::parse(node_json, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return "";

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collector/capped_file.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -18,11 +19,6 @@ int64_t MtimeNs(const DirEntryInfo& e) {
   return static_cast<int64_t>(e.st.st_mtim.tv_sec) * 1000000000LL + e.st.st_mtim.tv_nsec;
 }
 
-std::string Trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
 int CountPciGpus(const HostRoot& host) {
   const std::string dir = "/sys/bus/pci/devices";
   auto names = host.ListDir(dir);
@@ -31,8 +27,8 @@ int CountPciGpus(const HostRoot& host) {
   for (const auto& name : *names) {
     auto vendor = host.ReadSmallFile(dir + "/" + name + "/vendor", 64);
     auto pci_class = host.ReadSmallFile(dir + "/" + name + "/class", 64);
-    if (!vendor.ok() || !pci_class.ok() || Trim(*vendor) != "0x10de") continue;
-    std::string c = Trim(*pci_class);
+    if (!vendor.ok() || !pci_class.ok() || TrimRight(*vendor, " \r\n") != "0x10de") continue;
+    std::string_view c = TrimRight(*pci_class, " \r\n");
     if (c.rfind("0x0300", 0) == 0 || c.rfind("0x0302", 0) == 0) ++gpus;
   }
   return gpus;
@@ -116,7 +112,9 @@ std::string ChainCheck::IncidentKey() const {
 
 ChainCheck CheckChain(const HostRoot& host, const re2::RE2& plugin_pattern) {
   ChainCheck check;
-  if (auto id = host.ReadSmallFile("/proc/sys/kernel/random/boot_id", 128); id.ok()) check.boot_id = Trim(*id);
+  if (auto id = host.ReadSmallFile("/proc/sys/kernel/random/boot_id", 128); id.ok()) {
+    check.boot_id = TrimRight(*id, " \r\n");
+  }
   check.pci_gpus = CountPciGpus(host);
   if (auto gpus = host.ListDir("/proc/driver/nvidia/gpus"); gpus.ok()) {
     check.driver_gpus = static_cast<int>(gpus->size());

@@ -2,6 +2,7 @@
 #ifndef GPUF_COMMON_TEXT_LINES_H_
 #define GPUF_COMMON_TEXT_LINES_H_
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,26 @@ void ForEachLine(std::string_view text, Fn fn) {
     start = end + 1;
   }
 }
+
+inline constexpr std::string_view kWhitespace = " \t\r\n";
+
+// Without the trailing (leading, both) characters of `chars`.
+inline std::string_view TrimRight(std::string_view text, std::string_view chars = kWhitespace) {
+  size_t end = text.find_last_not_of(chars);
+  return end == std::string_view::npos ? std::string_view() : text.substr(0, end + 1);
+}
+
+inline std::string_view TrimLeft(std::string_view text, std::string_view chars = kWhitespace) {
+  size_t begin = text.find_first_not_of(chars);
+  return begin == std::string_view::npos ? std::string_view() : text.substr(begin);
+}
+
+inline std::string_view Trim(std::string_view text, std::string_view chars = kWhitespace) {
+  return TrimLeft(TrimRight(text, chars), chars);
+}
+
+// The first line, without trailing whitespace.
+inline std::string FirstLine(std::string_view text) { return std::string(TrimRight(text.substr(0, text.find('\n')))); }
 
 // "a\tb\t" -> {"a", "b", ""}: every field, empty ones included.
 inline std::vector<std::string_view> SplitTabs(std::string_view line) {

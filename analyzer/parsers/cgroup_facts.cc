@@ -21,11 +21,6 @@ std::vector<std::string_view> SplitWhitespace(std::string_view line) {
   }
 }
 
-std::string_view TrimRight(std::string_view text) {
-  size_t end = text.find_last_not_of(" \t");
-  return end == std::string_view::npos ? std::string_view() : text.substr(0, end + 1);
-}
-
 bool ToInt(std::string_view text, int64_t& out) {
   if (text.empty()) return false;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -185,7 +180,7 @@ BpfCgroupPrograms ParseBpftoolCgroup(std::string_view text) {
   BpfCgroupPrograms out;
   std::string cgroup_path;
   ForEachLine(text, [&](int number, std::string_view line) {
-    std::string_view trimmed = TrimRight(line);
+    std::string_view trimmed = TrimRight(line, " \t");
     auto f = SplitWhitespace(trimmed);
     if (f.empty() || IsBpftoolHeader(f) || (f.size() == 1 && f[0] == "CgroupPath")) return;
     if (trimmed.substr(0, 6) == "Error:") {

@@ -1,4 +1,5 @@
 #include "analyzer/parsers/kubelet_log.h"
+#include "common/text_lines.h"
 
 #include <re2/re2.h>
 
@@ -10,14 +11,6 @@ namespace gpuf {
 namespace {
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 bool IsKeyChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||

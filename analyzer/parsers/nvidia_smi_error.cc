@@ -33,12 +33,6 @@ constexpr int kRankGpuLost = std::size(kRunFailures);
 constexpr int kRankHandleError = kRankGpuLost + 1;
 constexpr int kRankNone = kRankHandleError + 1;
 
-std::string_view Trim(std::string_view s) {
-  size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
 std::string Lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -81,7 +75,7 @@ bool ParseHandleError(std::string_view line, std::string& pci, std::string& reas
   }
   pci = std::string(address.substr(0, address.size() - s.size()));
   if (!TakeChar(s, ":")) return false;
-  reason = std::string(Trim(s));
+  reason = std::string(Trim(s, " \t"));
   return true;
 }
 
@@ -117,12 +111,14 @@ class Classifier {
 
   void Scan(std::string_view text, bool from_stderr) {
     ForEachLine(text, [&](int number, std::string_view raw) {
-      std::string_view line = Trim(raw);
+      std::string_view line = Trim(raw, " \t");
       if (line.empty()) return;
       if (first_stream_line_[from_stderr].empty()) first_stream_line_[from_stderr] = std::string(line);
       if (warning_line_.empty() && line.rfind("WARNING:", 0) == 0) warning_line_ = std::string(line);
       const std::string_view version = "NVML library version:";
-      if (line.rfind(version, 0) == 0) run_.nvml_library_version = std::string(Trim(line.substr(version.size())));
+      if (line.rfind(version, 0) == 0) {
+        run_.nvml_library_version = std::string(Trim(line.substr(version.size()), " \t"));
+      }
       Consider(HandleErrorRank(number, line, from_stderr), line);
       Consider(Rank(line), line);
     });
@@ -149,7 +145,7 @@ class Classifier {
       run_.warnings.push_back({number, "device handle error without a PCI address: " + std::string(line)});
       return kRankHandleError;
     }
-    run_.handle_errors.push_back({number, from_stderr, SysfsPci(pci), std::string(Trim(reason))});
+    run_.handle_errors.push_back({number, from_stderr, SysfsPci(pci), std::string(Trim(reason, " \t"))});
     return kRankHandleError;
   }
 

@@ -15,12 +15,6 @@ namespace {
 
 constexpr char kRoot[] = "nvidia_smi_log";
 
-std::string_view Trim(std::string_view s) {
-  size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 template <typename Int>
 bool ParseInt(std::string_view text, Int& out, int base = 10) {
   if (text.empty()) return false;

@@ -1,4 +1,5 @@
 #include "analyzer/parsers/plugin_log.h"
+#include "common/text_lines.h"
 
 #include <re2/re2.h>
 
@@ -147,21 +148,6 @@ std::string BannerVersion(std::string_view value) {
     value = value.substr(1, value.size() - 2);
   }
   return std::string(value.substr(0, value.find(' ')));
-}
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::string_view TrimLeft(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) {
-    s.remove_prefix(1);
-  }
-  return s;
 }
 
 }  // namespace
@@ -335,16 +321,16 @@ PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
   static constexpr std::string_view kHeader = "Running with config:";
   PluginConfigScan scan;
   for (size_t i = 0; i < messages.size(); ++i) {
-    std::string_view first = TrimLeft(messages[i].text);
+    std::string_view first = TrimLeft(messages[i].text, " \t\n");
     if (first.substr(0, kHeader.size()) != kHeader) continue;
     int header_line = messages[i].line;
-    std::string body(TrimLeft(first.substr(kHeader.size())));
+    std::string body(TrimLeft(first.substr(kHeader.size()), " \t\n"));
     int depth = 0;
     bool started = false, in_string = false;
     bool done = FeedBraces(body, &depth, &started, &in_string);
     size_t j = i + 1;
     for (; !done && j < messages.size(); ++j) {
-      if (!started && TrimLeft(messages[j].text).substr(0, 1) != "{") break;
+      if (!started && TrimLeft(messages[j].text, " \t\n").substr(0, 1) != "{") break;
       body += '\n';
       body += messages[j].text;
       done = FeedBraces(messages[j].text, &depth, &started, &in_string);

@@ -9,12 +9,6 @@ namespace gpuf {
 
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
 template <typename Int>
 bool ParseInt(std::string_view text, Int& out, int base = 10) {
   if (text.empty()) return false;
@@ -76,7 +70,7 @@ NvidiaDriverVersion ParseNvidiaDriverVersion(std::string_view text) {
   bool banner_seen = false;
   ForEachLine(text, [&](int number, std::string_view line) {
     const std::string_view nvrm = "NVRM version:";
-    if (Trim(line).empty() || StartsWith(line, "GCC version:")) return;
+    if (Trim(line, " \t").empty() || StartsWith(line, "GCC version:")) return;
     if (!StartsWith(line, nvrm)) {
       Warn(parsed.warnings, number, "unexpected line", line);
       return;
@@ -94,14 +88,14 @@ NvidiaDriverVersion ParseNvidiaDriverVersion(std::string_view text) {
 NvidiaGpuInformation ParseNvidiaGpuInformation(std::string_view text) {
   NvidiaGpuInformation info;
   ForEachLine(text, [&](int number, std::string_view line) {
-    if (Trim(line).empty()) return;
+    if (Trim(line, " \t").empty()) return;
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       Warn(info.warnings, number, "no ':' in", line);
       return;
     }
-    std::string_view key = Trim(line.substr(0, colon));
-    std::string value(Trim(line.substr(colon + 1)));
+    std::string_view key = Trim(line.substr(0, colon), " \t");
+    std::string value(Trim(line.substr(colon + 1), " \t"));
     auto number_into = [&](std::optional<int64_t>& field) {
       int64_t n = 0;
       if (ParseInt(value, n)) field = n;
@@ -126,7 +120,7 @@ ProcDevices ParseProcDevices(std::string_view text) {
   ProcDevices devices;
   enum { kBefore, kCharacter, kAfter } section = kBefore;
   ForEachLine(text, [&](int number, std::string_view line) {
-    if (section == kAfter || Trim(line).empty()) return;
+    if (section == kAfter || Trim(line, " \t").empty()) return;
     if (line == "Character devices:") {
       section = kCharacter;
       return;
@@ -135,7 +129,7 @@ ProcDevices ParseProcDevices(std::string_view text) {
       section = kAfter;
       return;
     }
-    std::string_view entry = Trim(line);
+    std::string_view entry = Trim(line, " \t");
     size_t space = entry.find(' ');
     int major = 0;
     if (section != kCharacter || space == std::string_view::npos || !ParseInt(entry.substr(0, space), major)) {
@@ -143,7 +137,7 @@ ProcDevices ParseProcDevices(std::string_view text) {
            line);
       return;
     }
-    devices.character_majors.emplace(std::string(Trim(entry.substr(space + 1))), major);
+    devices.character_majors.emplace(std::string(Trim(entry.substr(space + 1), " \t")), major);
   });
   if (section == kBefore) devices.warnings.push_back({0, "no 'Character devices:' section"});
   return devices;

@@ -12,11 +12,6 @@ namespace {
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
 
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 struct Banner {
   const char* component;
   const char* regex;  // capture 1: the version; capture 2, when present: a revision
@@ -120,7 +115,7 @@ ParsedVersions ParseVersionOutput(std::string_view text) {
   const bool cli_build_lines = HasCliBuildLines(text);
   bool any_text = false;
   ForEachLine(text, [&](int number, std::string_view raw) {
-    std::string_view line = TrimRight(raw);
+    std::string_view line = TrimRight(raw, " \t");
     if (!line.empty()) any_text = true;
     std::string revision;
     if (RE2::FullMatch(Piece(line), commit, &revision)) {

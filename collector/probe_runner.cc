@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "collector/listing.h"
+#include "collector/nvidia_pci.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
@@ -205,18 +206,8 @@ std::string ListingText(const ProbeTask& task, const ProbeEnvironment& env) {
 
 std::string PciTableText(const ProbeTask& task, const ProbeEnvironment& env) {
   std::string text = kPciTableHeader;
-  const std::string& dir = task.paths.at(0);
-  auto names = env.host->ListDir(dir);
-  if (!names.ok()) return text;
-  for (const auto& name : *names) {
-    std::string base = JoinHostPath(dir, name);
-    auto vendor = env.host->ReadSmallFile(base + "/vendor", 64);
-    if (!vendor.ok() || TrimRight(*vendor, " \n") != "0x10de") continue;
-    auto device = env.host->ReadSmallFile(base + "/device", 64);
-    auto pci_class = env.host->ReadSmallFile(base + "/class", 64);
-    std::string device_id(device.ok() ? TrimRight(*device, " \n") : "");
-    std::string class_id(pci_class.ok() ? TrimRight(*pci_class, " \n") : "");
-    text += EscapeField(name) + "\t0x10de\t" + EscapeField(device_id) + "\t" + EscapeField(class_id) + "\n";
+  for (const auto& f : ReadNvidiaPciFunctions(*env.host, task.paths.at(0))) {
+    text += EscapeField(f.address) + "\t0x10de\t" + EscapeField(f.device) + "\t" + EscapeField(f.pci_class) + "\n";
   }
   return text;
 }

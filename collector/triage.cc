@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/bundle_layout.h"
+#include "common/pci_role.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -48,7 +49,7 @@ int CountPciGpus(std::string_view table) {
     if (line.empty() || line[0] == '#') return;
     size_t tab = line.rfind('\t');
     std::string_view pci_class = tab == std::string_view::npos ? "" : line.substr(tab + 1);
-    if (pci_class.substr(0, 6) == "0x0300" || pci_class.substr(0, 6) == "0x0302") ++count;
+    if (PciRole(pci_class) == "gpu") ++count;
   });
   return count;
 }

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "collector/capped_file.h"
+#include "collector/nvidia_pci.h"
+#include "common/pci_role.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -20,17 +22,8 @@ int64_t MtimeNs(const DirEntryInfo& e) {
 }
 
 int CountPciGpus(const HostRoot& host) {
-  const std::string dir = "/sys/bus/pci/devices";
-  auto names = host.ListDir(dir);
-  if (!names.ok()) return 0;
   int gpus = 0;
-  for (const auto& name : *names) {
-    auto vendor = host.ReadSmallFile(dir + "/" + name + "/vendor", 64);
-    auto pci_class = host.ReadSmallFile(dir + "/" + name + "/class", 64);
-    if (!vendor.ok() || !pci_class.ok() || TrimRight(*vendor, " \r\n") != "0x10de") continue;
-    std::string_view c = TrimRight(*pci_class, " \r\n");
-    if (c.rfind("0x0300", 0) == 0 || c.rfind("0x0302", 0) == 0) ++gpus;
-  }
+  for (const auto& f : ReadNvidiaPciFunctions(host)) gpus += PciRole(f.pci_class) == "gpu";
   return gpus;
 }
 

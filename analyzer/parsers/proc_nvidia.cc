@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/pci_role.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -48,19 +49,6 @@ std::optional<std::string> DriverVersionIn(std::string_view banner) {
 
 void Warn(std::vector<ParseWarning>& warnings, int line, std::string_view what, std::string_view text) {
   warnings.push_back({line, std::string(what) + ": " + std::string(text)});
-}
-
-std::string PciRole(std::string_view pci_class, bool& readable) {
-  uint32_t code = 0;
-  readable = StartsWith(pci_class, "0x") && ParseInt(pci_class.substr(2), code, 16) && code <= 0xffffff;
-  if (!readable) return "other";
-  switch (code >> 8) {
-    case 0x0300:  // VGA-compatible display controller
-    case 0x0302: return "gpu";  // 3D controller: data-centre GPUs without display
-    case 0x0680: return "nvswitch";
-    case 0x0403: return "audio";
-  }
-  return "other";
 }
 
 }  // namespace
@@ -156,11 +144,11 @@ PciTable ParsePciTable(std::string_view text) {
       return;
     }
     PciFunction row{number, std::string(f[0]), std::string(f[1]), std::string(f[2]), std::string(f[3]), ""};
-    bool readable = false;
-    row.role = PciRole(row.pci_class, readable);
+    std::optional<std::string_view> role = PciRole(row.pci_class);
+    row.role = std::string(role.value_or("other"));
     // An unreadable class leaves the function in the table: it still proves
     // an NVIDIA device was on the bus.
-    if (!readable) Warn(table.warnings, number, "unreadable class", "'" + row.pci_class + "'");
+    if (!role) Warn(table.warnings, number, "unreadable class", "'" + row.pci_class + "'");
     table.rows.push_back(std::move(row));
   });
   if (text.empty()) table.warnings.push_back({0, "expected the '# gpuforensics pci v1:' header: (empty)"});

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "collector/plugin_logs.h"
 #include "collector/probe_table.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
@@ -167,33 +168,14 @@ void PlanStaticPods(const Plan& plan, std::vector<ProbeTask>& tasks) {
   }
 }
 
-// /var/log/pods/<namespace>_<pod>_<uid>/<container>/<n>.log[.<rotation>]
 void PlanPodLogs(const Plan& plan, std::vector<ProbeTask>& tasks) {
-  const std::string root = "/var/log/pods";
-  auto pods = plan.host->ListDir(root);
-  if (!pods.ok()) return;
-  size_t planned = 0;
-  for (const auto& pod : *pods) {
-    std::string pod_dir = JoinHostPath(root, pod);
-    auto containers = plan.host->ListDir(pod_dir);
-    if (!containers.ok()) continue;
-    for (const auto& container : *containers) {
-      if (!re2::RE2::PartialMatch(pod, *plan.plugin_pattern) &&
-          !re2::RE2::PartialMatch(container, *plan.plugin_pattern)) {
-        continue;
-      }
-      std::string container_dir = JoinHostPath(pod_dir, container);
-      auto files = plan.host->ListDir(container_dir);
-      if (!files.ok()) continue;
-      for (const auto& file : *files) {
-        if (planned++ >= kMaxPluginLogFiles) return;
-        std::string path = JoinHostPath(container_dir, file);
-        ProbeTask t = FileTask("plugin.log", kPhasePassive, path, path);
-        t.keep = KeepMode::kTail;
-        t.cap_bytes = 32 * kMiB;
-        tasks.push_back(t);
-      }
-    }
+  std::vector<std::string> paths = PluginLogFiles(*plan.host, *plan.plugin_pattern);
+  if (paths.size() > kMaxPluginLogFiles) paths.resize(kMaxPluginLogFiles);
+  for (const auto& path : paths) {
+    ProbeTask t = FileTask("plugin.log", kPhasePassive, path, path);
+    t.keep = KeepMode::kTail;
+    t.cap_bytes = 32 * kMiB;
+    tasks.push_back(t);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "collector/capped_file.h"
 #include "collector/nvidia_pci.h"
+#include "collector/plugin_logs.h"
 #include "common/pci_role.h"
 #include "common/text_lines.h"
 
@@ -42,30 +43,17 @@ void CheckSockets(const HostRoot& host, ChainCheck& check) {
   }
 }
 
-// The newest file under /var/log/pods/<pod>/<container>/ whose pod or
-// container name is the device plugin's: the running instance's log.
+// The newest plugin log file (rotated .gz ones aside): the running
+// instance's log.
 std::string CurrentPluginLog(const HostRoot& host, const re2::RE2& pattern) {
-  const std::string root = "/var/log/pods";
   std::string newest;
   int64_t newest_mtime = 0;
-  auto pods = host.ListDir(root);
-  if (!pods.ok()) return "";
-  for (const auto& pod : *pods) {
-    auto containers = host.ListDir(root + "/" + pod);
-    if (!containers.ok()) continue;
-    for (const auto& container : *containers) {
-      if (!re2::RE2::PartialMatch(pod, pattern) && !re2::RE2::PartialMatch(container, pattern)) continue;
-      const std::string dir = root + "/" + pod + "/" + container;
-      auto files = host.ListDir(dir);
-      if (!files.ok()) continue;
-      for (const auto& file : *files) {
-        auto entry = host.Lstat(dir + "/" + file);
-        if (!entry.ok() || !S_ISREG(entry->st.st_mode) || file.find(".gz") != std::string::npos) continue;
-        if (MtimeNs(*entry) >= newest_mtime) {
-          newest_mtime = MtimeNs(*entry);
-          newest = dir + "/" + file;
-        }
-      }
+  for (const auto& path : PluginLogFiles(host, pattern)) {
+    auto entry = host.Lstat(path);
+    if (!entry.ok() || !S_ISREG(entry->st.st_mode) || path.find(".gz") != std::string::npos) continue;
+    if (MtimeNs(*entry) >= newest_mtime) {
+      newest_mtime = MtimeNs(*entry);
+      newest = path;
     }
   }
   return newest;

@@ -57,26 +57,6 @@ std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first
   return results;
 }
 
-std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
-  if (!options.node.empty()) return options.node;
-  auto hostname = host.ReadSmallFile("/etc/hostname", 256);
-  if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
-  if (host.root() == "/") {
-    char name[256] = {};
-    if (gethostname(name, sizeof name - 1) == 0) return name;
-  }
-  return "";
-}
-
-std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec) {
-  if (!options.kubeconfig.empty()) return options.kubeconfig;
-  if (const char* env = std::getenv("KUBECONFIG"); env && *env) return env;
-  // Only its existence is checked: the file holds credentials and is never read.
-  const std::string kubelet_conf = "/etc/kubernetes/kubelet.conf";
-  if (host.Lstat(kubelet_conf).ok()) return exec.HostPathArg(kubelet_conf);
-  return "";
-}
-
 int LocalUtcOffsetSeconds(int64_t unix_ns) {
   std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000LL);
   std::tm local{};

@@ -1,5 +1,7 @@
 #include "collector/collect_plan.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include "collector/probe_table.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -209,6 +212,26 @@ std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
     auto data = ReadWholeFile(staged.staging_path);
     return data.ok() ? std::move(*data) : "";
   }
+  return "";
+}
+
+std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
+  if (!options.node.empty()) return options.node;
+  auto hostname = host.ReadSmallFile("/etc/hostname", 256);
+  if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
+  if (host.root() == "/") {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) == 0) return name;
+  }
+  return "";
+}
+
+std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec) {
+  if (!options.kubeconfig.empty()) return options.kubeconfig;
+  if (const char* env = std::getenv("KUBECONFIG"); env && *env) return env;
+  // Only its existence is checked: the file holds credentials and is never read.
+  const std::string kubelet_conf = "/etc/kubernetes/kubelet.conf";
+  if (host.Lstat(kubelet_conf).ok()) return exec.HostPathArg(kubelet_conf);
   return "";
 }
 

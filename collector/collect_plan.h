@@ -41,6 +41,12 @@ struct Discovered {
   ContainerFacts facts;
 };
 
+// --node, else the host's /etc/hostname, else (root "/") gethostname.
+std::string ResolveNode(const CollectOptions& options, const HostRoot& host);
+// --kubeconfig, else $KUBECONFIG, else the kubelet's kubeconfig when it
+// exists (as a path the host command can open); "" when none.
+std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec);
+
 std::vector<ProbeTask> PlanPhaseOne(const Plan& plan);
 // Fills `containers` from phase one's crictl listing.
 std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeResult>& phase_one,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "collector/collect_plan.h"
 #include "collector/host_exec.h"
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
@@ -51,16 +52,11 @@ Status WriteState(const std::string& dir, const WatchState& state) {
 // `kubectl get node -o json`, as the collector runs it, bounded.
 void MaybeCheckAllocatable(const WatchOptions& options, const HostRoot& host, ChainCheck& check) {
   if (!options.check_allocatable || check.pci_gpus == 0) return;
-  HostExec exec(ExecMode::kPath, host, options.collect.path_env);
-  std::string kubeconfig = options.collect.kubeconfig;
-  if (kubeconfig.empty() && host.Lstat("/etc/kubernetes/kubelet.conf").ok()) {
-    kubeconfig = exec.HostPathArg("/etc/kubernetes/kubelet.conf");
-  }
-  std::string node = options.collect.node;
-  if (node.empty()) {
-    auto hostname = host.ReadSmallFile("/etc/hostname", 256);
-    if (hostname.ok()) node = hostname->substr(0, hostname->find('\n'));
-  }
+  auto mode = ParseExecMode(options.collect.exec_mode);
+  if (!mode.ok()) return;
+  HostExec exec(*mode, host, options.collect.path_env);
+  const std::string kubeconfig = ResolveKubeconfig(options.collect, host, exec);
+  const std::string node = ResolveNode(options.collect, host);
   PreparedCommand command =
       exec.Prepare({"kubectl", "--kubeconfig", kubeconfig, "--request-timeout=5s", "get", "node", node, "-o", "json"});
   if (command.executable.empty() || kubeconfig.empty() || node.empty()) return;

@@ -61,6 +61,7 @@ void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
   if (xml.driver_version) {
     InsertVersion(ctx, in, "nvidia-driver-nvml", *xml.driver_version, std::nullopt);
   }
+  if (xml.cuda_version) InsertVersion(ctx, in, "cuda", *xml.cuda_version, std::nullopt);
   for (const auto& g : xml.gpus) {
     if (!g.uuid) continue;
     ctx.Run("UPDATE gpus SET pci_bus_id = ?, minor_number = ?, serial = ?, persistence_mode = ?, mig_mode = ?, "

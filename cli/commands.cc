@@ -12,6 +12,7 @@ constexpr Command kCommands[] = {
     {"analyze", "load a bundle into SQLite and report what it shows about the GPU chain", RunAnalyze},
     {"verify", "check every member of a bundle against its manifest (sizes and sha256)", RunVerify},
     {"timeline", "print the node's merged boot timeline (text, jsonl for Timesketch, csv)", RunTimeline},
+    {"diff", "compare two bundles: versions, plugin deployment, intervals, GPU counts, findings, recovery", RunDiff},
     {"sql", "run one read-only SQL query against a bundle or a kept database", RunSql},
     {"rules", "list, lint and test the known-issue rules (rules/*.yaml), or run them on a bundle", RunRulesCommand},
 };

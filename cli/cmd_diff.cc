@@ -1,0 +1,65 @@
+#include <cstdio>
+#include <iostream>
+
+#include "analyzer/bundle_diff.h"
+#include "analyzer/render_diff.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/exit_codes.h"
+
+namespace gpuf {
+
+int RunDiff(const std::vector<std::string>& args) {
+  po::options_description options("gpuforensics diff A.tar.zst B.tar.zst [options]\n\n"
+      "Analyzes two bundles and prints what differs between them: component versions,\n"
+      "how the device plugin is deployed and configured, the intervals of the boot at\n"
+      "capture, the GPUs seen at each step of the chain, the chain verdict, the\n"
+      "device-plugin sockets and the findings. For two bundles of the same node\n"
+      "(equal machine-id), A before B, it checks the recovery: was the plugin\n"
+      "container really recreated, did it register, did allocatable come back.\n\n"
+      "Exit status: 0 when the comparison ran, whatever it found (two bundles always\n"
+      "differ; read the verdict in the output or in the JSON); 2 when a bundle cannot\n"
+      "be read; 64 for a bad command line.\n\noptions");
+  options.add_options()
+      ("a", po::value<std::string>(), "first bundle (before)")
+      ("b", po::value<std::string>(), "second bundle (after)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json | markdown")
+      ("all", "also list the facts that are the same (text, markdown; json always has them)")
+      ("tz", po::value<std::string>()->default_value("UTC"),
+       "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name");
+  po::positional_options_description positional;
+  positional.add("a", 1).add("b", 1);
+  auto parsed = ParseOptions("diff", args, options, positional);
+  if (!parsed.ok()) return ReportFailure("diff", parsed.status());
+  if (parsed->help) {
+    std::cout << options << "\n";
+    return kExitOk;
+  }
+  const auto& v = parsed->values;
+  if (!v.count("a") || !v.count("b")) {
+    return ReportFailure("diff", Status::InvalidArgument("two bundles needed", "usage: gpuforensics diff A B"));
+  }
+  const std::string format = v["format"].as<std::string>();
+  if (format != "text" && format != "json" && format != "markdown") {
+    return ReportFailure("diff", Status::InvalidArgument("--format must be text, json or markdown"));
+  }
+  const std::string tz = v["tz"].as<std::string>();
+  if (tz != "node") {  // a bad zone is a usage error, found before loading anything
+    auto zone = DisplayZone::Parse(tz, "");
+    if (!zone.ok()) return ReportFailure("diff", zone.status());
+  }
+  auto diff = DiffBundles(v["a"].as<std::string>(), v["b"].as<std::string>());
+  if (!diff.ok()) return ReportFailure("diff", diff.status());
+  DiffRenderOptions render;
+  render.show_all = v.count("all") > 0;
+  auto zone = DisplayZone::Parse(tz, diff->a.node_zone);
+  if (!zone.ok()) return ReportFailure("diff", zone.status());
+  render.zone = *zone;
+  std::string out = format == "json"       ? RenderDiffJson(*diff)
+                    : format == "markdown" ? RenderDiffMarkdown(*diff, render)
+                                           : RenderDiffText(*diff, render);
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace gpuf

@@ -77,12 +77,12 @@ RecoveryCheck CheckRecovery(const BundleSnapshot& a, const BundleSnapshot& b) {
   return r;
 }
 
-std::vector<SectionDiff> CompareFacts(const std::vector<Fact>& a, const std::vector<Fact>& b) {
+std::vector<SectionDiff> CompareFacts(const std::vector<DiffFact>& a, const std::vector<DiffFact>& b) {
   std::vector<SectionDiff> out;
   for (const auto& section : DiffSections()) {
     SectionDiff s{section.id, section.title, {}, 0, 0};
     std::map<std::string, size_t> index;  // name -> position in s.facts
-    auto add = [&](const Fact& f, bool from_a) {
+    auto add = [&](const DiffFact& f, bool from_a) {
       if (f.section != section.id) return;
       auto [it, inserted] = index.emplace(f.name, s.facts.size());
       if (inserted) s.facts.push_back({f.name, f.kind, std::nullopt, std::nullopt});

@@ -29,14 +29,15 @@ namespace gpuf {
 enum class FactKind { kText, kCount, kSeconds, kTime };
 const char* FactKindName(FactKind kind);  // "text" | "count" | "seconds" | "time"
 
-struct Fact {
+struct DiffFact {
   std::string section;  // id from DiffSections()
   std::string name;
   FactKind kind = FactKind::kText;
   std::string value;
 };
 
-struct PluginContainer {
+// A device-plugin container as one bundle's runtime listed it.
+struct SeenPluginContainer {
   std::string id;  // full 64-hex
   std::string state;
   std::optional<int64_t> attempt;
@@ -49,8 +50,8 @@ struct BundleSnapshot {
   std::string node_name, machine_id, boot_id;  // "" when unknown
   std::string node_zone;  // IANA name the bundle records, "" when unknown
   int64_t collected_at_ns = 0;
-  std::vector<Fact> facts;  // in fact-table order
-  std::vector<PluginContainer> plugin_containers;  // newest first
+  std::vector<DiffFact> facts;  // in fact-table order
+  std::vector<SeenPluginContainer> plugin_containers;  // newest first
   std::string registration;  // chain step status: "ok" | "failed" | "unknown"
   std::optional<std::string> allocatable;  // Node's nvidia.com/gpu, nullopt when absent
   std::optional<int64_t> gpus;  // host nvidia-smi count, else PCI count; nullopt when neither
@@ -80,7 +81,7 @@ const char* RecoveryVerdictName(RecoveryVerdict v);  // "recovered" | "not_recre
 // Before (A) and after (B) on the same node.
 struct RecoveryCheck {
   RecoveryVerdict verdict = RecoveryVerdict::kUnknown;
-  std::optional<PluginContainer> a_container, b_container;  // newest plugin container of each
+  std::optional<SeenPluginContainer> a_container, b_container;  // newest plugin container of each
   std::optional<bool> recreated;  // nullopt when either has no plugin container
   std::optional<std::string> a_container_in_b;  // its state in B; nullopt when B no longer lists it
   std::string registration_a, registration_b;

@@ -16,7 +16,7 @@ BundleSnapshot Node(const std::string& machine_id, const std::string& boot_id) {
   return s;
 }
 
-PluginContainer Container(const std::string& id, int64_t attempt, int64_t created_ns) {
+SeenPluginContainer Container(const std::string& id, int64_t attempt, int64_t created_ns) {
   return {id, "CONTAINER_RUNNING", attempt, created_ns, "pod-uid"};
 }
 
@@ -137,7 +137,7 @@ TEST_CASE("CompareSnapshots: the recovery check of the same node") {
     CHECK(d.recovery->summary.rfind("SAME plugin container f3d0365e077f in both: it was NOT recreated", 0) == 0);
   }
   SUBCASE("a new container, but allocatable still short") {
-    PluginContainer old = Container("f3d0365e077f8969", 1, 100);
+    SeenPluginContainer old = Container("f3d0365e077f8969", 1, 100);
     old.state = "CONTAINER_EXITED";
     after.plugin_containers = {Container("541677869cb8fa84", 2, 200), old};
     after.allocatable = "7";

@@ -16,7 +16,7 @@ namespace {
 #define ARTIFACT_OK(name) \
   "EXISTS (SELECT 1 FROM artifacts WHERE bundle_id = :bundle AND name = '" name "' AND status = 'ok')"
 
-constexpr FactQuery kFactQueries[] = {
+constexpr DiffFactQuery kFactQueries[] = {
     // --- versions ---
     {"versions", FactKind::kText, R"sql(
       SELECT 'os', regexp_capture(l.text, '^PRETTY_NAME="?([^"]*)') FROM artifact_lines l JOIN artifacts a USING (artifact_id)
@@ -141,7 +141,7 @@ constexpr FactQuery kFactQueries[] = {
 #undef NEWEST_PLUGIN
 #undef ARTIFACT_OK
 
-Status ReadFacts(Database& db, int64_t bundle, const FactQuery& q, std::vector<Fact>& out) {
+Status ReadFacts(Database& db, int64_t bundle, const DiffFactQuery& q, std::vector<DiffFact>& out) {
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(q.sql));
   s.BindNamed(":bundle", bundle);
   while (s.Step()) {
@@ -171,7 +171,7 @@ Status ReadPluginContainers(Database& db, int64_t bundle, BundleSnapshot& snap) 
       "WHERE bundle_id = :bundle AND is_plugin ORDER BY created_at_ns DESC, id"));
   s.BindNamed(":bundle", bundle);
   while (s.Step()) {
-    PluginContainer c{s.ColumnText(0), s.ColumnText(1), std::nullopt, std::nullopt, s.ColumnText(4)};
+    SeenPluginContainer c{s.ColumnText(0), s.ColumnText(1), std::nullopt, std::nullopt, s.ColumnText(4)};
     if (!s.ColumnIsNull(2)) c.attempt = s.ColumnInt(2);
     if (!s.ColumnIsNull(3)) c.created_at_ns = s.ColumnInt(3);
     snap.plugin_containers.push_back(c);
@@ -179,7 +179,7 @@ Status ReadPluginContainers(Database& db, int64_t bundle, BundleSnapshot& snap) 
   return s.status();
 }
 
-const Fact* FindFact(const BundleSnapshot& snap, std::string_view section, std::string_view name) {
+const DiffFact* FindFact(const BundleSnapshot& snap, std::string_view section, std::string_view name) {
   for (const auto& f : snap.facts) {
     if (f.section == section && f.name == name) return &f;
   }
@@ -188,7 +188,7 @@ const Fact* FindFact(const BundleSnapshot& snap, std::string_view section, std::
 
 }  // namespace
 
-std::span<const FactQuery> FactQueries() { return kFactQueries; }
+std::span<const DiffFactQuery> FactQueries() { return kFactQueries; }
 
 Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::string& path) {
   BundleSnapshot snap;
@@ -209,9 +209,9 @@ Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::str
     }
   }
   GPUF_RETURN_IF_ERROR(ReadPluginContainers(db, bundle, snap));
-  if (const Fact* f = FindFact(snap, "gpu_counts", "Node allocatable")) snap.allocatable = f->value;
-  const Fact* host = FindFact(snap, "gpu_counts", "nvidia-smi -L on the host");
-  const Fact* pci = FindFact(snap, "gpu_counts", "PCI GPU functions (sysfs)");
+  if (const DiffFact* f = FindFact(snap, "gpu_counts", "Node allocatable")) snap.allocatable = f->value;
+  const DiffFact* host = FindFact(snap, "gpu_counts", "nvidia-smi -L on the host");
+  const DiffFact* pci = FindFact(snap, "gpu_counts", "PCI GPU functions (sysfs)");
   // Both are count(*) results, so they parse.
   if (host && host->value != "0") {
     snap.gpus = std::stoll(host->value);

@@ -14,13 +14,13 @@
 
 namespace gpuf {
 
-struct FactQuery {
+struct DiffFactQuery {
   const char* section;  // a DiffSections() id
   FactKind kind;
   const char* sql;      // SELECT name, value ... WHERE ... = :bundle
 };
 
-std::span<const FactQuery> FactQueries();
+std::span<const DiffFactQuery> FactQueries();
 
 // Reads one loaded, timelined and rule-checked bundle. Fails only when the
 // database does (a query of the table that does not run is a bug).

@@ -35,7 +35,7 @@ std::string Shown(const std::optional<std::string>& value, FactKind kind, const 
   return *value;
 }
 
-std::string ContainerLine(const PluginContainer& c, const DisplayZone& zone) {
+std::string ContainerLine(const SeenPluginContainer& c, const DisplayZone& zone) {
   std::string line = c.id.substr(0, 12);
   if (c.attempt) line += " attempt " + std::to_string(*c.attempt);
   if (c.created_at_ns) line += ", created " + zone.Format(*c.created_at_ns);
@@ -56,10 +56,14 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// "same_node_other_boot" -> "same node other boot", for prose.
-std::string Words(std::string s) {
-  std::replace(s.begin(), s.end(), '_', ' ');
-  return s;
+std::string RelationWords(NodeRelation r) {
+  switch (r) {
+    case NodeRelation::kSameBoot: return "same node, same boot";
+    case NodeRelation::kSameNodeOtherBoot: return "same node, another boot";
+    case NodeRelation::kDifferentNodes: return "different nodes";
+    case NodeRelation::kUnknown: return "not known to be the same node";
+  }
+  return "unknown";
 }
 
 std::string IdentityLine(const BundleSnapshot& s, const DisplayZone& zone) {
@@ -76,7 +80,7 @@ std::string Pad(const std::string& s, size_t width) {
 
 void TextRecovery(const BundleDiff& d, const DiffRenderOptions& o, std::string& out) {
   if (!d.recovery) {
-    out += "Recovery check: not applicable (" + Words(NodeRelationName(d.relation)) + ")\n\n";
+    out += "Recovery check: not applicable (" + RelationWords(d.relation) + ")\n\n";
     return;
   }
   const RecoveryCheck& r = *d.recovery;
@@ -129,7 +133,7 @@ std::string Cell(std::string s) {
 void MarkdownRecovery(const BundleDiff& d, const DiffRenderOptions& o, std::string& out) {
   out += "## Recovery check\n\n";
   if (!d.recovery) {
-    out += "Not applicable: the bundles are not from the same node (" + d.relation_reason + ").\n\n";
+    out += "Not applicable: " + RelationWords(d.relation) + " (" + d.relation_reason + ").\n\n";
     return;
   }
   const RecoveryCheck& r = *d.recovery;
@@ -187,7 +191,7 @@ Json BundleJson(const BundleSnapshot& s) {
           {"collected_at", FormatRfc3339Utc(s.collected_at_ns)}};
 }
 
-Json ContainerJson(const std::optional<PluginContainer>& c) {
+Json ContainerJson(const std::optional<SeenPluginContainer>& c) {
   if (!c) return nullptr;
   return {{"id", c->id},
           {"state", c->state.empty() ? Json(nullptr) : Json(c->state)},
@@ -217,7 +221,7 @@ std::string RenderDiffText(const BundleDiff& d, const DiffRenderOptions& o) {
   std::string out;
   out += "A  " + d.a.path + "\n   " + IdentityLine(d.a, o.zone) + "\n";
   out += "B  " + d.b.path + "\n   " + IdentityLine(d.b, o.zone) + "\n";
-  out += "Nodes: " + Words(NodeRelationName(d.relation)) + " (" + d.relation_reason + ")\n";
+  out += "Nodes: " + RelationWords(d.relation) + " (" + d.relation_reason + ")\n";
   out += std::to_string(d.different) + " facts differ, " + std::to_string(d.same) + " the same\n\n";
   TextRecovery(d, o, out);
   for (const auto& s : d.sections) {
@@ -243,7 +247,7 @@ std::string RenderDiffMarkdown(const BundleDiff& d, const DiffRenderOptions& o) 
   row("machine-id", d.a.machine_id, d.b.machine_id);
   row("boot id", d.a.boot_id, d.b.boot_id);
   row("collected", o.zone.Format(d.a.collected_at_ns), o.zone.Format(d.b.collected_at_ns));
-  out += "\n**Nodes:** " + Words(NodeRelationName(d.relation)) + " (" + d.relation_reason + "). **" +
+  out += "\n**Nodes:** " + RelationWords(d.relation) + " (" + d.relation_reason + "). **" +
          std::to_string(d.different) + "** facts differ, " + std::to_string(d.same) + " the same.\n\n";
   MarkdownRecovery(d, o, out);
   for (const auto& s : d.sections) MarkdownSection(s, o, out);

@@ -141,12 +141,21 @@ constexpr DiffFactQuery kFactQueries[] = {
 #undef NEWEST_PLUGIN
 #undef ARTIFACT_OK
 
+// Bundle text reaches a terminal: a control character (an escape sequence
+// in a hostile bundle) is shown as '?'.
+std::string Printable(std::string text) {
+  for (char& ch : text) {
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+  }
+  return text;
+}
+
 Status ReadFacts(Database& db, int64_t bundle, const DiffFactQuery& q, std::vector<DiffFact>& out) {
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(q.sql));
   s.BindNamed(":bundle", bundle);
   while (s.Step()) {
     if (s.ColumnIsNull(0) || s.ColumnIsNull(1)) continue;
-    out.push_back({q.section, s.ColumnText(0), q.kind, s.ColumnText(1)});
+    out.push_back({q.section, Printable(s.ColumnText(0)), q.kind, Printable(s.ColumnText(1))});
   }
   return s.status().WithContext(std::string("diff fact query of section '") + q.section + "'");
 }
@@ -157,9 +166,9 @@ Status ReadIdentity(Database& db, int64_t bundle, BundleSnapshot& snap) {
       "FROM bundles WHERE bundle_id = :bundle"));
   s.BindNamed(":bundle", bundle);
   if (s.Step()) {
-    snap.node_name = s.ColumnText(0);
-    snap.machine_id = s.ColumnText(1);
-    snap.boot_id = s.ColumnText(2);
+    snap.node_name = Printable(s.ColumnText(0));
+    snap.machine_id = Printable(s.ColumnText(1));
+    snap.boot_id = Printable(s.ColumnText(2));
     snap.collected_at_ns = s.ColumnInt(3);
   }
   return s.status();
@@ -171,7 +180,8 @@ Status ReadPluginContainers(Database& db, int64_t bundle, BundleSnapshot& snap) 
       "WHERE bundle_id = :bundle AND is_plugin ORDER BY created_at_ns DESC, id"));
   s.BindNamed(":bundle", bundle);
   while (s.Step()) {
-    SeenPluginContainer c{s.ColumnText(0), s.ColumnText(1), std::nullopt, std::nullopt, s.ColumnText(4)};
+    SeenPluginContainer c{Printable(s.ColumnText(0)), Printable(s.ColumnText(1)), std::nullopt, std::nullopt,
+                          Printable(s.ColumnText(4))};
     if (!s.ColumnIsNull(2)) c.attempt = s.ColumnInt(2);
     if (!s.ColumnIsNull(3)) c.created_at_ns = s.ColumnInt(3);
     snap.plugin_containers.push_back(c);
@@ -192,9 +202,9 @@ std::span<const DiffFactQuery> FactQueries() { return kFactQueries; }
 
 Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::string& path) {
   BundleSnapshot snap;
-  snap.path = path;
+  snap.path = Printable(path);
   GPUF_RETURN_IF_ERROR(ReadIdentity(db, bundle, snap));
-  snap.node_zone = NodeZoneName(db, bundle);
+  snap.node_zone = Printable(NodeZoneName(db, bundle));
   for (const auto& q : kFactQueries) {
     GPUF_RETURN_IF_ERROR(ReadFacts(db, bundle, q, snap.facts));
     if (std::string_view(q.section) == "gpu_counts") {

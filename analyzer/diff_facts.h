@@ -22,8 +22,10 @@ struct DiffFactQuery {
 
 std::span<const DiffFactQuery> FactQueries();
 
-// Reads one loaded, timelined and rule-checked bundle. Fails only when the
-// database does (a query of the table that does not run is a bug).
+// Reads one loaded, timelined and rule-checked bundle. Every text in the
+// snapshot is printable: control characters from the bundle become '?'.
+// Fails only when the database does (a query of the table that does not run
+// is a bug).
 Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle_id, const std::string& path);
 
 }  // namespace gpuf

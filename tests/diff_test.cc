@@ -201,10 +201,10 @@ TEST_CASE("diff: --all lists the same facts too, --tz moves the times") {
   CHECK(md.out.find("| deployment | static pod | DaemonSet |\n") != std::string::npos);
 }
 
-TEST_CASE("diff: a bundle with nothing in it compares as absent everywhere") {
+TEST_CASE("diff: a bundle with nothing in it compares as absent everywhere, control characters shown as '?'") {
   test::TempDir dir;
   test::WriteTarZst(dir / "empty.tar.zst", {{"manifest.json", R"({"format":"gpuforensics-bundle","format_version":1,
-      "tool":{"name":"gpuforensics","version":"0.1.0"},"host":{"hostname":"n","node_name":"n"},
+      "tool":{"name":"gpuforensics","version":"0.1.0"},"host":{"hostname":"n","node_name":"n\u001b[2J\u0007"},
       "collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},
       "options":{"root":"/"},"artifacts":[]})"}});
   auto run = test::RunGpuforensics({"diff", dir / "empty.tar.zst", test::SourcePath(kHealthy), "--format", "json"});
@@ -212,8 +212,14 @@ TEST_CASE("diff: a bundle with nothing in it compares as absent everywhere") {
   json d = json::parse(run.out);
   CHECK(d["summary"]["same"] == 0);
   CHECK(d["nodes"]["relation"] == "different_nodes");
+  CHECK(d["a"]["node"] == "n?[2J?");
   CHECK(FactOf(d, "plugin", "deployment")["a"].is_null());
   CHECK(FactOf(d, "versions", "kubelet")["a"].is_null());
+  auto text = test::RunGpuforensics({"diff", dir / "empty.tar.zst", test::SourcePath(kHealthy)});
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find('\x1b') == std::string::npos);
+  CHECK(text.out.find("   node n?[2J?, machine-id unknown, boot unknown, collected 1970-01-01T00:00:00.000Z\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("diff: unreadable input and a bad command line get one line and their exit status") {

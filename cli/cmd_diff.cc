@@ -21,14 +21,14 @@ int RunDiff(const std::vector<std::string>& args) {
       "differ; read the verdict in the output or in the JSON); 2 when a bundle cannot\n"
       "be read; 64 for a bad command line.\n\noptions");
   options.add_options()
-      ("a", po::value<std::string>(), "first bundle (before)")
-      ("b", po::value<std::string>(), "second bundle (after)")
-      ("format", po::value<std::string>()->default_value("text"), "text | json | markdown")
+      ("bundle-a", po::value<std::string>(), "A: the first bundle (before), also the first argument")
+      ("bundle-b", po::value<std::string>(), "B: the second bundle (after), also the second argument")
+      ("format", po::value<std::string>()->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
       ("all", "also list the facts that are the same (text, markdown; json always has them)")
       ("tz", po::value<std::string>()->default_value("UTC"),
        "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name");
   po::positional_options_description positional;
-  positional.add("a", 1).add("b", 1);
+  positional.add("bundle-a", 1).add("bundle-b", 1);
   auto parsed = ParseOptions("diff", args, options, positional);
   if (!parsed.ok()) return ReportFailure("diff", parsed.status());
   if (parsed->help) {
@@ -36,7 +36,7 @@ int RunDiff(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const auto& v = parsed->values;
-  if (!v.count("a") || !v.count("b")) {
+  if (!v.count("bundle-a") || !v.count("bundle-b")) {
     return ReportFailure("diff", Status::InvalidArgument("two bundles needed", "usage: gpuforensics diff A B"));
   }
   const std::string format = v["format"].as<std::string>();
@@ -48,7 +48,7 @@ int RunDiff(const std::vector<std::string>& args) {
     auto zone = DisplayZone::Parse(tz, "");
     if (!zone.ok()) return ReportFailure("diff", zone.status());
   }
-  auto diff = DiffBundles(v["a"].as<std::string>(), v["b"].as<std::string>());
+  auto diff = DiffBundles(v["bundle-a"].as<std::string>(), v["bundle-b"].as<std::string>());
   if (!diff.ok()) return ReportFailure("diff", diff.status());
   DiffRenderOptions render;
   render.show_all = v.count("all") > 0;

@@ -31,7 +31,7 @@ const SectionDiff* Section(const BundleDiff& d, const std::string& id) {
 
 TEST_SUITE("bundle_diff") {
 
-TEST_CASE("CompareSnapshots: facts pair by section and name; one side only is a difference") {
+TEST_CASE("CompareSnapshots: facts pair by section and name, a fact on one side only is a difference") {
   BundleSnapshot a = Node("m1", "b1");
   BundleSnapshot b = Node("m2", "b2");
   a.facts = {{"versions", "runc", FactKind::kText, "1.1.13"},

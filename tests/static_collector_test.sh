@@ -25,6 +25,8 @@ bin=$static/gpuforensics-collect
 # Fully static: no program interpreter, no dynamic section.
 readelf -l "$bin" | grep -q INTERP && fail "$bin asks for a dynamic loader"
 readelf -d "$bin" | grep -q NEEDED && fail "$bin needs shared libraries"
+# libxml2 and ICU (41 MB) stay out: cli/static_link_shims.cc.
+[ "$(stat -c %s "$bin")" -lt 20000000 ] || fail "$bin is $(stat -c %s "$bin") bytes: did libxml2 come back?"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -168,6 +168,11 @@ TEST_CASE("fleet: the command line loads many bundles and summarises them") {
   CHECK(with_junk.exit_code == 2);
   CHECK(with_junk.err.find("gpuforensics analyze: not analyzed: ") != std::string::npos);
 
+  auto bundle_given = test::RunGpuforensics({"fleet", fleet.bundles[0]});
+  CHECK(bundle_given.exit_code == 2);
+  CHECK(bundle_given.err == "gpuforensics fleet: '" + fleet.bundles[0] + "' is not a SQLite database: "
+                            "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...\n");
+
   auto no_db = test::RunGpuforensics({"analyze", fleet.bundles[0], fleet.bundles[1]});
   CHECK(no_db.exit_code == 64);
   CHECK(no_db.err == "gpuforensics analyze: more than one bundle needs --db FLEET.sqlite: "

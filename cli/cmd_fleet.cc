@@ -12,6 +12,17 @@ namespace gpuf {
 
 namespace {
 
+// OpenReadOnly reads any file and fails only at the first query, as an
+// internal error; a bundle given by mistake is the user's input.
+bool LooksLikeSqlite(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return true;  // let OpenReadOnly say why it cannot be opened
+  char magic[16] = {};
+  size_t n = std::fread(magic, 1, sizeof magic, f);
+  std::fclose(f);
+  return n == sizeof magic && std::string(magic, 15) == "SQLite format 3";
+}
+
 std::string FormatSummary(const FleetSummary& s) {
   std::string out;
   char line[512];
@@ -85,7 +96,12 @@ int RunFleet(const std::vector<std::string>& args) {
     return ReportFailure("fleet", Status::InvalidArgument("no fleet database given",
                                                           "usage: gpuforensics fleet FLEET.sqlite"));
   }
-  auto db = Database::OpenReadOnly(v["db"].as<std::string>());
+  const std::string path = v["db"].as<std::string>();
+  if (!LooksLikeSqlite(path)) {
+    return ReportFailure("fleet", Status::BadInput("'" + path + "' is not a SQLite database",
+                                                   "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE..."));
+  }
+  auto db = Database::OpenReadOnly(path);
   if (!db.ok()) return ReportFailure("fleet", db.status());
   if (v.count("nodes")) {
     auto nodes = FleetNodesWithFinding(*db, v["nodes"].as<std::string>());

@@ -104,6 +104,19 @@ Result<Database> Database::Create(const std::string& path) {
   return database;
 }
 
+Result<Database> Database::CreateBare(const std::string& path) {
+  if (path != ":memory:") std::remove(path.c_str());
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Status::IoError("opening database '" + path + "'", message);
+  }
+  Database database(db);
+  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+  return database;
+}
+
 Result<Database> Database::OpenReadOnly(const std::string& path) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {

@@ -59,6 +59,8 @@ class Database {
  public:
   // ":memory:" or a file path (an existing file is replaced).
   static Result<Database> Create(const std::string& path);
+  // Like Create, without the tables (for a database of another schema).
+  static Result<Database> CreateBare(const std::string& path);
   // An existing database, read-only. NotFound / BadInput when it is not one.
   static Result<Database> OpenReadOnly(const std::string& path);
   Database(Database&& other) noexcept;

@@ -7,6 +7,7 @@
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
 #include "cli/commands.h"
+#include "cli/fleet_load_cli.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 
@@ -25,8 +26,13 @@ int RunAnalyze(const std::vector<std::string>& args) {
       ("format", po::value<std::string>()->default_value("text"), "text | json (schema/report.schema.json)")
       ("tz", po::value<std::string>()->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name");
+  options.add_options()
+      ("more-bundles", po::value<std::vector<std::string>>(),
+       "further bundles (positional): with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
+      ("jobs", po::value<unsigned>()->default_value(0), "fleet database: bundles analyzed at once (0: one per CPU)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
+  positional.add("more-bundles", -1);
   auto parsed = ParseOptions("analyze", args, options, positional);
   if (!parsed.ok()) return ReportFailure("analyze", parsed.status());
   if (parsed->help) {
@@ -45,6 +51,11 @@ int RunAnalyze(const std::vector<std::string>& args) {
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
+  if (v.count("more-bundles")) {
+    std::vector<std::string> bundles = {bundle};
+    for (const auto& more : v["more-bundles"].as<std::vector<std::string>>()) bundles.push_back(more);
+    return RunFleetLoad(bundles, v.count("db") ? db_path : "", rule_dirs, v["jobs"].as<unsigned>());
+  }
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
   auto analysis = AnalyzeBundle(bundle, *db, rule_dirs);

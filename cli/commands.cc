@@ -14,6 +14,7 @@ constexpr Command kCommands[] = {
     {"timeline", "print the node's merged boot timeline (text, jsonl for Timesketch, csv)", RunTimeline},
     {"diff", "compare two bundles: versions, plugin deployment, intervals, GPU counts, findings, recovery", RunDiff},
     {"sql", "run one read-only SQL query against a bundle or a kept database", RunSql},
+    {"fleet", "summarise a fleet database: nodes by finding, component version, key interval", RunFleet},
     {"rules", "list, lint and test the known-issue rules (rules/*.yaml), or run them on a bundle", RunRulesCommand},
 };
 

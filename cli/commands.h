@@ -32,6 +32,7 @@ int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
 int RunWatch(const std::vector<std::string>& args);
 int RunDiff(const std::vector<std::string>& args);
+int RunFleet(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

@@ -1,0 +1,254 @@
+#include "analyzer/fleet_load.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <variant>
+
+#include "analyzer/analysis.h"
+#include "analyzer/chain_verdict.h"
+#include "analyzer/database.h"
+#include "analyzer/fleet_schema_sql.h"
+#include "analyzer/rules/rule_engine.h"
+#include "analyzer/rules/rule_loader.h"
+
+namespace gpuf {
+
+namespace {
+
+using Cell = std::optional<std::variant<int64_t, double, std::string>>;  // nullopt: NULL
+using Row = std::vector<Cell>;
+
+// What one bundle contributes to the fleet: rows ready for the fleet tables
+// (without their leading fleet_bundle_id), one vector per TableCopy.
+struct BundleRows {
+  size_t index = 0;
+  std::string load_error;  // empty when analyzed
+  std::vector<std::vector<Row>> tables;
+};
+
+// One per-bundle query and the fleet statement its rows go to. `types` has a
+// letter per selected column (T text, I integer, R real); ?1 of `insert` is
+// the fleet_bundle_id, ?2... the selected columns in order.
+struct TableCopy {
+  const char* types;
+  const char* select;
+  const char* insert;
+};
+
+constexpr TableCopy kCopies[] = {
+    {"TTIIT",
+     "SELECT node_name, boot_id, collected_at_ns, complete, tool_version FROM bundles WHERE bundle_id = :bundle",
+     "UPDATE fleet_bundles SET node_name = ?2, boot_id = ?3, collected_at_ns = ?4, complete = ?5, tool_version = ?6"
+     " WHERE fleet_bundle_id = ?1"},
+    {"TTTT",
+     "SELECT rule_id, severity, confidence, summary FROM findings WHERE bundle_id = :bundle ORDER BY finding_id",
+     "INSERT INTO fleet_findings VALUES (?1, ?2, ?3, ?4, ?5)"},
+    {"TT", "SELECT DISTINCT component, version FROM versions ORDER BY component, version",
+     "INSERT INTO fleet_versions VALUES (?1, ?2, ?3)"},
+    {"ITR", "SELECT boot_offset, name, seconds FROM intervals WHERE bundle_id = :bundle ORDER BY rowid",
+     "INSERT INTO fleet_intervals VALUES (?1, ?2, ?3, ?4)"},
+};
+constexpr const char* kChainStepInsert = "INSERT INTO fleet_chain_steps VALUES (?1, ?2, ?3, ?4, ?5)";
+
+Result<std::vector<Row>> SelectRows(Database& db, const TableCopy& copy, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement select, db.Prepare(copy.select));
+  select.BindNamed(":bundle", bundle_id);
+  std::string_view types = copy.types;
+  std::vector<Row> rows;
+  while (select.Step()) {
+    Row row;
+    for (size_t i = 0; i < types.size(); ++i) {
+      int column = static_cast<int>(i);
+      if (select.ColumnIsNull(column)) {
+        row.emplace_back();
+      } else if (types[i] == 'I') {
+        row.emplace_back(select.ColumnInt(column));
+      } else if (types[i] == 'R') {
+        row.emplace_back(select.ColumnDouble(column));
+      } else {
+        row.emplace_back(select.ColumnText(column));
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  GPUF_RETURN_IF_ERROR(select.status());
+  return rows;
+}
+
+// Exactly what `analyze` does to a bundle, then the rows the fleet keeps.
+Status AnalyzeInto(const std::string& path, const RuleSet& rules, BundleRows& out) {
+  GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
+  GPUF_ASSIGN_OR_RETURN(LoadResult loaded, PrepareBundle(path, db));
+  GPUF_RETURN_IF_ERROR(RunRuleSet(db, loaded.bundle_id, rules).status());
+  for (const auto& copy : kCopies) {
+    GPUF_ASSIGN_OR_RETURN(std::vector<Row> rows, SelectRows(db, copy, loaded.bundle_id));
+    out.tables.push_back(std::move(rows));
+  }
+  GPUF_ASSIGN_OR_RETURN(std::vector<ChainStep> steps, ComputeChainVerdict(db, loaded.bundle_id));
+  std::vector<Row> step_rows;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    step_rows.push_back({Cell(static_cast<int64_t>(i + 1)), Cell(steps[i].name),
+                         Cell(std::string(StepStatusName(steps[i].status))), Cell(steps[i].detail)});
+  }
+  out.tables.push_back(std::move(step_rows));
+  return Status::Ok();
+}
+
+void BindCell(Statement& statement, int index, const Cell& cell) {
+  if (!cell) {
+    statement.BindNull(index);
+  } else if (const auto* i = std::get_if<int64_t>(&*cell)) {
+    statement.Bind(index, *i);
+  } else if (const auto* d = std::get_if<double>(&*cell)) {
+    statement.BindDouble(index, *d);
+  } else {
+    statement.Bind(index, std::get<std::string>(*cell));
+  }
+}
+
+// The one writer: owns the fleet database and its prepared statements.
+class FleetWriter {
+ public:
+  static Result<FleetWriter> Open(const std::string& path) {
+    GPUF_ASSIGN_OR_RETURN(Database db, Database::CreateBare(path));
+    for (const auto& file : FleetSchemaFiles()) {
+      GPUF_RETURN_IF_ERROR(db.Exec(file.sql).WithContext("schema/fleet/" + std::string(file.name)));
+    }
+    GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
+    FleetWriter writer(std::move(db));
+    GPUF_ASSIGN_OR_RETURN(Statement bundle, writer.db_.Prepare("INSERT INTO fleet_bundles "
+                                                               "(fleet_bundle_id, path, load_error) VALUES (?1, ?2, ?3)"));
+    writer.statements_.push_back(std::move(bundle));
+    for (const auto& copy : kCopies) {
+      GPUF_ASSIGN_OR_RETURN(Statement insert, writer.db_.Prepare(copy.insert));
+      writer.statements_.push_back(std::move(insert));
+    }
+    GPUF_ASSIGN_OR_RETURN(Statement steps, writer.db_.Prepare(kChainStepInsert));
+    writer.statements_.push_back(std::move(steps));
+    return writer;
+  }
+
+  Status Write(const std::string& path, const BundleRows& rows) {
+    const int64_t id = static_cast<int64_t>(rows.index) + 1;
+    Statement& bundle = statements_[0];
+    bundle.Bind(1, id).Bind(2, path);
+    if (rows.load_error.empty()) {
+      bundle.BindNull(3);
+    } else {
+      bundle.Bind(3, rows.load_error);
+    }
+    GPUF_RETURN_IF_ERROR(bundle.Run());
+    for (size_t t = 0; t < rows.tables.size(); ++t) {
+      Statement& insert = statements_[t + 1];
+      for (const Row& row : rows.tables[t]) {
+        insert.Bind(1, id);
+        for (size_t c = 0; c < row.size(); ++c) BindCell(insert, static_cast<int>(c) + 2, row[c]);
+        GPUF_RETURN_IF_ERROR(insert.Run());
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status Commit() {
+    statements_.clear();
+    return db_.Exec("COMMIT");
+  }
+
+ private:
+  explicit FleetWriter(Database db) : db_(std::move(db)) {}
+  Database db_;
+  std::vector<Statement> statements_;  // fleet_bundles, one per kCopies entry, chain steps
+};
+
+// Finished bundles, handed from the workers to the writer.
+class Handoff {
+ public:
+  void Put(BundleRows rows) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.push_back(std::move(rows));
+    }
+    ready_.notify_one();
+  }
+  BundleRows Take() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return !done_.empty(); });
+    BundleRows rows = std::move(done_.front());
+    done_.pop_front();
+    return rows;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<BundleRows> done_;
+};
+
+Result<FleetLoadResult> WriteFleet(FleetWriter& writer, const FleetLoadOptions& options, const RuleSet& rules) {
+  const size_t count = options.bundles.size();
+  unsigned workers = options.workers ? options.workers : std::max(1u, std::thread::hardware_concurrency());
+  workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(count, 1)));
+
+  std::atomic<size_t> next{0};
+  Handoff handoff;
+  std::vector<std::jthread> threads;
+  for (unsigned w = 0; w < workers; ++w) {
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < count; i = next++) {
+        BundleRows rows;
+        rows.index = i;
+        Status analyzed = AnalyzeInto(options.bundles[i], rules, rows);
+        if (!analyzed.ok()) {
+          rows.tables.clear();
+          rows.load_error = analyzed.message();
+        }
+        handoff.Put(std::move(rows));
+      }
+    });
+  }
+
+  FleetLoadResult result;
+  std::vector<std::optional<FleetBundleError>> errors(count);
+  Status written = Status::Ok();
+  for (size_t received = 0; received < count; ++received) {
+    BundleRows rows = handoff.Take();  // every bundle is taken, even after a failed write, so workers end
+    if (!written.ok()) continue;
+    const std::string& path = options.bundles[rows.index];
+    if (rows.load_error.empty()) {
+      ++result.loaded;
+    } else {
+      errors[rows.index] = FleetBundleError{path, rows.load_error};
+    }
+    written = writer.Write(path, rows);
+  }
+  GPUF_RETURN_IF_ERROR(written);
+  for (auto& error : errors) {
+    if (error) result.not_loaded.push_back(std::move(*error));
+  }
+  return result;
+}
+
+}  // namespace
+
+Result<FleetLoadResult> LoadFleet(const std::string& db_path, const FleetLoadOptions& options) {
+  std::vector<std::string> dirs = {BuiltinRulesDir()};
+  dirs.insert(dirs.end(), options.extra_rule_dirs.begin(), options.extra_rule_dirs.end());
+  GPUF_ASSIGN_OR_RETURN(RuleSet rules, LoadRules(dirs));
+
+  auto result = [&]() -> Result<FleetLoadResult> {
+    GPUF_ASSIGN_OR_RETURN(FleetWriter writer, FleetWriter::Open(db_path));
+    GPUF_ASSIGN_OR_RETURN(FleetLoadResult loaded, WriteFleet(writer, options, rules));
+    GPUF_RETURN_IF_ERROR(writer.Commit());
+    return loaded;
+  }();
+  if (!result.ok()) std::remove(db_path.c_str());  // nothing half-written is left behind
+  return result;
+}
+
+}  // namespace gpuf

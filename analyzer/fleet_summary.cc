@@ -1,0 +1,136 @@
+#include "analyzer/fleet_summary.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gpuf {
+
+namespace {
+
+// The node a bundle speaks for; two bundles of one node count once.
+constexpr const char* kNode = "COALESCE(b.node_name, b.path)";
+
+constexpr const char* kSeverityRank =
+    "CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END";
+
+Status RequireFleetTables(Database& db) {
+  GPUF_ASSIGN_OR_RETURN(Statement check, db.Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                                                    "name IN ('fleet_bundles', 'fleet_findings', 'fleet_versions', "
+                                                    "'fleet_intervals', 'fleet_chain_steps')"));
+  if (!check.Step() || check.ColumnInt(0) != 5) {
+    return Status::BadInput("not a fleet database",
+                            "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...");
+  }
+  return Status::Ok();
+}
+
+Status CountBundles(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(Statement count,
+                        db.Prepare(std::string("SELECT count(*), count(*) FILTER (WHERE load_error IS NULL), "
+                                               "count(DISTINCT CASE WHEN load_error IS NULL THEN ") +
+                                   kNode + " END) FROM fleet_bundles b"));
+  if (count.Step()) {
+    summary.bundles = count.ColumnInt(0);
+    summary.analyzed = count.ColumnInt(1);
+    summary.nodes = count.ColumnInt(2);
+  }
+  return count.status();
+}
+
+Status CountFindings(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement select,
+      db.Prepare(std::string("SELECT rule_id, min(") + kSeverityRank + "), count(DISTINCT " + kNode +
+                 ") AS nodes FROM fleet_findings f JOIN fleet_bundles b USING (fleet_bundle_id) "
+                 "GROUP BY rule_id ORDER BY nodes DESC, rule_id"));
+  constexpr const char* kSeverityNames[] = {"critical", "high", "medium", "low", "info"};
+  while (select.Step()) {
+    int64_t rank = std::clamp<int64_t>(select.ColumnInt(1), 0, 4);
+    summary.findings.push_back({select.ColumnText(0), kSeverityNames[rank], select.ColumnInt(2)});
+  }
+  return select.status();
+}
+
+Status CountSteps(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement select,
+      db.Prepare(std::string("SELECT step_number, step_name, count(DISTINCT CASE WHEN status = 'failed' THEN ") +
+                 kNode + " END), count(DISTINCT CASE WHEN status = 'unknown' THEN " + kNode +
+                 " END) FROM fleet_chain_steps s JOIN fleet_bundles b USING (fleet_bundle_id) "
+                 "GROUP BY step_number, step_name HAVING count(*) FILTER (WHERE status != 'ok') > 0 "
+                 "ORDER BY step_number"));
+  while (select.Step()) {
+    summary.steps.push_back({select.ColumnInt(0), select.ColumnText(1), select.ColumnInt(2), select.ColumnInt(3)});
+  }
+  return select.status();
+}
+
+Status CountVersions(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(Statement select,
+                        db.Prepare(std::string("SELECT component, version, count(DISTINCT ") + kNode +
+                                   ") AS nodes FROM fleet_versions v JOIN fleet_bundles b USING (fleet_bundle_id) "
+                                   "GROUP BY component, version ORDER BY component, nodes DESC, version"));
+  while (select.Step()) {
+    summary.versions.push_back({select.ColumnText(0), select.ColumnText(1), select.ColumnInt(2)});
+  }
+  return select.status();
+}
+
+// One value per node: a node with several bundles speaks through its latest.
+Status SpreadIntervals(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement select,
+      db.Prepare(std::string("SELECT name, ") + kNode +
+                 ", seconds FROM fleet_intervals i JOIN fleet_bundles b USING (fleet_bundle_id) "
+                 "WHERE boot_offset = 0 ORDER BY name, b.collected_at_ns, i.rowid"));
+  std::map<std::string, std::map<std::string, double>> by_name;  // name -> node -> seconds
+  while (select.Step()) by_name[select.ColumnText(0)][select.ColumnText(1)] = select.ColumnDouble(2);
+  GPUF_RETURN_IF_ERROR(select.status());
+  for (const auto& [name, nodes] : by_name) {
+    std::vector<double> seconds;
+    for (const auto& [node, value] : nodes) seconds.push_back(value);
+    std::sort(seconds.begin(), seconds.end());
+    FleetIntervalSpread spread;
+    spread.name = name;
+    spread.nodes = static_cast<int64_t>(seconds.size());
+    for (double s : seconds) {
+      if (s < 0) ++spread.negative;
+      if (s >= 0 && s <= summary.within_seconds) ++spread.within;
+    }
+    spread.min_seconds = seconds.front();
+    spread.max_seconds = seconds.back();
+    size_t half = seconds.size() / 2;
+    spread.median_seconds = seconds.size() % 2 ? seconds[half] : (seconds[half - 1] + seconds[half]) / 2;
+    summary.intervals.push_back(spread);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<FleetSummary> SummarizeFleet(Database& db, double within_seconds) {
+  GPUF_RETURN_IF_ERROR(RequireFleetTables(db));
+  FleetSummary summary;
+  summary.within_seconds = within_seconds;
+  GPUF_RETURN_IF_ERROR(CountBundles(db, summary));
+  GPUF_RETURN_IF_ERROR(CountFindings(db, summary));
+  GPUF_RETURN_IF_ERROR(CountSteps(db, summary));
+  GPUF_RETURN_IF_ERROR(CountVersions(db, summary));
+  GPUF_RETURN_IF_ERROR(SpreadIntervals(db, summary));
+  return summary;
+}
+
+Result<std::vector<std::string>> FleetNodesWithFinding(Database& db, const std::string& rule_id) {
+  GPUF_RETURN_IF_ERROR(RequireFleetTables(db));
+  GPUF_ASSIGN_OR_RETURN(Statement select,
+                        db.Prepare(std::string("SELECT DISTINCT ") + kNode +
+                                   " AS node FROM fleet_findings f JOIN fleet_bundles b USING (fleet_bundle_id) "
+                                   "WHERE rule_id = ?1 ORDER BY node"));
+  select.Bind(1, std::string_view(rule_id));
+  std::vector<std::string> nodes;
+  while (select.Step()) nodes.push_back(select.ColumnText(0));
+  GPUF_RETURN_IF_ERROR(select.status());
+  return nodes;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,67 @@
+// What a fleet database (schema/fleet/) says across nodes: how many nodes
+// have each finding, each failed chain step, each component version, and how
+// the key intervals of the boot at capture spread ("how many nodes started
+// the plugin within 2 s of the driver"). Nodes are distinct node_name values
+// of analyzed bundles (a bundle without one counts by its path).
+#ifndef GPUF_ANALYZER_FLEET_SUMMARY_H_
+#define GPUF_ANALYZER_FLEET_SUMMARY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/database.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+struct FleetFindingCount {
+  std::string rule_id;
+  std::string severity;  // the most severe the rule reported on any node
+  int64_t nodes = 0;
+};
+
+struct FleetStepCount {
+  int64_t step_number = 0;
+  std::string step_name;
+  int64_t failed_nodes = 0;
+  int64_t unknown_nodes = 0;
+};
+
+struct FleetVersionCount {
+  std::string component;
+  std::string version;
+  int64_t nodes = 0;
+};
+
+struct FleetIntervalSpread {
+  std::string name;
+  int64_t nodes = 0;         // nodes whose boot at capture has the interval
+  int64_t negative = 0;      // of those, the later milestone came first
+  int64_t within = 0;        // 0 <= seconds <= within_seconds
+  double min_seconds = 0;
+  double median_seconds = 0;
+  double max_seconds = 0;
+};
+
+struct FleetSummary {
+  int64_t bundles = 0;
+  int64_t analyzed = 0;
+  int64_t nodes = 0;
+  double within_seconds = 0;
+  std::vector<FleetFindingCount> findings;  // most nodes first, then rule id
+  std::vector<FleetStepCount> steps;        // chain order; only steps failed or unknown somewhere
+  std::vector<FleetVersionCount> versions;  // by component, then most nodes first
+  std::vector<FleetIntervalSpread> intervals;  // by name
+};
+
+// Fails with BadInput when `db` is not a fleet database, Internal when a
+// query fails.
+Result<FleetSummary> SummarizeFleet(Database& db, double within_seconds);
+
+// Nodes with a finding of `rule_id`, by name. BadInput as above.
+Result<std::vector<std::string>> FleetNodesWithFinding(Database& db, const std::string& rule_id);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_FLEET_SUMMARY_H_

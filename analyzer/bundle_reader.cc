@@ -152,6 +152,7 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
     }
     visitor.OnMember(*it->second.first, output, std::move(data), verified);
     data.clear();
+    visitor.OnProgress(archive_filter_bytes(a.get(), -1), members);
   }
   if (!have_manifest) return Status::BadInput("not a gpuforensics bundle: empty archive, no manifest.json");
   for (const auto& [member, where] : expected) {

@@ -40,6 +40,9 @@ class BundleVisitor {
   // whole. `verified` is false when size or hash disagree with the manifest.
   virtual void OnMember(const ManifestArtifact& artifact, const ManifestOutput& output,
                         std::string bytes, bool verified) = 0;
+  // Called after each member with how far into the compressed file the
+  // reader is; for progress display only.
+  virtual void OnProgress(int64_t /*compressed_bytes_read*/, int64_t /*members_read*/) {}
 };
 
 // Fails with BadInput (not a zstd tar, truncated, no manifest first, bad

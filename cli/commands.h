@@ -32,6 +32,9 @@ int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
 int RunWatch(const std::vector<std::string>& args);
 
+// Not in the table: `gpuforensics help [--markdown | --man] [COMMAND]` (cmd_help.cc).
+int RunHelp(const std::vector<std::string>& args);
+
 }  // namespace gpuf
 
 #endif  // GPUF_CLI_COMMANDS_H_

@@ -141,7 +141,7 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   out << "</table>\n</section>\n";
 }
 
-void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream& out) {
+void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string& node_zone, std::ostringstream& out) {
   out << "<article class=\"finding " << E(f.severity) << "\" id=\"finding-" << E(f.rule_id) << "\">\n";
   out << "<h3><span class=\"pill " << E(f.severity) << "\">" << E(f.severity) << "</span> <span class=\"pill conf\">"
       << E(f.confidence) << "</span> " << E(f.title) << "</h3>\n";
@@ -153,7 +153,7 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream
         out << "<span class=\"src\">" << E(e.artifact + (e.line ? ":" + std::to_string(*e.line) : "")) << "</span>\n";
       }
       out << "  ";
-      if (e.time_ns) out << E(LocalAndUtc(*e.time_ns, zone)) << "  ";
+      if (e.time_ns) out << E(LocalAndUtc(*e.time_ns, zone, node_zone)) << "  ";
       out << E(e.text) << "\n";
     }
     out << "</pre>\n";
@@ -181,7 +181,7 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream
 
 void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "<section id=\"findings\">\n<h2>Findings</h2>\n<p>" << E(FindingsLine(r)) << ".</p>\n";
-  for (const auto& f : r.findings) RenderFinding(f, zone, out);
+  for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, out);
   out << "</section>\n";
 }
 

@@ -81,7 +81,8 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   }
 }
 
-void RenderFinding(const Finding& f, int number, const DisplayZone& zone, std::ostringstream& out) {
+void RenderFinding(const Finding& f, int number, const DisplayZone& zone, const std::string& node_zone,
+                   std::ostringstream& out) {
   out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
   out << "Rule " << Code(f.rule_id) << ", severity **" << MarkdownText(f.severity) << "**, confidence **"
       << MarkdownText(f.confidence) << "**.\n\n" << MarkdownText(f.summary) << "\n";
@@ -90,7 +91,7 @@ void RenderFinding(const Finding& f, int number, const DisplayZone& zone, std::o
     for (const auto& e : f.evidence) {
       std::string line;
       if (!e.artifact.empty()) line += e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + "\n    ";
-      if (e.time_ns) line += LocalAndUtc(*e.time_ns, zone) + "  ";
+      if (e.time_ns) line += LocalAndUtc(*e.time_ns, zone, node_zone) + "  ";
       std::string text = e.text;
       std::replace(text.begin(), text.end(), '\n', ' ');
       lines.push_back(line + text);
@@ -114,7 +115,7 @@ void RenderFinding(const Finding& f, int number, const DisplayZone& zone, std::o
 void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "\n## Findings\n\n" << MarkdownText(FindingsLine(r)) << ".\n";
   int number = 0;
-  for (const auto& f : r.findings) RenderFinding(f, ++number, zone, out);
+  for (const auto& f : r.findings) RenderFinding(f, ++number, zone, r.node_zone, out);
 }
 
 void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream& out) {

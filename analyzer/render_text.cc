@@ -62,7 +62,8 @@ void RenderVerdict(const Report& r, const Painter& paint, std::ostringstream& ou
   }
 }
 
-void RenderFinding(const Finding& f, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
+void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string& node_zone, const Painter& paint,
+                   std::ostringstream& out) {
   out << "\n  " << paint(SeverityColor(f.severity), "[" + Upper(f.severity) + ", " + f.confidence + "]") << " "
       << paint(kBold, f.rule_id + ": " + f.title) << "\n";
   out << "    " << f.summary << "\n";
@@ -70,7 +71,7 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const Painter& pai
   for (const auto& e : f.evidence) {
     out << "      ";
     if (!e.artifact.empty()) out << e.artifact << (e.line ? ":" + std::to_string(*e.line) : "") << "  ";
-    if (e.time_ns) out << LocalAndUtc(*e.time_ns, zone) << "  ";
+    if (e.time_ns) out << LocalAndUtc(*e.time_ns, zone, node_zone) << "  ";
     out << (e.text.size() > 160 ? e.text.substr(0, 157) + "..." : e.text) << "\n";
   }
   if (!f.missing_evidence.empty()) out << "    would confirm it, not in the bundle:\n";
@@ -94,7 +95,7 @@ void RenderFindings(const Report& r, const DisplayZone& zone, const Painter& pai
     }
     out << "\n";
   }
-  for (const auto& f : r.findings) RenderFinding(f, zone, paint, out);
+  for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, paint, out);
 }
 
 void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {

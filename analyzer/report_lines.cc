@@ -56,10 +56,13 @@ std::string FindingsLine(const Report& r) {
          " known issues checked";
 }
 
-std::string LocalAndUtc(int64_t ns, const DisplayZone& zone) {
+std::string LocalAndUtc(int64_t ns, const DisplayZone& zone, const std::string& node_zone) {
   std::string shown = zone.Format(ns);
-  if (zone.name() == "UTC") return shown;
-  return shown + " (" + DisplayZone().Format(ns).substr(11) + ")";
+  if (zone.name() != "UTC") return shown + " (" + DisplayZone().Format(ns).substr(11) + ")";
+  if (node_zone.empty() || node_zone == "UTC" || node_zone == "Etc/UTC") return shown;
+  auto node = DisplayZone::Parse("node", node_zone);
+  if (!node.ok()) return shown;
+  return shown + " (node " + node->Format(ns).substr(11) + ")";
 }
 
 std::string FormatSeconds(double seconds) {

@@ -22,9 +22,11 @@ std::string FindingsLine(const Report& report);
 // Rules skipped for missing evidence or failed.
 int RulesNotEvaluated(const Report& report);
 
-// A time in the display zone, with the UTC time after it when the zone is
-// not UTC: "2026-11-18T11:18:17.378+08:00 (03:18:17.378Z)".
-std::string LocalAndUtc(int64_t unix_ns, const DisplayZone& zone);
+// An evidence time both ways: in the display zone with the UTC time after
+// it, "2026-11-18T11:18:17.378+08:00 (03:18:17.378Z)"; or, shown in UTC,
+// with the node's own time after it when its zone is known,
+// "2026-11-18T03:18:17.378Z (node 11:18:17.378+08:00)" (its logs speak it).
+std::string LocalAndUtc(int64_t unix_ns, const DisplayZone& zone, const std::string& node_zone);
 
 // "0.748 s".
 std::string FormatSeconds(double seconds);

@@ -49,7 +49,7 @@ code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", monospace; fon
 .finding p { margin: 6px 0; }
 .finding h4 { margin: 12px 0 4px; font-size: 13px; color: var(--muted); }
 pre.evidence { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px;
-               overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 0; }
+               overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
 pre.evidence .src { color: var(--muted); }
 .figure { border: 1px solid var(--line); border-radius: 8px; padding: 8px 0 0; margin: 12px 0; overflow-x: auto; }
 .legend { color: var(--muted); font-size: 12px; margin: 4px 0 0; }
@@ -74,6 +74,9 @@ svg .empty { font-size: 11px; fill: #8c959f; font-style: italic; }
 svg .gap { fill: #fb8f44; fill-opacity: 0.28; }
 svg .gap-edge { stroke: #bc4c00; stroke-width: 1.5; stroke-dasharray: 4 3; }
 svg .gap-bracket { fill: none; stroke: #bc4c00; stroke-width: 1.5; }
+svg .break-fill { fill: #ffffff; }
+svg .break-edge { fill: none; stroke: #8c959f; stroke-width: 1; }
+svg .break-label { font-size: 11px; font-weight: 600; fill: var(--muted); }
 svg .gap-label { font-size: 12px; font-weight: 700; fill: #bc4c00; paint-order: stroke; stroke: #ffffff;
                  stroke-width: 4px; stroke-linejoin: round; }
 )css";

@@ -11,6 +11,7 @@
 #include "analyzer/html_escape.h"
 #include "analyzer/render_text.h"
 #include "analyzer/report_lines.h"
+#include "analyzer/swimlane_axis.h"
 
 namespace gpuf {
 
@@ -100,28 +101,8 @@ std::string PluginLaneId(const std::string& container_id) {
   return container_id.empty() ? "plugin-unknown" : "plugin-" + container_id.substr(0, 12);
 }
 
-double NiceStep(double range) {
-  double raw = range / 8;
-  double magnitude = std::pow(10, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (raw <= m * magnitude) return m * magnitude;
-  }
-  return 10 * magnitude;
-}
-
-class Layout {
- public:
-  Layout(double max_seconds) : scale_((kPlotRight - kPlotLeft) / max_seconds), max_seconds_(max_seconds) {}
-  double X(double seconds) const { return kPlotLeft + std::clamp(seconds, 0.0, max_seconds_) * scale_; }
-  double max_seconds() const { return max_seconds_; }
-
- private:
-  double scale_;
-  double max_seconds_;
-};
-
 // Puts each label in the first row where it does not overlap the one before.
-void StackLabels(Lane& lane, const Layout& layout) {
+void StackLabels(Lane& lane, const SwimlaneAxis& layout) {
   std::vector<double> row_end;
   for (const auto& e : lane.events) {
     double x = layout.X(e.seconds);
@@ -206,13 +187,24 @@ const char* MarkColor(Mark mark) {
   return mark == Mark::kBad ? "#d1242f" : mark == Mark::kOk ? "#1a7f37" : "#6e7781";
 }
 
-void DrawGap(const Gap& gap, int64_t boot, const Layout& layout, double plot_top, double plot_bottom, std::ostringstream& out) {
+// "10.2 h", "25 min", "90 s".
+std::string Duration(double seconds) {
+  char text[32];
+  if (seconds < 120) std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 7200) std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+  else if (seconds < 172800) std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+  else std::snprintf(text, sizeof text, "%.1f d", seconds / 86400);
+  return text;
+}
+
+void DrawGap(const Gap& gap, int64_t boot, const SwimlaneAxis& layout, double plot_top, double plot_bottom, std::ostringstream& out) {
   double a = layout.X(std::min(gap.ready_seconds, gap.start_seconds));
   double b = layout.X(std::max(gap.ready_seconds, gap.start_seconds));
   double width = std::max(b - a, 3.0);
   double seconds = gap.start_seconds - gap.ready_seconds;
-  std::string label = seconds >= 0 ? "device plugin started " + FormatSeconds(seconds) + " after " + gap.ready_name
-                                   : "device plugin started " + FormatSeconds(-seconds) + " BEFORE " + gap.ready_name;
+  std::string amount = FormatSeconds(std::abs(seconds));
+  if (std::abs(seconds) >= 120) amount += " (" + Duration(std::abs(seconds)) + ")";
+  std::string label = "device plugin started " + amount + (seconds >= 0 ? " after " : " BEFORE ") + gap.ready_name;
   char value[32];
   std::snprintf(value, sizeof value, "%.3f", seconds);
   out << "<g id=\"" << IdPrefix(boot) << "gap\" class=\"gap-group\" data-seconds=\"" << value << "\">\n";
@@ -241,7 +233,7 @@ void DrawLaneBackground(const Lane& lane, size_t index, std::ostringstream& out)
       << "\" width=\"" << Num(kWidth) << "\" height=\"" << Num(lane.height) << "\"/>\n";
 }
 
-void DrawLane(const Lane& lane, int64_t boot, const Layout& layout, const DisplayZone& zone,
+void DrawLane(const Lane& lane, int64_t boot, const SwimlaneAxis& layout, const DisplayZone& zone,
               std::ostringstream& out) {
   out << "<g id=\"" << IdPrefix(boot) << "lane-" << HtmlEscape(lane.id) << "\" class=\"lane\" data-lane=\"" << HtmlEscape(lane.title)
       << "\">\n";
@@ -283,19 +275,35 @@ void DrawLane(const Lane& lane, int64_t boot, const Layout& layout, const Displa
   out << "</g>\n";
 }
 
-void DrawAxis(const Layout& layout, double plot_top, double plot_bottom, std::ostringstream& out) {
-  double step = NiceStep(layout.max_seconds());
+void DrawAxis(const SwimlaneAxis& axis, double plot_top, double plot_bottom, std::ostringstream& out) {
   out << "<g class=\"axis\">\n";
-  for (double t = 0; t <= layout.max_seconds() + 1e-9; t += step) {
-    double x = layout.X(t);
+  for (double t : axis.Ticks()) {
+    double x = axis.X(t);
     out << "<line class=\"grid\" x1=\"" << Num(x) << "\" y1=\"" << Num(plot_top) << "\" x2=\"" << Num(x)
         << "\" y2=\"" << Num(plot_bottom) << "\"/>";
     char text[32];
-    std::snprintf(text, sizeof text, step < 1 ? "%.1f s" : "%.0f s", t);
+    std::snprintf(text, sizeof text, axis.tick_step() < 1 ? "%.1f s" : "%.0f s", t);
     out << "<text class=\"tick\" x=\"" << Num(x) << "\" y=\"" << Num(plot_bottom + 16)
         << "\" text-anchor=\"middle\">" << text << "</text>\n";
   }
   out << "</g>\n";
+}
+
+// A cut-out stretch: blank, zigzag edges, its length at the axis.
+void DrawBreaks(const SwimlaneAxis& axis, double plot_top, double plot_bottom, std::ostringstream& out) {
+  for (const auto& b : axis.breaks()) {
+    double a = axis.X(b.from_seconds), z = axis.X(b.to_seconds);
+    out << "<g class=\"break\" data-seconds=\"" << Num(b.to_seconds - b.from_seconds) << "\">";
+    out << "<rect class=\"break-fill\" x=\"" << Num(a) << "\" y=\"" << Num(plot_top) << "\" width=\"" << Num(z - a)
+        << "\" height=\"" << Num(plot_bottom - plot_top) << "\"/>";
+    for (double x : {a, z}) {
+      out << "<path class=\"break-edge\" d=\"M" << Num(x) << " " << Num(plot_top);
+      for (double y = plot_top + 6; y <= plot_bottom; y += 6) out << " L" << Num(x + (static_cast<int>(y) % 12 < 6 ? 3 : -3)) << " " << Num(y);
+      out << "\"/>";
+    }
+    out << "<text class=\"break-label\" x=\"" << Num((a + z) / 2) << "\" y=\"" << Num(plot_bottom + 16)
+        << "\" text-anchor=\"middle\">" << HtmlEscape(Duration(b.to_seconds - b.from_seconds)) << "</text></g>\n";
+  }
 }
 
 }  // namespace
@@ -311,16 +319,16 @@ std::vector<int64_t> SwimlaneBoots(const std::vector<TimelineRow>& milestones) {
 std::string RenderSwimlaneSvg(const std::vector<TimelineRow>& milestones, const std::vector<Interval>& intervals,
                               int64_t boot, const DisplayZone& zone) {
   std::vector<Lane> lanes = BuildLanes(milestones, boot);
-  double max_seconds = 0;
+  std::vector<double> times;
   std::optional<int64_t> boot_start_ns, collection_ns;
   for (const auto& m : milestones) {
     if (m.boot_offset != boot || !m.since_boot_ns) continue;
     if (m.milestone == "boot") boot_start_ns = m.time_ns;
     if (m.milestone == "collection") collection_ns = *m.since_boot_ns;
-    if (RuleFor(m.milestone)) max_seconds = std::max(max_seconds, static_cast<double>(*m.since_boot_ns) / 1e9);
+    if (RuleFor(m.milestone)) times.push_back(static_cast<double>(*m.since_boot_ns) / 1e9);
   }
-  if (max_seconds <= 0) return "";
-  Layout layout(std::max(1.0, max_seconds * 1.06));
+  if (times.empty()) return "";
+  SwimlaneAxis layout(times, kPlotLeft, kPlotRight);
 
   double y = kHeader;
   for (auto& lane : lanes) {
@@ -350,6 +358,7 @@ std::string RenderSwimlaneSvg(const std::vector<TimelineRow>& milestones, const 
   for (size_t i = 0; i < lanes.size(); ++i) DrawLaneBackground(lanes[i], i, out);
   DrawAxis(layout, plot_top, plot_bottom, out);
   if (auto gap = FindGap(milestones, intervals, boot)) DrawGap(*gap, boot, layout, plot_top, plot_bottom, out);
+  DrawBreaks(layout, plot_top, plot_bottom, out);
   for (const auto& lane : lanes) DrawLane(lane, boot, layout, zone, out);
   out << "<text class=\"axis-title\" x=\"" << Num(kPlotLeft) << "\" y=\"" << Num(height - 6)
       << "\">seconds since the boot started</text>\n";

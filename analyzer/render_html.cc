@@ -183,7 +183,8 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string&
 }
 
 void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
-  out << "<section id=\"findings\">\n<h2>Findings</h2>\n<p>" << E(FindingsLine(r)) << ".</p>\n";
+  std::string line = FindingsLine(r);
+  out << "<section id=\"findings\">\n<h2>Findings</h2>\n<p>" << E(line) << (line.back() == '.' ? "" : ".") << "</p>\n";
   for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, out);
   out << "</section>\n";
 }

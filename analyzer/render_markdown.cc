@@ -113,7 +113,8 @@ void RenderFinding(const Finding& f, int number, const DisplayZone& zone, const 
 }
 
 void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
-  out << "\n## Findings\n\n" << MarkdownText(FindingsLine(r)) << ".\n";
+  std::string line = FindingsLine(r);
+  out << "\n## Findings\n\n" << MarkdownText(line) << (line.back() == '.' ? "" : ".") << "\n";
   int number = 0;
   for (const auto& f : r.findings) RenderFinding(f, ++number, zone, r.node_zone, out);
 }

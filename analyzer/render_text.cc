@@ -83,17 +83,11 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string&
 }
 
 void RenderFindings(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
-  int not_evaluated = 0;
-  for (const auto& run : r.rule_runs) not_evaluated += run.outcome == "skipped" || run.outcome == "error";
   out << "\n" << paint(kBold, "Findings (" + std::to_string(r.findings.size()) + " of " +
                                   std::to_string(r.rule_runs.size()) + " known issues checked)") << "\n";
   if (r.findings.empty()) {
-    out << "  No known issue recognized.";
-    if (not_evaluated > 0) {
-      out << " " << not_evaluated << " could not be checked for lack of evidence (see Coverage):"
-          << " this is not a statement that the node is healthy.";
-    }
-    out << "\n";
+    std::string caveat = NoFindingsCaveat(r);
+    out << "  No known issue recognized." << (caveat.empty() ? "" : " " + caveat) << "\n";
   }
   for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, paint, out);
 }

@@ -32,16 +32,29 @@ int RulesNotEvaluated(const Report& r) {
   return n;
 }
 
+std::string NoFindingsCaveat(const Report& r) {
+  std::string caveat;
+  if (!r.complete) caveat += "The collection was cut short (" + r.incomplete_reason + "). ";
+  const int not_evaluated = RulesNotEvaluated(r);
+  const int64_t missing = r.artifacts_failed + r.artifacts_skipped;
+  if (not_evaluated > 0) {
+    caveat += std::to_string(not_evaluated) + " of " + std::to_string(r.rule_runs.size()) +
+              " rules could not be checked for lack of evidence (see Coverage): this is not a statement that the "
+              "node is healthy.";
+  } else if (missing > 0) {
+    caveat += "Every rule had the evidence it needs, but " + std::to_string(missing) + " of " +
+              std::to_string(r.artifacts_total) + " artifacts are missing or failed (see Coverage).";
+  } else if (!r.complete) {
+    caveat += "This is not a statement that the node is healthy.";
+  }
+  return caveat;
+}
+
 std::string FindingsLine(const Report& r) {
   const std::string checked = std::to_string(r.rule_runs.size());
-  const int not_evaluated = RulesNotEvaluated(r);
   if (r.findings.empty()) {
-    std::string line = "no known issue recognized among " + checked + " checked";
-    if (not_evaluated > 0) {
-      line += "; " + std::to_string(not_evaluated) +
-              " could not be checked for lack of evidence: this is not a statement that the node is healthy";
-    }
-    return line;
+    std::string caveat = NoFindingsCaveat(r);
+    return "no known issue recognized among " + checked + " checked" + (caveat.empty() ? "" : ". " + caveat);
   }
   static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
   std::map<std::string, int> by_severity;

@@ -19,6 +19,11 @@ std::string ChainVerdictLine(const Report& report);
 // this is not a statement that the node is healthy".
 std::string FindingsLine(const Report& report);
 
+// What a report without findings must add so that nobody reads it as
+// "healthy": rules that could not run, artifacts that are missing, a
+// collection cut short. "" when the bundle was whole and every rule ran.
+std::string NoFindingsCaveat(const Report& report);
+
 // Rules skipped for missing evidence or failed.
 int RulesNotEvaluated(const Report& report);
 

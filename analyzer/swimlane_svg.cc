@@ -72,7 +72,12 @@ struct Event {
   std::string label;
   Mark mark;
   const TimelineRow* row;
+  int repeats = 1;  // the same mark again within kSameMoment, drawn once ("device unhealthy x8")
 };
+
+// Marks of one kind this close together are one mark with a count: eight
+// GPUs going unhealthy in one second are one event to a reader.
+constexpr double kSameMoment = 1.0;
 
 struct Lane {
   std::string id;
@@ -131,11 +136,21 @@ std::vector<Lane> BuildLanes(const std::vector<TimelineRow>& milestones, int64_t
     }
     Lane& lane = by_id[id];
     double seconds = static_cast<double>(*m.since_boot_ns) / 1e9;
-    lane.events.push_back({seconds, std::string(rule->label), rule->mark, &m});
+    if (!lane.events.empty() && lane.events.back().label == rule->label &&
+        seconds - lane.events.back().seconds < kSameMoment) {
+      ++lane.events.back().repeats;
+    } else {
+      lane.events.push_back({seconds, std::string(rule->label), rule->mark, &m});
+    }
     if (m.milestone == "plugin_container_created" || m.milestone == "plugin_container_started") {
       if (!lane.bar_from || seconds < *lane.bar_from) lane.bar_from = seconds;
     }
     if (m.milestone == "plugin_container_finished") lane.bar_to = seconds;
+  }
+  for (auto& [id, lane] : by_id) {
+    for (auto& e : lane.events) {
+      if (e.repeats > 1) e.label += " \xc3\x97" + std::to_string(e.repeats);
+    }
   }
   std::vector<Lane> lanes;
   auto take = [&](std::string_view id, std::string title, bool always) {
@@ -258,10 +273,10 @@ void DrawLane(const Lane& lane, int64_t boot, const SwimlaneAxis& layout, const 
     double label_y = mark_y - 10 - kRowHeight * lane.row_of[i];
     double width = static_cast<double>(e.label.size()) * kCharWidth + 10;
     bool flip = x + width > kPlotRight;
-    out << "<g class=\"event\"><title>" << HtmlEscape(zone.Format(e.row->time_ns) + "  " +
-                                                    FormatOffset(*e.row->since_boot_ns) + "  " + e.row->milestone +
-                                                    "\n" + e.row->message)
-        << "</title>";
+    std::string title = zone.Format(e.row->time_ns) + "  " + FormatOffset(*e.row->since_boot_ns) + "  " +
+                        e.row->milestone + "\n" + e.row->message;
+    if (e.repeats > 1) title += "\n(and " + std::to_string(e.repeats - 1) + " more within a second)";
+    out << "<g class=\"event\"><title>" << HtmlEscape(title) << "</title>";
     if (lane.row_of[i] > 0) {
       out << "<line class=\"leader\" x1=\"" << Num(x) << "\" y1=\"" << Num(label_y + 3) << "\" x2=\"" << Num(x)
           << "\" y2=\"" << Num(mark_y - 5) << "\"/>";

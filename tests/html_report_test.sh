@@ -31,10 +31,10 @@ check() {  # check DESCRIPTION EXPECTED ACTUAL
 
 # chromium PAGE.html OUT_PREFIX: writes OUT_PREFIX.png, .dom and .log (its stderr).
 chromium() {
-  HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+  HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
     --user-data-dir="$work/profile" --hide-scrollbars --window-size=1200,1800 \
     --enable-logging=stderr --v=0 --screenshot="$2.png" "file://$1" 2>"$2.log" >/dev/null
-  HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+  HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
     --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --dump-dom "file://$1" \
     2>>"$2.log" >"$2.dom"
 }

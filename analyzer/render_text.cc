@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analyzer/report_lines.h"
+#include "analyzer/text_wrap.h"
 
 namespace gpuf {
 
@@ -141,53 +142,6 @@ void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& o
   }
 }
 
-// Columns a line takes on a terminal: escape sequences take none, a UTF-8
-// character one.
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-std::string FitLine(const std::string& line, int width) {
-  int columns = 0;
-  bool painted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\x1b') {
-      painted = true;
-      while (i < line.size() && line[i] != 'm') ++i;
-      continue;
-    }
-    if (IsContinuationByte(line[i])) continue;
-    if (++columns == width && i + 1 < line.size()) {
-      size_t end = i + 1;
-      while (end < line.size() && IsContinuationByte(line[end])) ++end;
-      bool more_text = false;
-      for (size_t j = end; j < line.size() && !more_text; ++j) {
-        if (line[j] == '\x1b') {
-          while (j < line.size() && line[j] != 'm') ++j;
-        } else {
-          more_text = true;
-        }
-      }
-      if (!more_text) return line;
-      std::string cut = line.substr(0, i);  // room for the ellipsis
-      return cut + "\xe2\x80\xa6" + (painted ? "\x1b[0m" : "");
-    }
-  }
-  return line;
-}
-
-std::string FitToWidth(const std::string& text, int width) {
-  if (width <= 0) return text;
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    out += FitLine(text.substr(start, end - start), width);
-    if (end < text.size()) out += '\n';
-    start = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string FormatOffset(int64_t ns) {
@@ -211,7 +165,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   RenderFindings(r, zone, paint, out);
   RenderMilestones(r, zone, paint, out);
   RenderCoverage(r, paint, out);
-  return FitToWidth(out.str(), style.width);
+  return WrapToWidth(out.str(), style.width);
 }
 
 }  // namespace gpuf

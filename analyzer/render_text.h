@@ -15,7 +15,7 @@ namespace gpuf {
 // pipe or a file gets and what the golden files hold.
 struct TextStyle {
   bool color = false;  // ANSI colours (the caller checks isatty and NO_COLOR)
-  int width = 0;       // cut longer lines to this many columns; 0: keep
+  int width = 0;       // wrap longer lines to this many columns; 0: keep
 };
 
 std::string RenderText(const Report& report, const DisplayZone& zone, const TextStyle& style = {});

@@ -2,7 +2,7 @@
 # analyze on a terminal and in a pipe (script(1) gives it a real pty):
 #  - piped: the report has no escape sequence and stderr stays empty;
 #  - on a terminal: colours, the progress line on stderr, erased before the
-#    report, and lines fitted to the terminal's width;
+#    report, and lines wrapped to the terminal's width (nothing cut);
 #  - NO_COLOR on a terminal: no colour, progress still shown.
 #
 # usage: terminal_output_test.sh GPUFORENSICS_BINARY
@@ -35,10 +35,14 @@ check "terminal: FAILED is red" 3 "$(grep -c "${esc}\[1;31mFAILED" "$work/tty.ou
 check "terminal: progress shown" yes "$(grep -q 'analyzing: loading' "$work/tty.out" && echo yes || echo no)"
 check "terminal: progress erased before the report" yes \
   "$(grep -q "running the rules.${esc}\[Kgpuforensics report:" "$work/tty.out" && echo yes || echo no)"
-widest=$(sed "s/\r\$//; s/.*\r//; s/${esc}\[[0-9;]*[mK]//g; s/…/./g" "$work/tty.out" |
+widest=$(sed "s/\r\$//; s/.*\r//; s/${esc}\[[0-9;]*[mK]//g" "$work/tty.out" |
   awk '{ n = length($0); if (n > max) max = n } END { print max }')
 check "terminal: no line wider than 100 columns" yes "$([ "$widest" -le 100 ] && echo yes || echo no)"
-check "terminal: long lines end in an ellipsis" yes "$(grep -q '…' "$work/tty.out" && echo yes || echo no)"
+check "terminal: long lines wrap, nothing is cut" yes \
+  "$(grep -q '^ *Failed to initialize NVML: nvml: Unknown Error\.' "$work/tty.out" && echo yes || echo no)"
+check "terminal: a wrapped verdict row continues under its column" yes \
+  "$(grep -q '^                                                   /proc/driver/nvidia/gpus' "$work/tty.out" &&
+     echo yes || echo no)"
 
 NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
 check "NO_COLOR: no colour" 0 "$(grep -c "${esc}\[[0-9;]*m" "$work/nocolor.out")"

@@ -57,6 +57,7 @@ pre.evidence .src { color: var(--muted); }
                vertical-align: -1px; }
 ul.plain { padding-left: 20px; margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+@media print { main { max-width: none; padding: 0; } .figure, .finding, tr { break-inside: avoid; } }
 svg.swimlanes { display: block; font-family: system-ui, "DejaVu Sans", sans-serif; }
 svg .lane-bg { fill: #ffffff; }
 svg .lane-bg.odd { fill: #f6f8fa; }

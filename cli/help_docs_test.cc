@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/test_support.h"
+
 namespace gpuf {
 
 namespace {
@@ -37,6 +39,25 @@ TEST_CASE("DescribeCommand: synopsis, description and options with their default
   CHECK(man.find(".TH GPUFORENSICS\\-DEMO 1 \"\" \"gpuforensics 1.2.3\" \"gpuforensics manual\"\n") != std::string::npos);
   CHECK(man.find(".TP\n\\fB\\-\\-timeout\\fR \\fIarg\\fR\nseconds one step may take (default: 10)\n") !=
         std::string::npos);
+}
+
+TEST_CASE("gpuforensics help: every command documents itself; unknown ones are a usage error") {
+  auto list = test::RunGpuforensics({"help", "--list"});
+  REQUIRE(list.exit_code == 0);
+  CHECK(list.out.find("analyze\n") != std::string::npos);
+  auto md = test::RunGpuforensics({"help", "--markdown", "analyze"});
+  CHECK(md.exit_code == 0);
+  CHECK(md.out.find("| `--format` | arg | `text` |") != std::string::npos);
+  CHECK(md.err.empty());
+  auto man = test::RunGpuforensics({"help", "--man", "timeline"});
+  CHECK(man.exit_code == 0);
+  CHECK(man.out.find(".SH OPTIONS\n") != std::string::npos);
+  auto plain = test::RunGpuforensics({"help", "verify"});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out.find("gpuforensics verify BUNDLE") == 0);
+  auto unknown = test::RunGpuforensics({"help", "--man", "nosuch"});
+  CHECK(unknown.exit_code == 64);
+  CHECK(unknown.err == "gpuforensics help: unknown command 'nosuch'; see 'gpuforensics --help'\n");
 }
 
 }  // TEST_SUITE

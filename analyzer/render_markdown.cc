@@ -38,7 +38,7 @@ std::string Fence(const std::vector<std::string>& lines) {
 }
 
 void RenderHeader(const Report& r, std::ostringstream& out) {
-  out << "# GPU node incident summary: " << MarkdownText(r.node.empty() ? "(unknown node)" : r.node) << "\n\n";
+  out << "# GPU node report: " << MarkdownText(r.node.empty() ? "(unknown node)" : r.node) << "\n\n";
   out << "| | |\n|---|---|\n";
   out << "| Node | " << Code(r.node.empty() ? "(unknown)" : r.node)
       << (r.node_zone.empty() ? "" : " (zone " + MarkdownText(r.node_zone) + ")") << " |\n";

@@ -24,7 +24,7 @@ TEST_CASE("RenderMarkdown: evidence is fenced longer than any backtick run in it
   r.findings.push_back(f);
   std::string md = RenderMarkdown(r, DisplayZone());
   CHECK(md.find("````text\na.log:3\n    text with ``` inside\n````\n") != std::string::npos);
-  CHECK(md.find("# GPU node incident summary: n1\n") == 0);
+  CHECK(md.find("# GPU node report: n1\n") == 0);
 }
 
 }  // TEST_SUITE

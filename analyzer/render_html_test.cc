@@ -60,6 +60,16 @@ TEST_CASE("RenderHtml: text from the bundle cannot add elements") {
   CHECK(html.find("Content-Security-Policy") != std::string::npos);
 }
 
+TEST_CASE("RenderHtml: a bundle that showed nothing still makes a page that says so") {
+  Report r;
+  std::string html = RenderHtml(r, DisplayZone());
+  CHECK(html.find("GPU node report: (unknown node)") != std::string::npos);
+  CHECK(html.find("GPU chain: not computed") != std::string::npos);
+  CHECK(html.find("No milestone of the GPU chain could be placed in time.") != std::string::npos);
+  CHECK(html.find("<svg") == std::string::npos);
+  CHECK(html.rfind("</html>\n") == html.size() - 8);
+}
+
 TEST_CASE("RenderSwimlaneSvg: one lane per component, plugin containers apart, the gap measured") {
   std::vector<TimelineRow> rows = {
       Milestone("boot", 0),

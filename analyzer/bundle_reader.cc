@@ -150,9 +150,10 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       issues.push_back({name, "sha256 differs from manifest"});
       verified = false;
     }
+    visitor.OnProgress({archive_filter_bytes(a.get(), -1), static_cast<int64_t>(seen.size()),
+                        static_cast<int64_t>(expected.size()), it->second.first, static_cast<int64_t>(data.size())});
     visitor.OnMember(*it->second.first, output, std::move(data), verified);
     data.clear();
-    visitor.OnProgress(archive_filter_bytes(a.get(), -1), members);
   }
   if (!have_manifest) return Status::BadInput("not a gpuforensics bundle: empty archive, no manifest.json");
   for (const auto& [member, where] : expected) {

@@ -108,12 +108,15 @@ class Loader : public BundleVisitor {
     if (lines) LoadArtifactLines(*ctx_, in);
   }
 
-  void OnProgress(int64_t compressed_bytes_read, int64_t members_read) override {
+  void OnProgress(const BundleReadProgress& read) override {
     if (!progress_) return;
     LoadProgress p;
-    p.compressed_bytes_read = compressed_bytes_read;
+    p.compressed_bytes_read = read.compressed_bytes_read;
     p.compressed_bytes_total = compressed_bytes_total_;
-    p.members_loaded = members_read;
+    p.members_loaded = read.members_read;
+    p.members_total = read.members_expected;
+    if (read.artifact) p.artifact = read.artifact->name;
+    p.artifact_bytes = read.member_bytes;
     progress_(p);
   }
 

@@ -32,7 +32,7 @@ check "piped: stderr is empty" 0 "$(wc -c <"$work/piped.err" | tr -d ' ')"
 TERM=xterm script -q -e -c "stty cols 100; '$gpuforensics' analyze '$bundle'" /dev/null >"$work/tty.out" 2>&1
 check "terminal: the verdict is bold" 1 "$(grep -c "${esc}\[1mGPU chain verdict: BROKEN at step 7" "$work/tty.out")"
 check "terminal: FAILED is red" 3 "$(grep -c "${esc}\[1;31mFAILED" "$work/tty.out")"
-check "terminal: progress shown" yes "$(grep -q 'analyzing: loading' "$work/tty.out" && echo yes || echo no)"
+check "terminal: progress shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/tty.out" && echo yes || echo no)"
 check "terminal: progress erased before the report" yes \
   "$(grep -q "running the rules.${esc}\[Kgpuforensics report:" "$work/tty.out" && echo yes || echo no)"
 widest=$(sed "s/\r\$//; s/.*\r//; s/${esc}\[[0-9;]*[mK]//g" "$work/tty.out" |
@@ -46,7 +46,7 @@ check "terminal: a wrapped verdict row continues under its column" yes \
 
 NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
 check "NO_COLOR: no colour" 0 "$(grep -c "${esc}\[[0-9;]*m" "$work/nocolor.out")"
-check "NO_COLOR: progress still shown" yes "$(grep -q 'analyzing: loading' "$work/nocolor.out" && echo yes || echo no)"
+check "NO_COLOR: progress still shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/nocolor.out" && echo yes || echo no)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -37,14 +37,30 @@ std::string HtmlEscape(std::string_view text) {
     }
     ++i;
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      case '\n': case '\t': out += c; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      case '\n':
+      case '\t':
+        out += c;
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += kReplacement; else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          out += kReplacement;
+        else
+          out += c;
     }
   }
   return out;

@@ -11,13 +11,13 @@
 namespace gpuf {
 
 struct LoadProgress {
-  const char* phase = "loading";        // "loading" | "timeline" | "rules"
-  int64_t compressed_bytes_read = 0;    // of the bundle file, so far
-  int64_t compressed_bytes_total = 0;   // the bundle file's size; 0 when unknown
-  int64_t members_loaded = 0;           // the one being loaded included
-  int64_t members_total = 0;            // the manifest's members
-  std::string artifact;                 // logical name of the one being loaded, "" between phases
-  int64_t artifact_bytes = 0;           // its size
+  const char* phase = "loading";       // "loading" | "timeline" | "rules"
+  int64_t compressed_bytes_read = 0;   // of the bundle file, so far
+  int64_t compressed_bytes_total = 0;  // the bundle file's size; 0 when unknown
+  int64_t members_loaded = 0;          // the one being loaded included
+  int64_t members_total = 0;           // the manifest's members
+  std::string artifact;                // logical name of the one being loaded, "" between phases
+  int64_t artifact_bytes = 0;          // its size
 };
 
 using LoadProgressFn = std::function<void(const LoadProgress&)>;

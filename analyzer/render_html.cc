@@ -96,8 +96,8 @@ const char* VerdictClass(const Report& r) {
 
 void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "<header>\n<h1>GPU node report: " << E(r.node.empty() ? "(unknown node)" : r.node) << "</h1>\n";
-  out << "<p class=\"meta\">collected " << E(zone.Format(r.collected_at_ns)) << " by gpuforensics "
-      << E(r.tool_version) << (r.complete ? ", complete" : ", <strong>incomplete</strong> (" + E(r.incomplete_reason) + ")")
+  out << "<p class=\"meta\">collected " << E(zone.Format(r.collected_at_ns)) << " by gpuforensics " << E(r.tool_version)
+      << (r.complete ? ", complete" : ", <strong>incomplete</strong> (" + E(r.incomplete_reason) + ")")
       << (r.node_zone.empty() ? "" : " &middot; node zone " + E(r.node_zone)) << " &middot; bundle <code>"
       << E(r.bundle_path) << "</code> &middot; integrity: "
       << (r.integrity_issues.empty() ? "every member matches the manifest"
@@ -209,14 +209,16 @@ void RenderTimelineTable(const Report& r, const DisplayZone& zone, std::ostrings
       << "; the offset is the time since that boot started.</p>\n<table>\n"
       << "<tr><th>Boot</th><th>Time</th><th>Since boot</th><th>Milestone</th><th>Message</th></tr>\n";
   for (const auto& m : r.milestones) {
-    out << "<tr><td class=\"num\">" << (m.boot_offset ? std::to_string(*m.boot_offset) : "?") << "</td><td class=\"num\">"
-        << E(zone.Format(m.time_ns)) << "</td><td class=\"num\">"
+    out << "<tr><td class=\"num\">" << (m.boot_offset ? std::to_string(*m.boot_offset) : "?")
+        << "</td><td class=\"num\">" << E(zone.Format(m.time_ns)) << "</td><td class=\"num\">"
         << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << "</td><td>" << E(m.milestone)
         << "</td><td class=\"mono\">" << E(m.message) << "</td></tr>\n";
   }
   out << "</table>\n";
   if (!r.intervals.empty()) {
-    out << "<h3 style=\"margin-top:18px\">Intervals</h3>\n<table>\n<tr><th>Boot</th><th>Interval</th><th>Seconds</th></tr>\n";
+    out << "<h3 "
+           "style=\"margin-top:18px\">Intervals</h3>\n<table>\n<tr><th>Boot</th><th>Interval</th><th>Seconds</th></"
+           "tr>\n";
     for (const auto& i : r.intervals) {
       out << "<tr><td class=\"num\">" << i.boot_offset << "</td><td>" << E(i.name) << "</td><td class=\"num\">"
           << FormatSeconds(i.seconds) << "</td></tr>\n";
@@ -228,9 +230,9 @@ void RenderTimelineTable(const Report& r, const DisplayZone& zone, std::ostrings
 
 void RenderCoverage(const Report& r, std::ostringstream& out) {
   out << "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p>" << r.artifacts_total << " artifacts: " << r.artifacts_ok
-      << " ok, " << r.artifacts_failed << " failed (" << r.artifacts_timed_out << " timed out), "
-      << r.artifacts_skipped << " skipped, " << r.empty.size() << " empty, " << r.truncated.size() << " truncated; "
-      << r.parse_warnings << " unparsed lines, " << r.timeline_warnings << " guessed times.</p>\n<ul class=\"plain\">";
+      << " ok, " << r.artifacts_failed << " failed (" << r.artifacts_timed_out << " timed out), " << r.artifacts_skipped
+      << " skipped, " << r.empty.size() << " empty, " << r.truncated.size() << " truncated; " << r.parse_warnings
+      << " unparsed lines, " << r.timeline_warnings << " guessed times.</p>\n<ul class=\"plain\">";
   for (const auto& c : r.coverage) out << "<li class=\"mono\">" << E(c) << "</li>";
   for (const auto* notes : {&r.empty, &r.truncated, &r.unparsed}) {
     for (const auto& n : *notes) out << "<li><code>" << E(n.artifact) << "</code>: " << E(n.note) << "</li>";

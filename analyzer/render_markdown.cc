@@ -85,7 +85,8 @@ void RenderFinding(const Finding& f, int number, const DisplayZone& zone, const 
                    std::ostringstream& out) {
   out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
   out << "Rule " << Code(f.rule_id) << ", severity **" << MarkdownText(f.severity) << "**, confidence **"
-      << MarkdownText(f.confidence) << "**.\n\n" << MarkdownText(f.summary) << "\n";
+      << MarkdownText(f.confidence) << "**.\n\n"
+      << MarkdownText(f.summary) << "\n";
   if (!f.evidence.empty()) {
     std::vector<std::string> lines;
     for (const auto& e : f.evidence) {
@@ -134,8 +135,8 @@ void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream
       first = false;
     }
     std::string message = m.message.size() > 120 ? m.message.substr(0, 117) + "..." : m.message;
-    out << "| " << zone.Format(m.time_ns) << " | " << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "")
-        << " | " << MarkdownText(m.milestone) << " | " << MarkdownText(message) << " |\n";
+    out << "| " << zone.Format(m.time_ns) << " | " << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << " | "
+        << MarkdownText(m.milestone) << " | " << MarkdownText(message) << " |\n";
   }
   if (r.intervals.empty()) return;
   out << "\n### Intervals\n\n| Boot | Interval | Seconds |\n|---|---|---|\n";
@@ -151,9 +152,9 @@ void RenderNoteList(const std::vector<ArtifactNote>& notes, std::ostringstream& 
 void RenderCoverage(const Report& r, std::ostringstream& out) {
   out << "\n## Coverage\n\n";
   out << r.artifacts_total << " artifacts: " << r.artifacts_ok << " ok, " << r.artifacts_failed << " failed ("
-      << r.artifacts_timed_out << " timed out), " << r.artifacts_skipped << " skipped, " << r.empty.size()
-      << " empty, " << r.truncated.size() << " truncated; " << r.parse_warnings << " unparsed lines, "
-      << r.timeline_warnings << " guessed times.\n\n";
+      << r.artifacts_timed_out << " timed out), " << r.artifacts_skipped << " skipped, " << r.empty.size() << " empty, "
+      << r.truncated.size() << " truncated; " << r.parse_warnings << " unparsed lines, " << r.timeline_warnings
+      << " guessed times.\n\n";
   for (const auto& c : r.coverage) out << "- " << MarkdownText(c) << "\n";
   RenderNoteList(r.empty, out);
   RenderNoteList(r.truncated, out);

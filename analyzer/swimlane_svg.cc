@@ -56,9 +56,12 @@ struct FixedLane {
 
 // Order of the lanes; device-plugin containers go between kubelet and registration.
 constexpr FixedLane kLanesBeforePlugins[] = {
-    {"kernel", "kernel / driver", true},         {"persistenced", "nvidia-persistenced", true},
-    {"fabricmanager", "nvidia-fabricmanager", false}, {"containerd", "containerd", true},
-    {"systemd", "systemd", false},               {"kubelet", "kubelet", true},
+    {"kernel", "kernel / driver", true},
+    {"persistenced", "nvidia-persistenced", true},
+    {"fabricmanager", "nvidia-fabricmanager", false},
+    {"containerd", "containerd", true},
+    {"systemd", "systemd", false},
+    {"kubelet", "kubelet", true},
 };
 constexpr FixedLane kRegistrationLane = {"registration", "registration", true};
 
@@ -198,21 +201,24 @@ std::optional<Gap> FindGap(const std::vector<TimelineRow>& milestones, const std
 // Ids stay unique on a page with several boots: "boot0-lane-kernel".
 std::string IdPrefix(int64_t boot) { return "boot" + std::to_string(boot) + "-"; }
 
-const char* MarkColor(Mark mark) {
-  return mark == Mark::kBad ? "#d1242f" : mark == Mark::kOk ? "#1a7f37" : "#6e7781";
-}
+const char* MarkColor(Mark mark) { return mark == Mark::kBad ? "#d1242f" : mark == Mark::kOk ? "#1a7f37" : "#6e7781"; }
 
 // "10.2 h", "25 min", "90 s".
 std::string Duration(double seconds) {
   char text[32];
-  if (seconds < 120) std::snprintf(text, sizeof text, "%.0f s", seconds);
-  else if (seconds < 7200) std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
-  else if (seconds < 172800) std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
-  else std::snprintf(text, sizeof text, "%.1f d", seconds / 86400);
+  if (seconds < 120)
+    std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 7200)
+    std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+  else if (seconds < 172800)
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+  else
+    std::snprintf(text, sizeof text, "%.1f d", seconds / 86400);
   return text;
 }
 
-void DrawGap(const Gap& gap, int64_t boot, const SwimlaneAxis& layout, double plot_top, double plot_bottom, std::ostringstream& out) {
+void DrawGap(const Gap& gap, int64_t boot, const SwimlaneAxis& layout, double plot_top, double plot_bottom,
+             std::ostringstream& out) {
   double a = layout.X(std::min(gap.ready_seconds, gap.start_seconds));
   double b = layout.X(std::max(gap.ready_seconds, gap.start_seconds));
   double width = std::max(b - a, 3.0);
@@ -238,8 +244,8 @@ void DrawGap(const Gap& gap, int64_t boot, const SwimlaneAxis& layout, double pl
   bool left_room = mid - text_width / 2 >= kPlotLeft;
   const char* anchor = right_room && left_room ? "middle" : right_room ? "start" : "end";
   double tx = right_room && left_room ? mid : right_room ? a : a + width;
-  out << "<text class=\"gap-label\" x=\"" << Num(tx) << "\" y=\"" << Num(bracket_y - 5) << "\" text-anchor=\""
-      << anchor << "\">" << HtmlEscape(label) << "</text>\n</g>\n";
+  out << "<text class=\"gap-label\" x=\"" << Num(tx) << "\" y=\"" << Num(bracket_y - 5) << "\" text-anchor=\"" << anchor
+      << "\">" << HtmlEscape(label) << "</text>\n</g>\n";
 }
 
 // Backgrounds go first so that the gap band can lie between them and the marks.
@@ -250,8 +256,8 @@ void DrawLaneBackground(const Lane& lane, size_t index, std::ostringstream& out)
 
 void DrawLane(const Lane& lane, int64_t boot, const SwimlaneAxis& layout, const DisplayZone& zone,
               std::ostringstream& out) {
-  out << "<g id=\"" << IdPrefix(boot) << "lane-" << HtmlEscape(lane.id) << "\" class=\"lane\" data-lane=\"" << HtmlEscape(lane.title)
-      << "\">\n";
+  out << "<g id=\"" << IdPrefix(boot) << "lane-" << HtmlEscape(lane.id) << "\" class=\"lane\" data-lane=\""
+      << HtmlEscape(lane.title) << "\">\n";
   double mark_y = lane.top + lane.height - kLanePad;
   out << "<text class=\"lane-title\" x=\"12\" y=\"" << Num(mark_y + 4) << "\">" << HtmlEscape(lane.title)
       << "</text>\n";
@@ -294,12 +300,12 @@ void DrawAxis(const SwimlaneAxis& axis, double plot_top, double plot_bottom, std
   out << "<g class=\"axis\">\n";
   for (double t : axis.Ticks()) {
     double x = axis.X(t);
-    out << "<line class=\"grid\" x1=\"" << Num(x) << "\" y1=\"" << Num(plot_top) << "\" x2=\"" << Num(x)
-        << "\" y2=\"" << Num(plot_bottom) << "\"/>";
+    out << "<line class=\"grid\" x1=\"" << Num(x) << "\" y1=\"" << Num(plot_top) << "\" x2=\"" << Num(x) << "\" y2=\""
+        << Num(plot_bottom) << "\"/>";
     char text[32];
     std::snprintf(text, sizeof text, axis.tick_step() < 1 ? "%.1f s" : "%.0f s", t);
-    out << "<text class=\"tick\" x=\"" << Num(x) << "\" y=\"" << Num(plot_bottom + 16)
-        << "\" text-anchor=\"middle\">" << text << "</text>\n";
+    out << "<text class=\"tick\" x=\"" << Num(x) << "\" y=\"" << Num(plot_bottom + 16) << "\" text-anchor=\"middle\">"
+        << text << "</text>\n";
   }
   out << "</g>\n";
 }
@@ -313,7 +319,8 @@ void DrawBreaks(const SwimlaneAxis& axis, double plot_top, double plot_bottom, s
         << "\" height=\"" << Num(plot_bottom - plot_top) << "\"/>";
     for (double x : {a, z}) {
       out << "<path class=\"break-edge\" d=\"M" << Num(x) << " " << Num(plot_top);
-      for (double y = plot_top + 6; y <= plot_bottom; y += 6) out << " L" << Num(x + (static_cast<int>(y) % 12 < 6 ? 3 : -3)) << " " << Num(y);
+      for (double y = plot_top + 6; y <= plot_bottom; y += 6)
+        out << " L" << Num(x + (static_cast<int>(y) % 12 < 6 ? 3 : -3)) << " " << Num(y);
       out << "\"/>";
     }
     out << "<text class=\"break-label\" x=\"" << Num((a + z) / 2) << "\" y=\"" << Num(plot_bottom + 16)

@@ -49,10 +49,12 @@ int RunAnalyze(const std::vector<std::string>& args) {
       "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
   options.add_options()
       ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst)")
-      ("db", po::value<std::string>(), "keep the SQLite database in this file (schema: schema/*.sql; default: in memory only)")
+      ("db", po::value<std::string>(),
+       "keep the SQLite database in this file (schema: schema/*.sql; default: in memory only)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")
-      ("format", po::value<std::string>()->default_value("text"), "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
+      ("format", po::value<std::string>()->default_value("text"),
+       "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
       ("tz", po::value<std::string>()->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name");
   po::positional_options_description positional;

@@ -37,9 +37,12 @@ std::pair<std::string, std::string> SplitParameter(const std::string& parameter)
 std::string MarkdownCell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -49,9 +52,12 @@ std::string Roff(const std::string& text) {
   bool line_start = true;
   for (char c : text) {
     if (line_start && (c == '.' || c == '\'')) out += "\\&";
-    if (c == '\\') out += "\\e";
-    else if (c == '-') out += "\\-";
-    else out += c;
+    if (c == '\\')
+      out += "\\e";
+    else if (c == '-')
+      out += "\\-";
+    else
+      out += c;
     line_start = c == '\n';
   }
   return out;
@@ -143,7 +149,8 @@ std::string CommandManPage(const CommandDoc& doc, const std::string& version) {
   out << ".SH OPTIONS\n";
   for (const auto& o : doc.options) {
     out << ".TP\n\\fB" << Roff(o.flags) << "\\fR" << (o.argument.empty() ? "" : " \\fI" + Roff(o.argument) + "\\fR")
-        << "\n" << Roff(o.description);
+        << "\n"
+        << Roff(o.description);
     if (!o.default_value.empty()) out << " (default: " << Roff(o.default_value) << ")";
     out << "\n";
   }
@@ -169,8 +176,8 @@ std::string IndexManPage(std::span<const Command> commands, const std::string& v
       << ".SH SYNOPSIS\n.nf\ngpuforensics \\fICOMMAND\\fR [\\fIoptions\\fR]\ngpuforensics \\fICOMMAND\\fR \\-\\-help\n"
       << "gpuforensics \\-\\-version\n.fi\n.SH COMMANDS\n";
   for (const auto& c : commands) {
-    out << ".TP\n\\fB" << Roff(std::string(c.name)) << "\\fR\n" << Roff(std::string(c.help)) << "; see \\fBgpuforensics\\-"
-        << Roff(std::string(c.name)) << "\\fR(1)\n";
+    out << ".TP\n\\fB" << Roff(std::string(c.name)) << "\\fR\n"
+        << Roff(std::string(c.help)) << "; see \\fBgpuforensics\\-" << Roff(std::string(c.name)) << "\\fR(1)\n";
   }
   out << ".SH EXIT STATUS\n0 done, 1 findings (analyze) or mismatches (verify), 2 unusable input, 64 bad command line, "
          "70 internal error, 74 output not written.\n";

@@ -13,13 +13,13 @@
 namespace gpuf {
 
 struct CommandDoc {
-  std::string name;      // "analyze"
-  std::string summary;   // the command table's one line
-  std::string synopsis;  // usage lines, the caption's first paragraph
+  std::string name;         // "analyze"
+  std::string summary;      // the command table's one line
+  std::string synopsis;     // usage lines, the caption's first paragraph
   std::string description;  // the rest of the caption
   struct Option {
-    std::string flags;        // "-o, --output"
-    std::string argument;     // "arg", "" for a switch
+    std::string flags;          // "-o, --output"
+    std::string argument;       // "arg", "" for a switch
     std::string default_value;  // "" when none
     std::string description;
   };

@@ -5,8 +5,20 @@
 
 namespace gpuf {
 
-Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db) {
-  GPUF_ASSIGN_OR_RETURN(LoadResult loaded, LoadBundle(bundle_path, db));
+namespace {
+
+void Phase(const LoadProgressFn& progress, const char* phase) {
+  if (!progress) return;
+  LoadProgress p;
+  p.phase = phase;
+  progress(p);
+}
+
+}  // namespace
+
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
+  GPUF_ASSIGN_OR_RETURN(LoadResult loaded, LoadBundle(bundle_path, db, progress));
+  Phase(progress, "timeline");
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   GPUF_RETURN_IF_ERROR(BuildTimeline(db, loaded.bundle_id));
   GPUF_RETURN_IF_ERROR(db.Exec("COMMIT"));
@@ -14,9 +26,10 @@ Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db) {
 }
 
 Result<Analysis> AnalyzeBundle(const std::string& bundle_path, Database& db,
-                               const std::vector<std::string>& extra_rule_dirs) {
+                               const std::vector<std::string>& extra_rule_dirs, const LoadProgressFn& progress) {
   Analysis analysis;
-  GPUF_ASSIGN_OR_RETURN(analysis.loaded, PrepareBundle(bundle_path, db));
+  GPUF_ASSIGN_OR_RETURN(analysis.loaded, PrepareBundle(bundle_path, db, progress));
+  Phase(progress, "rules");
   std::vector<std::string> dirs = {BuiltinRulesDir()};
   dirs.insert(dirs.end(), extra_rule_dirs.begin(), extra_rule_dirs.end());
   GPUF_ASSIGN_OR_RETURN(analysis.rules, RunRules(db, analysis.loaded.bundle_id, dirs));

@@ -15,7 +15,8 @@ namespace gpuf {
 
 // Load and timeline, no rules (for callers that run rules their own way).
 // Fails as LoadBundle does (unreadable bundle) or when the database does.
-Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db);
+// `progress`, when set, hears after each member and at each phase.
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {});
 
 struct Analysis {
   LoadResult loaded;
@@ -24,7 +25,8 @@ struct Analysis {
 
 // PrepareBundle, then the built-in rules and those in `extra_rule_dirs`.
 Result<Analysis> AnalyzeBundle(const std::string& bundle_path, Database& db,
-                               const std::vector<std::string>& extra_rule_dirs = {});
+                               const std::vector<std::string>& extra_rule_dirs = {},
+                               const LoadProgressFn& progress = {});
 
 }  // namespace gpuf
 

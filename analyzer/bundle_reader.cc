@@ -150,6 +150,8 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       issues.push_back({name, "sha256 differs from manifest"});
       verified = false;
     }
+    visitor.OnProgress({archive_filter_bytes(a.get(), -1), static_cast<int64_t>(seen.size()),
+                        static_cast<int64_t>(expected.size()), it->second.first, static_cast<int64_t>(data.size())});
     visitor.OnMember(*it->second.first, output, std::move(data), verified);
     data.clear();
   }

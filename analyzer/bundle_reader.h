@@ -31,6 +31,14 @@ struct IntegrityIssue {
   std::string problem;  // "sha256 mismatch", "missing from archive", ...
 };
 
+struct BundleReadProgress {
+  int64_t compressed_bytes_read = 0;  // of the bundle file, so far
+  int64_t members_read = 0;           // manifest members read, the one at hand included
+  int64_t members_expected = 0;       // members the manifest names
+  const ManifestArtifact* artifact = nullptr;  // the one about to be handed over
+  int64_t member_bytes = 0;           // its size
+};
+
 class BundleVisitor {
  public:
   virtual ~BundleVisitor() = default;
@@ -40,6 +48,9 @@ class BundleVisitor {
   // whole. `verified` is false when size or hash disagree with the manifest.
   virtual void OnMember(const ManifestArtifact& artifact, const ManifestOutput& output,
                         std::string bytes, bool verified) = 0;
+  // Called before each OnMember with where the reader is; for progress
+  // display only.
+  virtual void OnProgress(const BundleReadProgress& /*progress*/) {}
 };
 
 // Fails with BadInput (not a zstd tar, truncated, no manifest first, bad

@@ -1,5 +1,6 @@
 #include "analyzer/loader.h"
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -107,6 +108,25 @@ class Loader : public BundleVisitor {
     if (lines) LoadArtifactLines(*ctx_, in);
   }
 
+  void OnProgress(const BundleReadProgress& read) override {
+    if (!progress_) return;
+    LoadProgress p;
+    p.compressed_bytes_read = read.compressed_bytes_read;
+    p.compressed_bytes_total = compressed_bytes_total_;
+    p.members_loaded = read.members_read;
+    p.members_total = read.members_expected;
+    if (read.artifact) p.artifact = read.artifact->name;
+    p.artifact_bytes = read.member_bytes;
+    progress_(p);
+  }
+
+  void set_progress(const LoadProgressFn& progress, const std::string& path) {
+    progress_ = progress;
+    std::error_code ec;
+    auto size = std::filesystem::file_size(path, ec);
+    compressed_bytes_total_ = ec ? 0 : static_cast<int64_t>(size);
+  }
+
   Status status() const { return ctx_ ? ctx_->status() : Status::Ok(); }
   int64_t bundle_id() const { return bundle_id_; }
   const Manifest& manifest() const { return manifest_; }
@@ -135,13 +155,16 @@ class Loader : public BundleVisitor {
   int64_t bundle_id_ = 0;
   std::unique_ptr<LoadContext> ctx_;
   std::map<const ManifestArtifact*, int64_t> artifact_ids_;
+  LoadProgressFn progress_;
+  int64_t compressed_bytes_total_ = 0;
 };
 
 }  // namespace
 
-Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db) {
+Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   Loader loader(db, bundle_path);
+  loader.set_progress(progress, bundle_path);
   LoadResult result;
   Status read = ReadBundle(bundle_path, BundleLimits{}, loader, result.integrity_issues);
   GPUF_RETURN_IF_ERROR(read.WithContext("reading '" + bundle_path + "'"));

@@ -11,6 +11,7 @@
 
 #include "analyzer/bundle_reader.h"
 #include "analyzer/database.h"
+#include "analyzer/load_progress.h"
 
 namespace gpuf {
 
@@ -22,7 +23,8 @@ struct LoadResult {
 
 // Fails when the bundle cannot be read at all (see ReadBundle) or the
 // database refuses a write.
-Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db);
+// `progress`, when set, hears after each member.
+Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {});
 
 }  // namespace gpuf
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "analyzer/database.h"
@@ -32,12 +33,12 @@ inline Result<std::optional<std::string>> QueryText(Database& db, std::string_vi
   return value;
 }
 
-// Every row, rendered by `row`.
-template <typename Fn>
-Result<std::vector<std::string>> QueryRows(Database& db, std::string_view sql, int64_t bundle_id, Fn row) {
+// Every row, rendered by `row` (to a string or any value).
+template <typename Fn, typename Row = std::invoke_result_t<Fn, Statement&>>
+Result<std::vector<Row>> QueryRows(Database& db, std::string_view sql, int64_t bundle_id, Fn row) {
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
   s.BindNamed(":bundle", bundle_id);
-  std::vector<std::string> out;
+  std::vector<Row> out;
   while (s.Step()) out.push_back(row(s));
   GPUF_RETURN_IF_ERROR(s.status());
   return out;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/report_lines.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -70,6 +71,20 @@ Json TimelineJson(const Report& r) {
   return {{"milestones", milestones}, {"intervals", intervals}};
 }
 
+Json NotesJson(const std::vector<ArtifactNote>& notes) {
+  Json out = Json::array();
+  for (const auto& n : notes) out.push_back({{"artifact", n.artifact}, {"note", n.note}});
+  return out;
+}
+
+Json VersionsJson(const Report& r) {
+  Json out = Json::array();
+  for (const auto& v : r.versions) {
+    out.push_back({{"component", v.component}, {"version", v.version}, {"artifact", v.artifact}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderJson(const Report& r) {
@@ -104,7 +119,13 @@ std::string RenderJson(const Report& r) {
         {"artifacts_skipped", r.artifacts_skipped},
         {"parse_warnings", r.parse_warnings},
         {"timeline_warnings", r.timeline_warnings},
-        {"problems", r.coverage}}},
+        {"problems", r.coverage},
+        {"artifacts_timed_out", r.artifacts_timed_out},
+        {"empty", NotesJson(r.empty)},
+        {"truncated", NotesJson(r.truncated)},
+        {"unparsed", NotesJson(r.unparsed)}}},
+      {"chain_summary", ChainVerdictLine(r)},
+      {"versions", VersionsJson(r)},
   };
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

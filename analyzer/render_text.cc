@@ -3,9 +3,31 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/report_lines.h"
+#include "analyzer/text_wrap.h"
+
 namespace gpuf {
 
 namespace {
+
+// ANSI SGR codes, used only when TextStyle::color is set.
+constexpr const char* kBold = "1";
+constexpr const char* kRed = "1;31";
+constexpr const char* kGreen = "32";
+constexpr const char* kYellow = "33";
+constexpr const char* kDim = "2";
+
+class Painter {
+ public:
+  explicit Painter(const TextStyle& style) : color_(style.color) {}
+  std::string operator()(const char* sgr, const std::string& text) const {
+    if (!color_ || text.empty()) return text;
+    return "\x1b[" + std::string(sgr) + "m" + text + "\x1b[0m";
+  }
+
+ private:
+  bool color_;
+};
 
 std::string Pad(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
@@ -17,33 +39,40 @@ std::string Upper(std::string text) {
   return text;
 }
 
-void RenderVerdict(const Report& r, std::ostringstream& out) {
-  out << "\nGPU chain verdict\n";
+const char* StatusColor(StepStatus status) {
+  return status == StepStatus::kFailed ? kRed : status == StepStatus::kOk ? kGreen : kYellow;
+}
+
+const char* SeverityColor(const std::string& severity) {
+  if (severity == "critical" || severity == "high") return kRed;
+  if (severity == "medium") return kYellow;
+  return kDim;
+}
+
+void RenderVerdict(const Report& r, const Painter& paint, std::ostringstream& out) {
+  out << "\n" << paint(kBold, "GPU chain verdict: " + ChainVerdictLine(r)) << "\n";
   int number = 0;
   for (const auto& step : r.verdict) {
     std::string status = StepStatusName(step.status);
     if (step.status == StepStatus::kFailed) status = Upper(status);
-    out << "  " << Pad(std::to_string(++number), 3) << Pad(step.name, 37) << Pad(status, 9);
+    out << "  " << Pad(std::to_string(++number), 3) << Pad(step.name, 37)
+        << paint(StatusColor(step.status), status) << std::string(status.size() < 9 ? 9 - status.size() : 0, ' ');
     out << (step.detail.empty() ? step.missing : step.detail);
     if (!step.detail.empty() && !step.missing.empty()) out << "; " << step.missing;
     out << "\n";
   }
 }
 
-std::string EvidenceTime(int64_t ns, const DisplayZone& zone) {
-  std::string shown = zone.Format(ns);
-  if (zone.name() == "UTC") return shown;
-  return shown + " (" + DisplayZone().Format(ns).substr(11) + ")";
-}
-
-void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream& out) {
-  out << "\n  [" << Upper(f.severity) << ", " << f.confidence << "] " << f.rule_id << ": " << f.title << "\n";
+void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string& node_zone, const Painter& paint,
+                   std::ostringstream& out) {
+  out << "\n  " << paint(SeverityColor(f.severity), "[" + Upper(f.severity) + ", " + f.confidence + "]") << " "
+      << paint(kBold, f.rule_id + ": " + f.title) << "\n";
   out << "    " << f.summary << "\n";
   if (!f.evidence.empty()) out << "    evidence:\n";
   for (const auto& e : f.evidence) {
     out << "      ";
     if (!e.artifact.empty()) out << e.artifact << (e.line ? ":" + std::to_string(*e.line) : "") << "  ";
-    if (e.time_ns) out << EvidenceTime(*e.time_ns, zone) << "  ";
+    if (e.time_ns) out << LocalAndUtc(*e.time_ns, zone, node_zone) << "  ";
     out << (e.text.size() > 160 ? e.text.substr(0, 157) + "..." : e.text) << "\n";
   }
   if (!f.missing_evidence.empty()) out << "    would confirm it, not in the bundle:\n";
@@ -54,23 +83,18 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, std::ostringstream
   for (const auto& ref : f.references) out << "    see: " << ref.url << (ref.title.empty() ? "" : " (" + ref.title + ")") << "\n";
 }
 
-void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
-  int not_evaluated = 0;
-  for (const auto& run : r.rule_runs) not_evaluated += run.outcome == "skipped" || run.outcome == "error";
-  out << "\nFindings (" << r.findings.size() << " of " << r.rule_runs.size() << " known issues checked)\n";
+void RenderFindings(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
+  out << "\n" << paint(kBold, "Findings (" + std::to_string(r.findings.size()) + " of " +
+                                  std::to_string(r.rule_runs.size()) + " known issues checked)") << "\n";
   if (r.findings.empty()) {
-    out << "  No known issue recognized.";
-    if (not_evaluated > 0) {
-      out << " " << not_evaluated << " could not be checked for lack of evidence (see Coverage):"
-          << " this is not a statement that the node is healthy.";
-    }
-    out << "\n";
+    std::string caveat = NoFindingsCaveat(r);
+    out << "  No known issue recognized." << (caveat.empty() ? "" : " " + caveat) << "\n";
   }
-  for (const auto& f : r.findings) RenderFinding(f, zone, out);
+  for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, paint, out);
 }
 
-void RenderMilestones(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
-  out << "\nBoot timeline (milestones, " << zone.name() << "; offset since the boot started)\n";
+void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
+  out << "\n" << paint(kBold, "Boot timeline (milestones, " + zone.name() + "; offset since the boot started)") << "\n";
   if (r.milestones.empty()) out << "  no timestamped milestones in the bundle\n";
   std::optional<int64_t> current_boot;
   bool first = true;
@@ -85,7 +109,7 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, std::ostringstre
     out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " " << Pad(m.milestone, 31) << message << "\n";
   }
   if (r.intervals.empty()) return;
-  out << "\nIntervals\n";
+  out << "\n" << paint(kBold, "Intervals") << "\n";
   for (const auto& i : r.intervals) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3f s", i.seconds);
@@ -93,13 +117,24 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, std::ostringstre
   }
 }
 
-void RenderCoverage(const Report& r, std::ostringstream& out) {
-  out << "\nCoverage: " << r.artifacts_total << " artifacts, " << r.artifacts_ok << " ok, " << r.artifacts_failed
-      << " failed, " << r.artifacts_skipped << " skipped";
-  if (r.parse_warnings > 0) out << ", " << r.parse_warnings << " unparsed lines";
-  if (r.timeline_warnings > 0) out << ", " << r.timeline_warnings << " guessed times";
-  out << "\n";
+void RenderNotes(const std::vector<ArtifactNote>& notes, std::ostringstream& out) {
+  for (const auto& n : notes) out << "  " << n.artifact << ": " << n.note << "\n";
+}
+
+void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& out) {
+  std::string line = "Coverage: " + std::to_string(r.artifacts_total) + " artifacts, " +
+                     std::to_string(r.artifacts_ok) + " ok, " + std::to_string(r.artifacts_failed) + " failed";
+  if (r.artifacts_timed_out > 0) line += " (" + std::to_string(r.artifacts_timed_out) + " timed out)";
+  line += ", " + std::to_string(r.artifacts_skipped) + " skipped";
+  if (!r.empty.empty()) line += ", " + std::to_string(r.empty.size()) + " empty";
+  if (!r.truncated.empty()) line += ", " + std::to_string(r.truncated.size()) + " truncated";
+  if (r.parse_warnings > 0) line += ", " + std::to_string(r.parse_warnings) + " unparsed lines";
+  if (r.timeline_warnings > 0) line += ", " + std::to_string(r.timeline_warnings) + " guessed times";
+  out << "\n" << paint(kBold, line) << "\n";
   for (const auto& c : r.coverage) out << "  " << c << "\n";
+  RenderNotes(r.empty, out);
+  RenderNotes(r.truncated, out);
+  RenderNotes(r.unparsed, out);
   for (const auto& run : r.rule_runs) {
     if (run.outcome == "skipped" || run.outcome == "error") {
       out << "  rule " << run.rule_id << ": " << run.outcome << " (" << run.reason << ")\n";
@@ -115,20 +150,22 @@ std::string FormatOffset(int64_t ns) {
   return text;
 }
 
-std::string RenderText(const Report& r, const DisplayZone& zone) {
+std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle& style) {
+  Painter paint(style);
   std::ostringstream out;
   out << "gpuforensics report: " << r.bundle_path << "\n";
   out << "node " << (r.node.empty() ? "(unknown)" : r.node);
   if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
   out << ", collected " << zone.Format(r.collected_at_ns) << " by gpuforensics " << r.tool_version;
-  out << (r.complete ? ", complete" : ", INCOMPLETE (" + r.incomplete_reason + ")") << "\n";
-  out << "integrity: " << (r.integrity_issues.empty() ? "every member matches the manifest" : "PROBLEMS") << "\n";
+  out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
+  out << "integrity: "
+      << (r.integrity_issues.empty() ? "every member matches the manifest" : paint(kRed, "PROBLEMS")) << "\n";
   for (const auto& issue : r.integrity_issues) out << "  " << issue << "\n";
-  RenderVerdict(r, out);
-  RenderFindings(r, zone, out);
-  RenderMilestones(r, zone, out);
-  RenderCoverage(r, out);
-  return out.str();
+  RenderVerdict(r, paint, out);
+  RenderFindings(r, zone, paint, out);
+  RenderMilestones(r, zone, paint, out);
+  RenderCoverage(r, paint, out);
+  return WrapToWidth(out.str(), style.width);
 }
 
 }  // namespace gpuf

@@ -33,6 +33,55 @@ Status AddCoverage(Database& db, int64_t bundle, Report& r) {
   return Status::Ok();
 }
 
+std::string ArtifactLabel(Statement& s, int name_column) {
+  std::string instance = s.ColumnText(name_column + 1);
+  return s.ColumnText(name_column) + (instance.empty() ? "" : "[" + instance + "]");
+}
+
+// What present artifacts failed to say: empty output, a cap that cut them,
+// lines no parser could read.
+Status AddArtifactNotes(Database& db, int64_t bundle, Report& r) {
+  GPUF_ASSIGN_OR_RETURN(r.artifacts_timed_out, QueryInt(db,
+      "SELECT count(*) FROM artifacts WHERE bundle_id = :bundle AND timed_out = 1", bundle));
+  GPUF_ASSIGN_OR_RETURN(r.empty, QueryRows(db,
+      "SELECT a.name, a.instance FROM artifacts a JOIN artifact_outputs o USING (artifact_id) "
+      "WHERE a.bundle_id = :bundle AND a.status = 'ok' GROUP BY a.artifact_id "
+      "HAVING sum(CASE WHEN o.stream <> 'stderr' THEN o.size_bytes ELSE 0 END) = 0 ORDER BY a.name, a.instance",
+      bundle, [](Statement& s) { return ArtifactNote{ArtifactLabel(s, 0), "ran, but its output is empty"}; }));
+  GPUF_ASSIGN_OR_RETURN(r.truncated, QueryRows(db,
+      "SELECT a.name, a.instance, coalesce(sum(o.dropped_bytes), 0) FROM artifacts a "
+      "LEFT JOIN artifact_outputs o ON o.artifact_id = a.artifact_id AND o.truncated = 1 "
+      "WHERE a.bundle_id = :bundle AND a.truncated = 1 GROUP BY a.artifact_id ORDER BY a.name, a.instance",
+      bundle, [](Statement& s) {
+        return ArtifactNote{ArtifactLabel(s, 0), "cut by a collector cap, " + std::to_string(s.ColumnInt(2)) +
+                                                     " bytes not stored"};
+      }));
+  GPUF_ASSIGN_OR_RETURN(r.unparsed, QueryRows(db,
+      "SELECT a.name, a.instance, count(*) FROM parse_warnings w JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = :bundle GROUP BY a.artifact_id ORDER BY a.name, a.instance",
+      bundle, [](Statement& s) {
+        int64_t n = s.ColumnInt(2);
+        return ArtifactNote{ArtifactLabel(s, 0), std::to_string(n) + (n == 1 ? " line" : " lines") + " unparsed"};
+      }));
+  return Status::Ok();
+}
+
+// Component versions as read, plus the device plugin's image tag (what a
+// vendor asks for first).
+Status AddVersions(Database& db, int64_t bundle, Report& r) {
+  GPUF_ASSIGN_OR_RETURN(r.versions, QueryRows(db,
+      "WITH seen (component, version, artifact) AS ("
+      "  SELECT v.component, v.version, a.name || CASE a.instance WHEN '' THEN '' ELSE '[' || a.instance || ']' END "
+      "  FROM versions v JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
+      "  UNION ALL SELECT 'nvidia-device-plugin image', c.image, "
+      "  a.name || CASE a.instance WHEN '' THEN '' ELSE '[' || a.instance || ']' END "
+      "  FROM containers c JOIN artifacts a USING (artifact_id) "
+      "  WHERE c.bundle_id = :bundle AND c.is_plugin = 1 AND c.image IS NOT NULL) "
+      "SELECT component, version, min(artifact) FROM seen GROUP BY component, version ORDER BY component, version",
+      bundle, [](Statement& s) { return ComponentVersion{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2)}; }));
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool HasSeriousFinding(const Report& report) {
@@ -61,6 +110,8 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));
   GPUF_ASSIGN_OR_RETURN(r.intervals, ReadIntervals(db, bundle));
   GPUF_RETURN_IF_ERROR(AddCoverage(db, bundle, r));
+  GPUF_RETURN_IF_ERROR(AddArtifactNotes(db, bundle, r));
+  GPUF_RETURN_IF_ERROR(AddVersions(db, bundle, r));
   return r;
 }
 

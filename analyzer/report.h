@@ -18,6 +18,18 @@
 
 namespace gpuf {
 
+struct ComponentVersion {
+  std::string component;  // "containerd", "nvidia-device-plugin", ...
+  std::string version;    // as printed
+  std::string artifact;   // where it was read
+};
+
+// One artifact that is present but says less than it should.
+struct ArtifactNote {
+  std::string artifact;  // logical name[instance]
+  std::string note;      // "empty", "truncated by the 16 MiB cap", "3 lines unparsed"
+};
+
 struct Report {
   std::string bundle_path;
   std::string node;
@@ -39,6 +51,12 @@ struct Report {
   std::vector<std::string> coverage;  // skipped and failed artifacts with reasons
   int64_t parse_warnings = 0;
   int64_t timeline_warnings = 0;
+  // Added for the Markdown and HTML summaries; renderers that predate them ignore them.
+  std::vector<ComponentVersion> versions;     // by component
+  int64_t artifacts_timed_out = 0;            // among the failed
+  std::vector<ArtifactNote> empty;            // ran fine, produced nothing
+  std::vector<ArtifactNote> truncated;        // a collector cap cut them
+  std::vector<ArtifactNote> unparsed;         // parse warnings, by artifact
 };
 
 Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path);

@@ -3,15 +3,45 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
+#include "analyzer/render_html.h"
 #include "analyzer/render_json.h"
+#include "analyzer/render_markdown.h"
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
+#include "cli/progress_reporter.h"
+#include "cli/terminal.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
+
+namespace {
+
+constexpr const char* kReportFormats[] = {"text", "json", "markdown", "html"};
+
+bool IsReportFormat(const std::string& format) {
+  for (const char* f : kReportFormats) {
+    if (format == f) return true;
+  }
+  return false;
+}
+
+std::string RenderReport(const std::string& format, const Report& report, const DisplayZone& zone) {
+  if (format == "json") return RenderJson(report);
+  if (format == "markdown") return RenderMarkdown(report, zone);
+  if (format == "html") return RenderHtml(report, zone);
+  return RenderText(report, zone, StdoutTextStyle());
+}
+
+// Progress on stderr only when it is a terminal; erased before the report.
+Result<Analysis> AnalyzeWithProgress(const std::string& bundle, Database& db, const std::vector<std::string>& rule_dirs) {
+  ProgressReporter progress(StderrIsTerminal());
+  return AnalyzeBundle(bundle, db, rule_dirs, progress.Callback());
+}
+
+}  // namespace
 
 int RunAnalyze(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics analyze BUNDLE [options]\n\n"
@@ -20,10 +50,12 @@ int RunAnalyze(const std::vector<std::string>& args) {
       "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
   options.add_options()
       ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst)")
-      ("db", po::value<std::string>(), "keep the SQLite database in this file (schema: schema/*.sql)")
+      ("db", po::value<std::string>(),
+       "keep the SQLite database in this file (schema: schema/*.sql; default: in memory only)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")
-      ("format", po::value<std::string>()->default_value("text"), "text | json (schema/report.schema.json)")
+      ("format", po::value<std::string>()->default_value("text"),
+       "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
       ("tz", po::value<std::string>()->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name");
   options.add_options()
@@ -44,8 +76,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("no bundle given", "usage: gpuforensics analyze BUNDLE"));
   }
   const std::string format = v["format"].as<std::string>();
-  if (format != "text" && format != "json") {
-    return ReportFailure("analyze", Status::InvalidArgument("--format must be text or json"));
+  if (!IsReportFormat(format)) {
+    return ReportFailure("analyze", Status::InvalidArgument("--format must be text, json, markdown or html"));
   }
   const std::string bundle = v["bundle"].as<std::string>();
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
@@ -58,7 +90,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   }
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
-  auto analysis = AnalyzeBundle(bundle, *db, rule_dirs);
+  auto analysis = AnalyzeWithProgress(bundle, *db, rule_dirs);
   if (!analysis.ok()) {
     if (db_path != ":memory:") std::remove(db_path.c_str());  // nothing half-written is left behind
     return ReportFailure("analyze", analysis.status());
@@ -67,7 +99,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   if (!report.ok()) return ReportFailure("analyze", report.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), report->node_zone);
   if (!zone.ok()) return ReportFailure("analyze", zone.status());
-  std::string out = format == "json" ? RenderJson(*report) : RenderText(*report, *zone);
+  std::string out = RenderReport(format, *report, *zone);
   std::fputs(out.c_str(), stdout);
   return HasSeriousFinding(*report) ? kExitFindings : kExitOk;
 }

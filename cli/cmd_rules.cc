@@ -120,7 +120,7 @@ int RunRulesCommand(const std::vector<std::string>& args) {
       ("target", po::value<std::string>(), "the rules folder (lint, test) or the bundle (run)")
       ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
       ("no-builtin", "leave out the built-in rules")
-      ("db", po::value<std::string>(), "run: keep the database in this file");
+      ("db", po::value<std::string>(), "run: keep the database in this file (default: in memory only)");
   po::positional_options_description positional;
   positional.add("action", 1).add("target", 1);
   auto parsed = ParseOptions("rules", args, options, positional);

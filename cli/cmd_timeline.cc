@@ -7,9 +7,21 @@
 #include "analyzer/timeline_view.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/progress_reporter.h"
+#include "cli/terminal.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
+
+namespace {
+
+// Progress on stderr only when it is a terminal; erased before the timeline.
+Result<LoadResult> PrepareWithProgress(const std::string& bundle, Database& db) {
+  ProgressReporter progress(StderrIsTerminal());
+  return PrepareBundle(bundle, db, progress.Callback());
+}
+
+}  // namespace
 
 int RunTimeline(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics timeline BUNDLE [options]\n\n"
@@ -39,7 +51,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   }
   auto db = Database::Create(":memory:");
   if (!db.ok()) return ReportFailure("timeline", db.status());
-  auto loaded = PrepareBundle(v["bundle"].as<std::string>(), *db);
+  auto loaded = PrepareWithProgress(v["bundle"].as<std::string>(), *db);
   if (!loaded.ok()) return ReportFailure("timeline", loaded.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
   if (!zone.ok()) return ReportFailure("timeline", zone.status());

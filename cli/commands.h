@@ -34,6 +34,9 @@ int RunWatch(const std::vector<std::string>& args);
 int RunDiff(const std::vector<std::string>& args);
 int RunFleet(const std::vector<std::string>& args);
 
+// Not in the table: `gpuforensics help [--markdown | --man] [COMMAND]` (cmd_help.cc).
+int RunHelp(const std::vector<std::string>& args);
+
 }  // namespace gpuf
 
 #endif  // GPUF_CLI_COMMANDS_H_

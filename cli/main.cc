@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     return gpuf::kExitUsage;
   }
   std::string command = argv[1];
+  if (command == "help" && argc > 2) return gpuf::RunHelp(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "--help" || command == "-h" || command == "help") {
     PrintUsage(stdout);
     return gpuf::kExitOk;

@@ -6,11 +6,28 @@
 
 namespace gpuf {
 
+namespace {
+
+OptionsCapture capture_fn = nullptr;
+void* capture_context = nullptr;
+
+}  // namespace
+
+void SetOptionsCapture(OptionsCapture capture, void* context) {
+  capture_fn = capture;
+  capture_context = context;
+}
+
 Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
                                    po::options_description options,
                                    const po::positional_options_description& positional) {
   options.add_options()("help,h", "show this help");
   ParsedOptions parsed;
+  if (capture_fn) {
+    capture_fn(options, capture_context);
+    parsed.help = true;
+    return parsed;
+  }
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), parsed.values);
     po::notify(parsed.values);

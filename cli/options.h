@@ -24,6 +24,13 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
                                    po::options_description options,
                                    const po::positional_options_description& positional);
 
+// While a capture is set, ParseOptions hands it the command's options (with
+// --help added) and answers as if --help was given: `gpuforensics help
+// --markdown|--man` documents every command from the very options its
+// --help prints. Pass nullptr to stop capturing.
+using OptionsCapture = void (*)(const po::options_description& options, void* context);
+void SetOptionsCapture(OptionsCapture capture, void* context);
+
 // Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
 int ReportFailure(const std::string& command, const Status& status);
 

@@ -52,6 +52,13 @@ TEST_CASE("analyze --format json: the seed incident, every documented field, its
   CHECK(report["findings"][1]["id"] == "dp-started-before-driver-ready");
   CHECK(report["findings"][1]["confidence"] == "confirmed");
   CHECK(report["chain"][6]["status"] == "failed");
+  CHECK(report["chain_summary"] == "BROKEN at step 7, device plugin NVML init (2 later steps fail with it)");
+  CHECK(report["coverage"]["artifacts_timed_out"] == 0);
+  REQUIRE(report["coverage"]["empty"].size() == 2);
+  CHECK(report["coverage"]["empty"][0]["artifact"] == "journal.nvidia_fabricmanager[boot:-1]");
+  bool containerd = false;
+  for (const auto& v : report["versions"]) containerd = containerd || (v["component"] == "containerd" && v["version"] == "v1.6.34");
+  CHECK(containerd);
 }
 
 TEST_CASE("analyze: the healthy node exits 0 with no findings") {

@@ -3,6 +3,7 @@
 #  - the bundle verifies and analyzes;
 #  - the report equals the golden one beside the scenario (rewrite on purpose
 #    with UPDATE_GOLDEN=1 after a deliberate report change);
+#  - so do its Markdown and JSON reports (expected_report.md, .json);
 #  - the findings are exactly the expected rule ids, for every rule the pack
 #    has (ids without a rule file yet are listed as pending, not passed);
 #  - the healthy node yields nothing at medium severity or above;
@@ -46,6 +47,21 @@ for dir in "$top"/samples/scenarios/*/; do
   else
     failed=$((failed + 1)); echo "not ok - $name: report differs from $golden"; cat "$work/$name.diff"
   fi
+
+  # The Markdown and JSON reports against their goldens too (same rewrite rule).
+  for format in markdown:md json:json; do
+    ext=${format#*:}
+    (cd "$top" && "$gpuforensics" analyze "samples/$name.tar.zst" --format "${format%%:*}" \
+      >"$work/$name.report.$ext" 2>"$work/$name.err.$ext")
+    check "$name: analyze --format ${format%%:*} stderr" "" "$(cat "$work/$name.err.$ext")"
+    golden=$dir/expected_report.$ext
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$work/$name.report.$ext" "$golden"; fi
+    if diff -u "$golden" "$work/$name.report.$ext" >"$work/$name.diff.$ext" 2>&1; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1)); echo "not ok - $name: ${format%%:*} report differs from $golden"; cat "$work/$name.diff.$ext"
+    fi
+  done
 
   found=$("$gpuforensics" sql "$work/$name.db" "SELECT DISTINCT rule_id FROM findings ORDER BY rule_id" | tail -n +2)
   expected=$(grep -v '^#' "$dir/expected_findings" | sed '/^$/d' | sort)

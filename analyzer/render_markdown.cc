@@ -1,0 +1,206 @@
+#include "analyzer/render_markdown.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "analyzer/render_text.h"
+#include "analyzer/report_lines.h"
+
+namespace gpuf {
+
+namespace {
+
+std::string Code(const std::string& text) {
+  // A code span's fence must be longer than any backtick run inside it.
+  size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string fence(longest + 1, '`');
+  std::string inner = text;
+  std::replace(inner.begin(), inner.end(), '\n', ' ');
+  std::replace(inner.begin(), inner.end(), '|', '/');  // a pipe ends a table cell even inside a code span
+  return fence + (inner.empty() || inner.front() == '`' ? " " : "") + inner +
+         (inner.empty() || inner.back() == '`' ? " " : "") + fence;
+}
+
+std::string Fence(const std::vector<std::string>& lines) {
+  size_t longest = 2, run = 0;
+  for (const auto& line : lines) {
+    for (char c : line) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  return std::string(longest + 1, '`');
+}
+
+void RenderHeader(const Report& r, std::ostringstream& out) {
+  out << "# GPU node report: " << MarkdownText(r.node.empty() ? "(unknown node)" : r.node) << "\n\n";
+  out << "| | |\n|---|---|\n";
+  out << "| Node | " << Code(r.node.empty() ? "(unknown)" : r.node)
+      << (r.node_zone.empty() ? "" : " (zone " + MarkdownText(r.node_zone) + ")") << " |\n";
+  out << "| Collected | " << DisplayZone().Format(r.collected_at_ns) << " by gpuforensics "
+      << MarkdownText(r.tool_version)
+      << (r.complete ? ", complete" : ", **incomplete** (" + MarkdownText(r.incomplete_reason) + ")") << " |\n";
+  out << "| Bundle | " << Code(r.bundle_path) << "; integrity: "
+      << (r.integrity_issues.empty() ? "every member matches the manifest"
+                                     : "**" + std::to_string(r.integrity_issues.size()) + " problems**")
+      << " |\n";
+  out << "| GPU chain | **" << MarkdownText(ChainVerdictLine(r)) << "** |\n";
+  out << "| Findings | " << MarkdownText(FindingsLine(r)) << " |\n";
+  for (const auto& issue : r.integrity_issues) out << "\n- integrity: " << MarkdownText(issue);
+  if (!r.integrity_issues.empty()) out << "\n";
+}
+
+void RenderVersions(const Report& r, std::ostringstream& out) {
+  out << "\n## Versions\n\n";
+  if (r.versions.empty()) {
+    out << "No component version was captured.\n";
+    return;
+  }
+  out << "| Component | Version | Read from |\n|---|---|---|\n";
+  for (const auto& v : r.versions) {
+    out << "| " << MarkdownText(v.component) << " | " << Code(v.version) << " | " << Code(v.artifact) << " |\n";
+  }
+}
+
+void RenderChain(const Report& r, std::ostringstream& out) {
+  out << "\n## GPU chain verdict\n\n**" << MarkdownText(ChainVerdictLine(r)) << "**\n\n";
+  out << "| # | Step | Status | What was seen |\n|---|---|---|---|\n";
+  int number = 0;
+  for (const auto& step : r.verdict) {
+    std::string status = StepStatusName(step.status);
+    if (step.status == StepStatus::kFailed) status = "**FAILED**";
+    std::string seen = step.detail.empty() ? step.missing : step.detail;
+    if (!step.detail.empty() && !step.missing.empty()) seen += "; " + step.missing;
+    out << "| " << ++number << " | " << MarkdownText(step.name) << " | " << status << " | " << MarkdownText(seen)
+        << " |\n";
+  }
+}
+
+void RenderFinding(const Finding& f, int number, const DisplayZone& zone, const std::string& node_zone,
+                   std::ostringstream& out) {
+  out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
+  out << "Rule " << Code(f.rule_id) << ", severity **" << MarkdownText(f.severity) << "**, confidence **"
+      << MarkdownText(f.confidence) << "**.\n\n"
+      << MarkdownText(f.summary) << "\n";
+  if (!f.evidence.empty()) {
+    std::vector<std::string> lines;
+    for (const auto& e : f.evidence) {
+      std::string line;
+      if (!e.artifact.empty()) line += e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + "\n    ";
+      if (e.time_ns) line += LocalAndUtc(*e.time_ns, zone, node_zone) + "  ";
+      std::string text = e.text;
+      std::replace(text.begin(), text.end(), '\n', ' ');
+      lines.push_back(line + text);
+    }
+    std::string fence = Fence(lines);
+    out << "\nEvidence:\n\n" << fence << "text\n";
+    for (const auto& line : lines) out << line << "\n";
+    out << fence << "\n";
+  }
+  if (!f.missing_evidence.empty()) out << "\nWould confirm it, not in the bundle:\n\n";
+  for (const auto& m : f.missing_evidence) out << "- " << MarkdownText(m) << "\n";
+  if (!f.remediation.empty()) out << "\nNext steps, safest first:\n\n";
+  int step = 0;
+  for (const auto& s : f.remediation) out << ++step << ". " << MarkdownText(s) << "\n";
+  if (!f.references.empty()) out << "\nReferences:\n\n";
+  for (const auto& ref : f.references) {
+    out << "- <" << MarkdownText(ref.url) << ">" << (ref.title.empty() ? "" : " " + MarkdownText(ref.title)) << "\n";
+  }
+}
+
+void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
+  std::string line = FindingsLine(r);
+  out << "\n## Findings\n\n" << MarkdownText(line) << (line.back() == '.' ? "" : ".") << "\n";
+  int number = 0;
+  for (const auto& f : r.findings) RenderFinding(f, ++number, zone, r.node_zone, out);
+}
+
+void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
+  out << "\n## Boot timeline\n\nMilestones in " << MarkdownText(zone.name())
+      << "; the offset is the time since that boot started.\n";
+  if (r.milestones.empty()) out << "\nNo timestamped milestone in the bundle.\n";
+  std::optional<int64_t> current_boot;
+  bool first = true;
+  for (const auto& m : r.milestones) {
+    if (first || m.boot_offset != current_boot) {
+      out << "\n### Boot " << (m.boot_offset ? std::to_string(*m.boot_offset) : std::string("unknown"))
+          << (m.boot_offset == 0 ? " (at capture)" : "") << "\n\n";
+      out << "| Time | Since boot | Milestone | Message |\n|---|---|---|---|\n";
+      current_boot = m.boot_offset;
+      first = false;
+    }
+    std::string message = m.message.size() > 120 ? m.message.substr(0, 117) + "..." : m.message;
+    out << "| " << zone.Format(m.time_ns) << " | " << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << " | "
+        << MarkdownText(m.milestone) << " | " << MarkdownText(message) << " |\n";
+  }
+  if (r.intervals.empty()) return;
+  out << "\n### Intervals\n\n| Boot | Interval | Seconds |\n|---|---|---|\n";
+  for (const auto& i : r.intervals) {
+    out << "| " << i.boot_offset << " | " << MarkdownText(i.name) << " | " << FormatSeconds(i.seconds) << " |\n";
+  }
+}
+
+void RenderNoteList(const std::vector<ArtifactNote>& notes, std::ostringstream& out) {
+  for (const auto& n : notes) out << "- " << Code(n.artifact) << ": " << MarkdownText(n.note) << "\n";
+}
+
+void RenderCoverage(const Report& r, std::ostringstream& out) {
+  out << "\n## Coverage\n\n";
+  out << r.artifacts_total << " artifacts: " << r.artifacts_ok << " ok, " << r.artifacts_failed << " failed ("
+      << r.artifacts_timed_out << " timed out), " << r.artifacts_skipped << " skipped, " << r.empty.size() << " empty, "
+      << r.truncated.size() << " truncated; " << r.parse_warnings << " unparsed lines, " << r.timeline_warnings
+      << " guessed times.\n\n";
+  for (const auto& c : r.coverage) out << "- " << MarkdownText(c) << "\n";
+  RenderNoteList(r.empty, out);
+  RenderNoteList(r.truncated, out);
+  RenderNoteList(r.unparsed, out);
+  if (RulesNotEvaluated(r) == 0) return;
+  out << "\nRules not evaluated (no finding from them says nothing about the node):\n\n";
+  for (const auto& run : r.rule_runs) {
+    if (run.outcome == "skipped" || run.outcome == "error") {
+      out << "- " << Code(run.rule_id) << ": " << MarkdownText(run.outcome) << " (" << MarkdownText(run.reason)
+          << ")\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string MarkdownText(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  auto word = [&](size_t i) { return i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) != 0); };
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (c == '_' && i > 0 && word(i - 1) && word(i + 1)) {
+      out += c;  // inside a word an underscore never starts emphasis
+    } else if (std::string_view("\\`*_[]<>|#!&~").find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string RenderMarkdown(const Report& r, const DisplayZone& zone) {
+  std::ostringstream out;
+  RenderHeader(r, out);
+  RenderVersions(r, out);
+  RenderChain(r, out);
+  RenderFindings(r, zone, out);
+  RenderTimeline(r, zone, out);
+  RenderCoverage(r, out);
+  out << "\n---\nGenerated by `gpuforensics analyze --format markdown` from the bundle above.\n";
+  return out.str();
+}
+
+}  // namespace gpuf

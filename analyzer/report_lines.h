@@ -1,0 +1,41 @@
+// One-line summaries of a Report that every renderer shows the same way.
+#ifndef GPUF_ANALYZER_REPORT_LINES_H_
+#define GPUF_ANALYZER_REPORT_LINES_H_
+
+#include <cstdint>
+#include <string>
+
+#include "analyzer/display_zone.h"
+#include "analyzer/report.h"
+
+namespace gpuf {
+
+// "BROKEN at step 7, device plugin NVML init (2 later steps fail with it)",
+// "every step ok", "no step failed, 1 of 10 unknown from this bundle".
+std::string ChainVerdictLine(const Report& report);
+
+// "2 findings (2 high) of 28 known issues checked", "no known issue
+// recognized among 28 checked; 3 could not be checked for lack of evidence:
+// this is not a statement that the node is healthy".
+std::string FindingsLine(const Report& report);
+
+// What a report without findings must add so that nobody reads it as
+// "healthy": rules that could not run, artifacts that are missing, a
+// collection cut short. "" when the bundle was whole and every rule ran.
+std::string NoFindingsCaveat(const Report& report);
+
+// Rules skipped for missing evidence or failed.
+int RulesNotEvaluated(const Report& report);
+
+// An evidence time both ways: in the display zone with the UTC time after
+// it, "2026-11-18T11:18:17.378+08:00 (03:18:17.378Z)"; or, shown in UTC,
+// with the node's own time after it when its zone is known,
+// "2026-11-18T03:18:17.378Z (node 11:18:17.378+08:00)" (its logs speak it).
+std::string LocalAndUtc(int64_t unix_ns, const DisplayZone& zone, const std::string& node_zone);
+
+// "0.748 s".
+std::string FormatSeconds(double seconds);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_REPORT_LINES_H_

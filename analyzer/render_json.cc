@@ -104,7 +104,10 @@ std::string RenderJson(const Report& r) {
         {"artifacts_skipped", r.artifacts_skipped},
         {"parse_warnings", r.parse_warnings},
         {"timeline_warnings", r.timeline_warnings},
-        {"problems", r.coverage}}},
+        {"problems", r.coverage},
+        {"input_kind", r.input_kind},
+        {"input_source", Nullable(r.input_source)},
+        {"cannot_show", r.cannot_show}}},
   };
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

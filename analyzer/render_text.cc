@@ -93,12 +93,23 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, std::ostringstre
   }
 }
 
+// Imported inputs: what that kind of capture never holds, as advice for the next one.
+void RenderInputKind(const Report& r, std::ostringstream& out) {
+  if (r.input_source.empty() && r.cannot_show.empty()) return;
+  out << "  input: " << r.input_kind << " '" << r.input_source << "', imported\n";
+  if (r.cannot_show.empty()) return;
+  out << "  this kind of input cannot show (capture with gpuforensics collect next time):\n   ";
+  for (const auto& name : r.cannot_show) out << " " << name;
+  out << "\n";
+}
+
 void RenderCoverage(const Report& r, std::ostringstream& out) {
   out << "\nCoverage: " << r.artifacts_total << " artifacts, " << r.artifacts_ok << " ok, " << r.artifacts_failed
       << " failed, " << r.artifacts_skipped << " skipped";
   if (r.parse_warnings > 0) out << ", " << r.parse_warnings << " unparsed lines";
   if (r.timeline_warnings > 0) out << ", " << r.timeline_warnings << " guessed times";
   out << "\n";
+  RenderInputKind(r, out);
   for (const auto& c : r.coverage) out << "  " << c << "\n";
   for (const auto& run : r.rule_runs) {
     if (run.outcome == "skipped" || run.outcome == "error") {

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
+#include "importer/import_source.h"
 
 namespace gpuf {
 
@@ -42,12 +43,15 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("--format must be text or json"));
   }
   const std::string bundle = v["bundle"].as<std::string>();
+  auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
+  if (!input.ok()) return ReportFailure("analyze", input.status());
+  if (input->imported()) std::fprintf(stderr, "gpuforensics analyze: %s is a %s; importing it\n", bundle.c_str(), input->kind().c_str());
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
-  auto analysis = AnalyzeBundle(bundle, *db, rule_dirs);
+  auto analysis = AnalyzeBundle(input->bundle_path(), *db, rule_dirs);
   if (!analysis.ok()) {
     if (db_path != ":memory:") std::remove(db_path.c_str());  // nothing half-written is left behind
     return ReportFailure("analyze", analysis.status());

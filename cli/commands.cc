@@ -13,6 +13,7 @@ constexpr Command kCommands[] = {
     {"verify", "check every member of a bundle against its manifest (sizes and sha256)", RunVerify},
     {"timeline", "print the node's merged boot timeline (text, jsonl for Timesketch, csv)", RunTimeline},
     {"sql", "run one read-only SQL query against a bundle or a kept database", RunSql},
+    {"import", "convert a sos report, nvidia-bug-report, must-gather or saved outputs into a bundle", RunImport},
     {"rules", "list, lint and test the known-issue rules (rules/*.yaml), or run them on a bundle", RunRulesCommand},
 };
 

@@ -31,6 +31,7 @@ int RunSql(const std::vector<std::string>& args);
 int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
 int RunWatch(const std::vector<std::string>& args);
+int RunImport(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

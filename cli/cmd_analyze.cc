@@ -19,7 +19,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
       "rules and reports. Runs offline, anywhere. Exit status: 0 nothing at medium\n"
       "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
   options.add_options()
-      ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst)")
+      ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
+       "must-gather or folder of saved outputs (docs/inputs.md)")
       ("db", po::value<std::string>(), "keep the SQLite database in this file (schema: schema/*.sql)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")

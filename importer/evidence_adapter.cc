@@ -151,9 +151,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         file_hints.unit = UnitFromName(name);
         break;
       case Role::kDmesg:
-        piece.conversion = Conversion::kDmesg;
-        piece.instance = "boot:0";
-        break;
+        continue;  // after the journal texts: their kernel lines are kept over dmesg's
       case Role::kPluginLog:
         piece.conversion = Conversion::kPluginLog;
         piece.instance = plugin_id;
@@ -174,6 +172,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         break;
     }
     ApplyConversion(piece, file_hints, plan);
+  }
+  for (const auto& f : files) {
+    if (f.role != Role::kDmesg || plan.Has("journal.kernel")) continue;
+    ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", *f.text}, hints, plan);
   }
   return plan;
 }

@@ -32,16 +32,32 @@ void Python(const std::string& program, const std::vector<std::string>& args) {
 void ExpectRejected(const std::string& source, const std::string& message, const std::string& out_dir) {
   const std::string out = out_dir + "/out.tar.zst";
   std::set<std::string> before = Listing(out_dir);
-  auto imported = test::RunGpuforensics({"import", source, "-o", out});
+  std::set<std::string> source_before = Listing(std::filesystem::path(source).parent_path().string());
+  test::TempDir tmp;  // the private temporary files go here, and must be gone after
+  const std::vector<std::string> env = {"TMPDIR=" + tmp.path()};
+  auto imported = test::RunGpuforensics({"import", source, "-o", out}, env);
   CHECK(imported.exit_code == 2);
   CHECK(imported.err == "gpuforensics import: " + message + "\n");
   CHECK(imported.out == "");
-  auto analyzed = test::RunGpuforensics({"analyze", source});
+  auto analyzed = test::RunGpuforensics({"analyze", source}, env);
   CHECK(analyzed.exit_code == 2);
   CHECK(analyzed.err == "gpuforensics analyze: " + message + "\n");
   CHECK(analyzed.out == "");
   CHECK(Listing(out_dir) == before);  // no output, no temporary left beside it
+  CHECK(Listing(tmp.path()).empty());
+  CHECK(Listing(std::filesystem::path(source).parent_path().string()) == source_before);
 }
+
+const char* kGzipBomb = R"(
+import sys, zlib
+z = zlib.compressobj(1, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as f:
+    f.write(z.compress(b"____________________________________________\n\nnvidia-bug-report.sh Version: 1\n\n"))
+    block = b"A" * (1 << 20)
+    for _ in range(300):
+        f.write(z.compress(block))
+    f.write(z.flush())
+)";
 
 const char* kTarWithMember = R"(
 import io, sys, tarfile
@@ -113,18 +129,29 @@ TEST_CASE("import: an nvidia-bug-report.log.gz that decompresses past the limit 
   test::TempDir dir;
   test::TempDir out;
   const std::string log = dir / "nvidia-bug-report.log.gz";
-  Python(R"(
-import sys, zlib
-z = zlib.compressobj(1, zlib.DEFLATED, 31)
-with open(sys.argv[1], "wb") as f:
-    f.write(z.compress(b"____________________________________________\n\nnvidia-bug-report.sh Version: 1\n\n"))
-    block = b"A" * (1 << 20)
-    for _ in range(300):
-        f.write(z.compress(block))
-    f.write(z.flush())
-)",
-         {log});
+  Python(kGzipBomb, {log});
   ExpectRejected(log, "'" + log + "' is larger than the 256 MiB limit", out.path());
+}
+
+TEST_CASE("import: a must-gather whose bug report decompresses past the limit is refused") {
+  test::TempDir dir;
+  test::TempDir out;
+  const std::string gather = dir / "must-gather";
+  std::filesystem::create_directory(gather);
+  test::WriteFile(gather + "/must-gather.log", "Using ARTIFACT_DIR=/must-gather\n");
+  Python(kGzipBomb, {gather + "/nvidia-bug-report_node-1.log.gz"});
+  ExpectRejected(gather, "'nvidia-bug-report_node-1.log.gz' is larger than the 256 MiB limit", out.path());
+}
+
+TEST_CASE("import: an unpacked sos report whose wanted file links out is refused") {
+  test::TempDir dir;
+  test::TempDir out;
+  const std::string sos = dir / "sosreport-n-2026";
+  std::filesystem::create_directories(sos + "/sos_commands/date");
+  std::filesystem::create_directories(sos + "/proc");
+  test::WriteFile(sos + "/sos_commands/date/date", "Wed Nov 18 21:30:00 CST 2026\n");
+  std::filesystem::create_symlink("../../../../etc/shadow", sos + "/proc/stat");
+  ExpectRejected(sos, "'proc/stat' is a symbolic link out of the input", out.path());
 }
 
 TEST_CASE("import: a hand-captured folder with a link out, a device, a FIFO or a huge file is refused") {

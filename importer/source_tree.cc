@@ -227,8 +227,8 @@ Result<SourceTree> ReadDirectoryTree(const std::string& dir, const SourceLimits&
     std::string bytes;
     GPUF_RETURN_IF_ERROR(ReadRegularFile(full, name, limits, bytes));
     total += static_cast<int64_t>(bytes.size());
-    if (total > limits.max_total_bytes) {
-      return Status::BadInput("'" + dir + "' holds more than the " + MiB(limits.max_total_bytes) + " limit");
+    if (total > limits.max_kept_bytes) {
+      return Status::BadInput("'" + dir + "' holds more than the " + MiB(limits.max_kept_bytes) + " limit to read");
     }
     tree.AddFile(name, std::move(bytes), st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
   }
@@ -246,6 +246,7 @@ Result<SourceTree> ReadArchiveTree(const std::string& path, const SourceLimits& 
   }
   SourceTree tree;
   int64_t entries = 0;
+  int64_t kept = 0;
   archive_entry* entry = nullptr;
   while (true) {
     int r = archive_read_next_header(a.get(), &entry);
@@ -292,6 +293,10 @@ Result<SourceTree> ReadArchiveTree(const std::string& path, const SourceLimits& 
     }
     std::string bytes;
     GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), inside, limits, bytes));
+    kept += static_cast<int64_t>(bytes.size());
+    if (kept > limits.max_kept_bytes) {
+      return Status::BadInput("'" + path + "' holds more than the " + MiB(limits.max_kept_bytes) + " limit to read");
+    }
     tree.AddFile(inside, std::move(bytes), archive_entry_mtime(entry) * 1000000000LL);
   }
   GPUF_RETURN_IF_ERROR(CheckWantedLinks(tree, want));

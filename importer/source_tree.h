@@ -24,6 +24,7 @@ namespace gpuf {
 struct SourceLimits {
   int64_t max_file_bytes = 256LL << 20;    // one wanted file, after decompression
   int64_t max_total_bytes = 4LL << 30;     // everything decompressed from one input
+  int64_t max_kept_bytes = 1LL << 30;      // the wanted files held in memory together
   int64_t max_entries = 500000;
 };
 

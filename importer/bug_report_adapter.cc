@@ -123,6 +123,7 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
   TimeHints base;
   base.utc_offset_seconds = plan.utc_offset_seconds;
   base.year = YearOf(plan.captured_at_ns);
+  base.not_after_ns = plan.captured_at_ns;
   const int64_t boot_start = BootStartFromKernelLines(sections, base);
   for (const auto& s : sections) {
     if (s.header.empty() || s.header.find(" does not exist") != std::string::npos) continue;

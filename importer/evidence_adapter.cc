@@ -123,6 +123,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     if (auto boot = ParseUptimeSince(*f.text, plan.utc_offset_seconds)) hints.boot_start_ns = *boot;
   }
   hints.year = YearOf(hints.boot_start_ns > 0 ? hints.boot_start_ns : plan.captured_at_ns);
+  hints.not_after_ns = plan.captured_at_ns;
 
   std::string plugin_id;
   for (const auto& f : files) {

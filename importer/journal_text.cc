@@ -118,11 +118,10 @@ std::optional<int64_t> TakeTime(std::string_view line, const TimeHints& hints, s
       !Digits(line.substr(13, 2))) {
     return std::nullopt;
   }
-  int64_t ns = UtcNs(hints.year, month, ToInt(day), ToInt(line.substr(7, 2)), ToInt(line.substr(10, 2)),
-                     ToInt(line.substr(13, 2)));
+  int64_t ns = YearlessToUtcNs(month, ToInt(day), ToInt(line.substr(7, 2)), ToInt(line.substr(10, 2)),
+                               ToInt(line.substr(13, 2)), hints);
   rest = line.substr(15);
-  ns += TakeFraction(rest);
-  return ns - int64_t{hints.utc_offset_seconds} * 1000000000LL;
+  return ns + TakeFraction(rest);
 }
 
 struct ShortLine {
@@ -238,6 +237,18 @@ class SliceWriter {
 };
 
 }  // namespace
+
+int64_t YearlessToUtcNs(int month, int day, int hour, int minute, int second, const TimeHints& hints) {
+  const int64_t offset_ns = int64_t{hints.utc_offset_seconds} * 1000000000LL;
+  if (hints.not_after_ns <= 0) return UtcNs(hints.year, month, day, hour, minute, second) - offset_ns;
+  std::time_t seconds = static_cast<std::time_t>((hints.not_after_ns + offset_ns) / 1000000000LL);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  int64_t ns = UtcNs(tm.tm_year + 1900, month, day, hour, minute, second) - offset_ns;
+  // A December line read in January belongs to the year before.
+  if (ns > hints.not_after_ns + 86400LL * 1000000000LL) ns = UtcNs(tm.tm_year + 1899, month, day, hour, minute, second) - offset_ns;
+  return ns;
+}
 
 std::string UnitForDescription(std::string_view description) {
   for (const auto& row : kDescriptions) {

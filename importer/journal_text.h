@@ -25,7 +25,8 @@
 namespace gpuf {
 
 struct TimeHints {
-  int year = 1970;               // for dates printed without one
+  int year = 1970;               // for dates printed without one, when not_after_ns is 0
+  int64_t not_after_ns = 0;      // the capture: a yearless date is in the last year that keeps it before this
   int utc_offset_seconds = 0;    // of the host that printed local times
   int64_t boot_start_ns = 0;     // wall clock of the boot the text is from; 0 unknown
   std::string boot_id;           // 32 hex digits, or "" (a stand-in is made)
@@ -42,6 +43,9 @@ struct JournalSplit {
 
 JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints);
 JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints);
+
+// The UTC time of a yearless local date ("Nov 18 11:18:16"), by the hints.
+int64_t YearlessToUtcNs(int month, int day, int hour, int minute, int second, const TimeHints& hints);
 
 // "NVIDIA Persistence Daemon" -> "nvidia-persistenced.service": PID 1 names
 // a unit by its Description in the short format, which drops UNIT.

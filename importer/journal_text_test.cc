@@ -44,6 +44,22 @@ TEST_CASE("ConvertJournalText: short lines become journal JSON in their slices, 
   CHECK(kubelet->message == "I1118 11:18:07.085121    1333 server.go:486] \"Kubelet version\"\ncontinued text");
 }
 
+TEST_CASE("ConvertJournalText: a December line read in January is from the year before") {
+  TimeHints hints;
+  hints.not_after_ns = 1767312000000000000LL;  // 2026-01-02T00:00:00Z
+  JournalSplit split = ConvertJournalText(
+      "Dec 31 23:59:59 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n"
+      "Jan  1 00:00:01 n systemd[1]: Started containerd container runtime.\n",
+      hints);
+  std::string text = split.slices["journal.systemd"];
+  auto december = ParseJournalJsonLine(text.substr(0, text.find('\n')));
+  auto january = ParseJournalJsonLine(text.substr(text.find('\n') + 1));
+  REQUIRE(december);
+  REQUIRE(january);
+  CHECK(december->realtime_us == 1767225599000000LL);  // 2025-12-31T23:59:59Z
+  CHECK(january->realtime_us == 1767225601000000LL);   // 2026-01-01T00:00:01Z
+}
+
 TEST_CASE("ConvertJournalText: entries without a host name") {
   TimeHints hints;
   hints.year = 2026;

@@ -109,9 +109,8 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
   std::string_view t = words[w + 2];
   if (month == 0 || !IsNumber(day)) return std::nullopt;
   if (t.size() == 5 && t[2] == ':') {
-    ns = UtcNs(hints.year, month, std::stoi(std::string(day)), std::stoi(std::string(t.substr(0, 2))),
-               std::stoi(std::string(t.substr(3, 2))), 0) -
-         int64_t{offset} * 1000000000LL;
+    ns = YearlessToUtcNs(month, std::stoi(std::string(day)), std::stoi(std::string(t.substr(0, 2))),
+                         std::stoi(std::string(t.substr(3, 2))), 0, hints);
   } else if (IsNumber(t)) {
     ns = UtcNs(std::stoi(std::string(t)), month, std::stoi(std::string(day)), 0, 0, 0) - int64_t{offset} * 1000000000LL;
   } else {

@@ -115,11 +115,11 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
       TimeHints hints;
       hints.utc_offset_seconds = plan.utc_offset_seconds;
       hints.year = YearOf(plan.captured_at_ns);
+      hints.not_after_ns = plan.captured_at_ns;
       if (rule.instance == "boot:0" || rule.instance == "boot:-1") {
         int offset = rule.instance == "boot:0" ? 0 : -1;
         hints.boot_id = boots[offset].id;
         hints.boot_start_ns = boots[offset].start_ns;
-        if (hints.boot_start_ns > 0) hints.year = YearOf(hints.boot_start_ns);
         // The journal's kernel lines are kept over dmesg's: one copy of each.
         if (rule.conversion == Conversion::kDmesg && plan.Has("journal.kernel")) continue;
       }

@@ -109,19 +109,25 @@ std::vector<std::string> CannotShow(std::string_view kind) {
             "plugin.systemd_scope", "plugin.log",            "cgroup.statfs",          "k8s.node"};
   }
   if (kind == "nvidia-bug-report") {
-    // The driver's view only: nothing of Kubernetes, containers or /dev/nvidia*.
-    return {"dev.nvidia_nodes",   "dev.char_links",      "kubelet.device_plugins", "kubelet.checkpoint",
-            "runtime.crictl_ps",  "plugin.inspect",      "plugin.log",             "plugin.crictl_logs",
-            "plugin.nvidia_smi_list", "plugin.devices_list", "journal.kubelet",     "journal.containerd",
-            "config.containerd",  "config.nvidia_container_runtime", "config.static_pod", "k8s.node"};
+    // The driver's view only: nothing of Kubernetes, containers or
+    // /dev/nvidia*; its nvidia-smi -q is text, not the XML, its lspci and
+    // systemctl status are not our PCI table and unit properties, and the
+    // fabric manager's log is a file, not its journal.
+    return {"dev.nvidia_nodes",     "dev.char_links",        "kubelet.device_plugins", "kubelet.checkpoint",
+            "runtime.crictl_ps",    "plugin.inspect",        "plugin.log",             "plugin.crictl_logs",
+            "plugin.nvidia_smi_list", "plugin.devices_list", "plugin.bpftool_cgroup",  "plugin.systemd_scope",
+            "journal.kubelet",      "journal.containerd",    "journal.nvidia_fabricmanager",
+            "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",      "config.containerd",
+            "config.nvidia_container_runtime", "config.static_pod", "k8s.node"};
   }
   if (kind == "must-gather") {
     // Cluster-side objects and operand logs; the node is seen only through
     // the driver pod's nvidia-bug-report.
     return {"dev.nvidia_nodes",   "dev.char_links",     "kubelet.device_plugins", "kubelet.checkpoint",
             "runtime.crictl_ps",  "plugin.inspect",     "plugin.nvidia_smi_list", "plugin.devices_list",
-            "journal.kubelet",    "journal.containerd", "journal.systemd",        "config.containerd",
-            "config.nvidia_container_runtime"};
+            "plugin.bpftool_cgroup", "plugin.systemd_scope", "journal.kubelet",   "journal.containerd",
+            "journal.systemd",    "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",
+            "config.containerd",  "config.nvidia_container_runtime"};
   }
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's

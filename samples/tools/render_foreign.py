@@ -67,7 +67,11 @@ def run(argv, env_tz=None, cwd=None):
 
 
 def journal(root, tz, *args):
-    return run(["journalctl", "--root", root, "--no-pager", *args], env_tz=tz)
+    # Like sos and the bug report script, keep what journalctl says when it
+    # fails (a boot the journal does not have).
+    env = dict(os.environ, LC_ALL="C", TZ=tz)
+    p = subprocess.run(["journalctl", "--root", root, "--no-pager", *args], env=env, capture_output=True, text=True)
+    return p.stdout + p.stderr
 
 
 def write(path, text, mtime=None):
@@ -156,10 +160,14 @@ def render_sos(host, bundle, out):
     write(os.path.join(sc, "crio", "crictl_ps_-a"), crictl_table(bundle))
     for a, text in bundle.all("plugin.inspect"):
         write(os.path.join(sc, "crio", "crictl_inspect_" + a["instance"]), text)
-    running = [a["instance"] for a, text in bundle.all("plugin.inspect") if '"CONTAINER_RUNNING"' in text]
-    if running:
-        write(os.path.join(sc, "crio", "containers", "crictl_logs_-t_" + running[0]),
-              cri_messages(current_plugin_log(bundle), with_time=True))
+    # -k crio.all=on -k crio.logs=on: `crictl logs -t` of every container,
+    # exited ones too; a container's pod log file is named after its attempt.
+    logs = {a["instance"].rsplit("/", 1)[-1]: text for a, text in bundle.all("plugin.log")}
+    for a, text in bundle.all("plugin.inspect"):
+        attempt = json.loads(text).get("status", {}).get("metadata", {}).get("attempt", 0)
+        if "%d.log" % attempt in logs:
+            write(os.path.join(sc, "crio", "containers", "crictl_logs_-t_" + a["instance"]),
+                  cri_messages(logs["%d.log" % attempt], with_time=True))
     for name, path in (("boot.proc_stat", "proc/stat"), ("boot.boot_id", "proc/sys/kernel/random/boot_id"),
                        ("kernel.cmdline", "proc/cmdline"), ("kernel.devices", "proc/devices"),
                        ("driver.version", "proc/driver/nvidia/version"), ("host.os_release", "etc/os-release")):
@@ -195,8 +203,12 @@ def render_evidence(host, bundle, out):
 
 
 def smi_query_text(xml_text):
-    """`nvidia-smi -q` as text, from the same query's XML (the fields the bug report shows first)."""
-    log = ET.fromstring(xml_text)
+    """`nvidia-smi -q` as text, from the same query's XML (the fields the bug report shows first);
+    a failed query's error text as it is."""
+    try:
+        log = ET.fromstring(xml_text)
+    except ET.ParseError:
+        return xml_text
     lines = ["", "==============NVSMI LOG==============", "",
              "%-38s: %s" % ("Timestamp", log.findtext("timestamp", "")),
              "%-38s: %s" % ("Driver Version", log.findtext("driver_version", "")),

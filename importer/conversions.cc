@@ -121,6 +121,14 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
       for (auto& [slice, json] : split.slices) {
         AddOrAppend(plan, {slice, instance, piece.source_file, std::move(json), "", note});
       }
+      // Earlier boots in the same text: counted back from the text's own boot.
+      int base = instance.rfind("boot:", 0) == 0 ? std::stoi(instance.substr(5)) : 0;
+      for (auto& [back, slices] : split.earlier) {
+        for (auto& [slice, json] : slices) {
+          AddOrAppend(plan, {slice, "boot:" + std::to_string(base + back), piece.source_file, std::move(json), "",
+                             note});
+        }
+      }
       return;
     }
     case Conversion::kLsListing: {

@@ -1,7 +1,10 @@
 #include "importer/journal_text.h"
 
+#include <re2/re2.h>
+
 #include <cstdio>
 #include <ctime>
+#include <vector>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -193,7 +196,10 @@ class SliceWriter {
  public:
   explicit SliceWriter(const TimeHints& hints) : hints_(hints), boot_id_(StandInBootId(hints)) {}
 
-  void Add(const ShortLine& l, bool kernel, std::optional<int64_t> source_monotonic_us) {
+  // `boots_back` > 0: the line is from that many boots before the hints' one,
+  // whose id is `earlier_id` when a marker named it.
+  void Add(const ShortLine& l, bool kernel, std::optional<int64_t> source_monotonic_us, int boots_back = 0,
+           const std::string& earlier_id = "") {
     std::string slice;
     std::string unit;
     if (kernel) {
@@ -216,16 +222,24 @@ class SliceWriter {
     if (source_monotonic_us) {
       j["__MONOTONIC_TIMESTAMP"] = std::to_string(*source_monotonic_us);
       j["_SOURCE_MONOTONIC_TIMESTAMP"] = std::to_string(*source_monotonic_us);
-    } else if (hints_.boot_start_ns > 0 && l.time_ns >= hints_.boot_start_ns) {
+    } else if (boots_back == 0 && hints_.boot_start_ns > 0 && l.time_ns >= hints_.boot_start_ns) {
       j["__MONOTONIC_TIMESTAMP"] = std::to_string((l.time_ns - hints_.boot_start_ns) / 1000);
     }
-    j["_BOOT_ID"] = boot_id_;
+    j["_BOOT_ID"] = boots_back == 0 ? boot_id_ : !earlier_id.empty() ? earlier_id : EarlierStandIn(boots_back);
     j["SYSLOG_IDENTIFIER"] = l.identifier;
     if (l.pid) j["_PID"] = std::to_string(*l.pid);
     j["_TRANSPORT"] = kernel ? "kernel" : "journal";
     if (!unit.empty()) j[l.pid == 1 ? "UNIT" : "_SYSTEMD_UNIT"] = unit;
     j["MESSAGE"] = l.message;
-    out_.slices[slice] += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    std::string& out = boots_back == 0 ? out_.slices[slice] : out_.earlier[-boots_back][slice];
+    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+
+  std::string EarlierStandIn(int boots_back) const {
+    char id[40];
+    std::snprintf(id, sizeof id, "%032llx",
+                  static_cast<unsigned long long>(hints_.boot_start_ns) ^ static_cast<unsigned long long>(boots_back));
+    return id;
   }
 
   JournalSplit& out() { return out_; }
@@ -258,16 +272,39 @@ std::string UnitForDescription(std::string_view description) {
 }
 
 JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints) {
+  // "-- Boot 9041bba558bd41d70d8d3d4dd1461f95 --" (systemd 255+) or "-- Reboot --"
+  // between boots: the text after the last one is the hints' boot.
+  static const RE2 marker(R"(^-- (?:Boot ([0-9a-f]{32}) |Reboot )--$)");
+  std::vector<std::string> marker_ids;  // in text order
+  ForEachLine(text, [&](int, std::string_view line) {
+    std::string id;
+    if (RE2::FullMatch(line, marker, &id)) marker_ids.push_back(id);
+  });
+  int markers_seen = 0;
   SliceWriter writer(hints);
   ShortLine pending;
   bool has_pending = false;
   auto flush = [&] {
-    if (has_pending) writer.Add(pending, pending.identifier == "kernel", std::nullopt);
+    if (!has_pending) return;
     has_pending = false;
+    int back = static_cast<int>(marker_ids.size()) - markers_seen;
+    std::string id;
+    // The marker before the line names its boot.
+    if (back > 0 && markers_seen > 0) id = marker_ids[markers_seen - 1];
+    if (marker_ids.empty() && hints.boot_start_ns > 0 && pending.time_ns < hints.boot_start_ns - 1000000000LL) {
+      back = 1;  // older than the boot's start: an earlier boot
+    }
+    writer.Add(pending, pending.identifier == "kernel", std::nullopt, back, id);
   };
   ForEachLine(text, [&](int, std::string_view line) {
     if (line.empty()) return;
     ++writer.out().lines_read;
+    if (RE2::FullMatch(line, marker)) {
+      flush();
+      ++markers_seen;
+      ++writer.out().lines_skipped;
+      return;
+    }
     if (auto parsed = ParseShortLine(line, hints)) {
       flush();
       if (writer.out().hostname.empty()) writer.out().hostname = parsed->hostname;

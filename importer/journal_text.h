@@ -36,6 +36,10 @@ struct TimeHints {
 // Which of our journal slices a line belongs to, by its identifier.
 struct JournalSplit {
   std::map<std::string, std::string> slices;  // logical name ("journal.kubelet") -> JSON lines
+  // Lines of earlier boots, by how many boots earlier (-1, -2, ...): a text
+  // spanning boots ("-- Boot <id> --" or "-- Reboot --" between them), or,
+  // without markers, lines older than the boot's known start (then -1).
+  std::map<int, std::map<std::string, std::string>> earlier;
   int lines_read = 0;
   int lines_skipped = 0;         // markers and lines in no known format
   std::string hostname;          // as the short format prints it on every line

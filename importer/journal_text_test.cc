@@ -60,6 +60,35 @@ TEST_CASE("ConvertJournalText: a December line read in January is from the year 
   CHECK(january->realtime_us == 1767225601000000LL);   // 2026-01-01T00:00:01Z
 }
 
+TEST_CASE("ConvertJournalText: a text spanning boots puts each line in its boot") {
+  TimeHints hints;
+  hints.year = 2026;
+  hints.boot_id = "7b1bf52637142aab7cef3ab192ed85ab";
+  JournalSplit split = ConvertJournalText(
+      "Nov 02 09:12:31 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n"
+      "-- Boot 7b1bf52637142aab7cef3ab192ed85ab --\n"
+      "Nov 18 11:18:06 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n",
+      hints);
+  CHECK(split.lines_skipped == 1);
+  REQUIRE(split.earlier.count(-1) == 1);
+  auto before = ParseJournalJsonLine(split.earlier[-1]["journal.systemd"]);
+  auto now = ParseJournalJsonLine(split.slices["journal.systemd"]);
+  REQUIRE(before);
+  REQUIRE(now);
+  CHECK(before->boot_id != now->boot_id);
+  CHECK(now->boot_id == "7b1bf52637142aab7cef3ab192ed85ab");
+
+  // Without markers, a line older than the boot's known start is an earlier boot's.
+  hints.boot_start_ns = 1794971859000000000LL;  // 2026-11-18T03:17:39Z
+  JournalSplit by_time = ConvertJournalText(
+      "Nov 02 01:12:31 n kubelet[9]: I1102 old\nNov 18 03:18:07 n kubelet[1333]: I1118 new\n", hints);
+  CHECK(by_time.earlier[-1].count("journal.kubelet") == 1);
+  auto current = ParseJournalJsonLine(by_time.slices["journal.kubelet"]);
+  REQUIRE(current);
+  CHECK(current->message == "I1118 new");
+  CHECK(current->monotonic_us == 28000000);
+}
+
 TEST_CASE("ConvertJournalText: entries without a host name") {
   TimeHints hints;
   hints.year = 2026;

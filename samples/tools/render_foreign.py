@@ -11,7 +11,7 @@ our own bundle (tests/import_test.sh). KIND is one of:
   evidence     OUT/ as a person following the seed incident's read-only
                capture list saves it: smi.txt, smi-plugin.txt, devs.txt,
                versions.txt, crictl-ps.txt, plugins-dir.txt, uptime.txt,
-               plugin.log, journal-units.txt, kernel.txt
+               plugin.log, journal-units.txt (all boots), kernel.txt
   bug-report   OUT (a file): nvidia-bug-report.log.gz with the sections of
                nvidia-bug-report.sh, one gzip member per section
 
@@ -197,8 +197,9 @@ def render_evidence(host, bundle, out):
     btime = int(next(l.split()[1] for l in bundle.one("boot.proc_stat").splitlines() if l.startswith("btime ")))
     write(os.path.join(out, "uptime.txt"), run(["date", "-d", "@%d" % btime, "+%Y-%m-%d %H:%M:%S"], env_tz=tz), at)
     write(os.path.join(out, "plugin.log"), cri_messages(current_plugin_log(bundle), with_time=False), at)
+    # As people type it: every boot the journal holds, "-- Boot <id> --" between them.
     write(os.path.join(out, "journal-units.txt"),
-          journal(root, tz, "-b", "0", "-u", "kubelet", "-u", "containerd", "-u", "nvidia-persistenced"), at)
+          journal(root, tz, "-u", "kubelet", "-u", "containerd", "-u", "nvidia-persistenced"), at)
     write(os.path.join(out, "kernel.txt"), journal(root, tz, "-k", "-b", "0"), at)
 
 

@@ -48,8 +48,8 @@ sql() { "$gpuforensics" sql "$1" "$2" | tail -n +2; }
 # the first for the run and lets systemctl answer offline.
 if [ ! -d /run/log/journal ] && [ -z "$(journalctl -q -n 1 2>/dev/null)" ]; then
   mid=$(cat /etc/machine-id 2>/dev/null || echo 0123456789abcdef0123456789abcdef)
+  if [ -d /run/log ]; then made_journal=/run/log/journal; else made_journal=/run/log; fi
   mkdir -p /run/log/journal/"$mid"
-  made_journal=/run/log/journal
   boot=$(tr -d - < /proc/sys/kernel/random/boot_id)
   python3 - "$boot" "$mid" "$(uname -n)" > "$work/export.txt" <<'EOF'
 import sys, time

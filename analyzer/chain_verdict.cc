@@ -106,7 +106,7 @@ Result<ChainStep> Runtime(Database& db, int64_t bundle) {
   ChainStep step{"container runtime + NVIDIA toolkit", StepStatus::kUnknown, "", "runtime.*, plugin.inspect", ""};
   GPUF_ASSIGN_OR_RETURN(auto newest, QueryText(db,
       "SELECT coalesce(state, '?') || '|' || coalesce(exit_code, '') || '|' || substr(id, 1, 13) FROM containers "
-      "WHERE bundle_id = :bundle AND is_plugin ORDER BY created_at_ns DESC LIMIT 1", bundle));
+      "WHERE bundle_id = :bundle AND is_plugin ORDER BY created_at_ns DESC, attempt DESC LIMIT 1", bundle));
   GPUF_ASSIGN_OR_RETURN(auto runtime, QueryText(db,
       "SELECT c.value FROM config_values c JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
       "AND c.key IN ('crictl_info.default_runtime_name', 'containerd.default_runtime_name') "

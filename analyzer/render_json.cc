@@ -123,7 +123,10 @@ std::string RenderJson(const Report& r) {
         {"artifacts_timed_out", r.artifacts_timed_out},
         {"empty", NotesJson(r.empty)},
         {"truncated", NotesJson(r.truncated)},
-        {"unparsed", NotesJson(r.unparsed)}}},
+        {"unparsed", NotesJson(r.unparsed)},
+        {"input_kind", r.input_kind},
+        {"input_source", Nullable(r.input_source)},
+        {"cannot_show", r.cannot_show}}},
       {"chain_summary", ChainVerdictLine(r)},
       {"versions", VersionsJson(r)},
   };

@@ -117,6 +117,16 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
   }
 }
 
+// Imported inputs: what that kind of capture never holds, as advice for the next one.
+void RenderInputKind(const Report& r, std::ostringstream& out) {
+  if (r.input_source.empty() && r.cannot_show.empty()) return;
+  out << "  input: " << r.input_kind << " '" << r.input_source << "', imported\n";
+  if (r.cannot_show.empty()) return;
+  out << "  this kind of input cannot show (capture with gpuforensics collect next time):\n   ";
+  for (const auto& name : r.cannot_show) out << " " << name;
+  out << "\n";
+}
+
 void RenderNotes(const std::vector<ArtifactNote>& notes, std::ostringstream& out) {
   for (const auto& n : notes) out << "  " << n.artifact << ": " << n.note << "\n";
 }
@@ -131,6 +141,7 @@ void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& o
   if (r.parse_warnings > 0) line += ", " + std::to_string(r.parse_warnings) + " unparsed lines";
   if (r.timeline_warnings > 0) line += ", " + std::to_string(r.timeline_warnings) + " guessed times";
   out << "\n" << paint(kBold, line) << "\n";
+  RenderInputKind(r, out);
   for (const auto& c : r.coverage) out << "  " << c << "\n";
   RenderNotes(r.empty, out);
   RenderNotes(r.truncated, out);

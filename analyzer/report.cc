@@ -105,6 +105,11 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   r.tool_version = m.tool_version;
   r.complete = m.complete;
   r.incomplete_reason = m.incomplete_reason;
+  if (!m.origin.kind.empty()) {
+    r.input_kind = m.origin.kind;
+    r.input_source = m.origin.source;
+    r.cannot_show = m.origin.cannot_show;
+  }
   for (const auto& issue : loaded.integrity_issues) r.integrity_issues.push_back(issue.member + ": " + issue.problem);
   GPUF_ASSIGN_OR_RETURN(r.verdict, ComputeChainVerdict(db, bundle));
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));

@@ -49,6 +49,9 @@ struct Report {
   int64_t artifacts_failed = 0;  // nonzero exit, signal, timeout, error
   int64_t artifacts_skipped = 0;
   std::vector<std::string> coverage;  // skipped and failed artifacts with reasons
+  std::string input_kind = "gpuforensics-bundle";  // or the origin of an imported bundle: "sosreport", ...
+  std::string input_source;              // the imported source's name, "" for collected bundles
+  std::vector<std::string> cannot_show;  // artifacts that kind of input never carries
   int64_t parse_warnings = 0;
   int64_t timeline_warnings = 0;
   // Added for the Markdown and HTML summaries; renderers that predate them ignore them.

@@ -14,6 +14,7 @@
 #include "cli/progress_reporter.h"
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
+#include "importer/import_source.h"
 
 namespace gpuf {
 
@@ -49,7 +50,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
       "rules and reports. Runs offline, anywhere. Exit status: 0 nothing at medium\n"
       "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
   options.add_options()
-      ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst)")
+      ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
+       "must-gather or folder of saved outputs (docs/inputs.md)")
       ("db", po::value<std::string>(),
        "keep the SQLite database in this file (schema: schema/*.sql; default: in memory only)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
@@ -80,6 +82,9 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("--format must be text, json, markdown or html"));
   }
   const std::string bundle = v["bundle"].as<std::string>();
+  auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
+  if (!input.ok()) return ReportFailure("analyze", input.status());
+  if (input->imported()) std::fprintf(stderr, "gpuforensics analyze: %s is a %s; importing it\n", bundle.c_str(), input->kind().c_str());
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
@@ -90,7 +95,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   }
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
-  auto analysis = AnalyzeWithProgress(bundle, *db, rule_dirs);
+  auto analysis = AnalyzeWithProgress(input->bundle_path(), *db, rule_dirs);
   if (!analysis.ok()) {
     if (db_path != ":memory:") std::remove(db_path.c_str());  // nothing half-written is left behind
     return ReportFailure("analyze", analysis.status());

@@ -15,6 +15,7 @@ constexpr Command kCommands[] = {
     {"diff", "compare two bundles: versions, plugin deployment, intervals, GPU counts, findings, recovery", RunDiff},
     {"sql", "run one read-only SQL query against a bundle or a kept database", RunSql},
     {"fleet", "summarise a fleet database: nodes by finding, component version, key interval", RunFleet},
+    {"import", "convert a sos report, nvidia-bug-report, must-gather or saved outputs into a bundle", RunImport},
     {"rules", "list, lint and test the known-issue rules (rules/*.yaml), or run them on a bundle", RunRulesCommand},
 };
 

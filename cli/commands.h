@@ -36,6 +36,7 @@ int RunFleet(const std::vector<std::string>& args);
 
 // Not in the table: `gpuforensics help [--markdown | --man] [COMMAND]` (cmd_help.cc).
 int RunHelp(const std::vector<std::string>& args);
+int RunImport(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

@@ -74,6 +74,12 @@ json ArtifactToJson(const ManifestArtifact& a) {
               {"outputs", outputs}};
 }
 
+json ArtifactWithSource(const ManifestArtifact& a) {
+  json j = ArtifactToJson(a);
+  if (!a.source_file.empty()) j["source_file"] = a.source_file;
+  return j;
+}
+
 // Reading helpers: every accessor checks the type so that a hostile manifest
 // produces a BadInput naming the field, never an exception or a crash.
 class Reader {
@@ -199,6 +205,7 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   a.skip_reason = r.String("skip_reason", false);
   a.error = r.String("error", false);
   a.redactions = static_cast<int>(r.Int("redactions", false));
+  a.source_file = r.String("source_file", false);
   const json* outputs = r.Array("outputs");
   GPUF_RETURN_IF_ERROR(r.status());
   for (size_t i = 0; i < outputs->size(); ++i) {
@@ -209,11 +216,29 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   return Status::Ok();
 }
 
+// Absent on collected bundles; when present its kind is required.
+Status ReadOrigin(const json& top, ManifestOrigin& origin) {
+  auto it = top.find("origin");
+  if (it == top.end() || it->is_null()) return Status::Ok();
+  if (!it->is_object()) return Status::BadInput("manifest field 'origin' is not an object");
+  Reader r(*it, "origin.");
+  origin.kind = r.String("kind");
+  origin.source = r.String("source", false);
+  if (auto list = it->find("cannot_show"); list != it->end() && !list->is_null()) {
+    if (!list->is_array()) return Status::BadInput("manifest field 'origin.cannot_show' is not an array");
+    for (const auto& name : *list) {
+      if (!name.is_string()) return Status::BadInput("manifest field 'origin.cannot_show' holds a non-string");
+      origin.cannot_show.push_back(name.get<std::string>());
+    }
+  }
+  return r.status();
+}
+
 }  // namespace
 
 std::string SerializeManifest(const Manifest& m) {
   json artifacts = json::array();
-  for (const auto& a : m.artifacts) artifacts.push_back(ArtifactToJson(a));
+  for (const auto& a : m.artifacts) artifacts.push_back(ArtifactWithSource(a));
   json j = {
       {"format", m.format},
       {"format_version", m.format_version},
@@ -244,6 +269,9 @@ std::string SerializeManifest(const Manifest& m) {
         {"fixed_time", m.fixed_time}}},
       {"artifacts", artifacts},
   };
+  if (!m.origin.kind.empty()) {
+    j["origin"] = {{"kind", m.origin.kind}, {"source", m.origin.source}, {"cannot_show", m.origin.cannot_show}};
+  }
   return j.dump(2) + "\n";
 }
 
@@ -312,6 +340,7 @@ Result<Manifest> ParseManifest(std::string_view text) {
     GPUF_RETURN_IF_ERROR(ReadArtifact((*artifacts)[i], "artifacts[" + std::to_string(i) + "]", a));
     m.artifacts.push_back(std::move(a));
   }
+  GPUF_RETURN_IF_ERROR(ReadOrigin(j, m.origin));
   return m;
 }
 

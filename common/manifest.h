@@ -50,8 +50,17 @@ struct ManifestArtifact {
   std::string error;         // human-readable detail for skipped/error
   int redactions = 0;        // secret values replaced before storing
   std::vector<ManifestOutput> outputs;
+  std::string source_file;   // imported bundles: where in the source this came from ("" otherwise)
 
   const ManifestOutput* FindOutput(std::string_view stream) const;
+};
+
+// Set only on bundles made by `gpuforensics import` from another tool's
+// capture (schema/bundle.md, "Origin"); empty kind for collected bundles.
+struct ManifestOrigin {
+  std::string kind;                      // "sosreport", "nvidia-bug-report", "must-gather", "evidence-dir"
+  std::string source;                    // file or directory name of the source, without its path
+  std::vector<std::string> cannot_show;  // logical names this kind of input never carries
 };
 
 struct Manifest {
@@ -82,6 +91,7 @@ struct Manifest {
   bool no_driver = false;
   bool fixed_time = false;
   std::vector<ManifestArtifact> artifacts;
+  ManifestOrigin origin;
 
   const ManifestArtifact* Find(std::string_view name, std::string_view instance = {}) const;
   std::vector<const ManifestArtifact*> FindAll(std::string_view name) const;

@@ -1,0 +1,67 @@
+// The knowledge of other tools' layouts, as data: which of their files or
+// sections holds which of our logical artifacts (schema/bundle.md), how its
+// text is turned into our stored format, and which artifacts a kind of input
+// never carries.
+#ifndef GPUF_IMPORTER_ARTIFACT_MAP_H_
+#define GPUF_IMPORTER_ARTIFACT_MAP_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuf {
+
+enum class Conversion {
+  kAsIs,           // already in the collector's stored format
+  kJournalText,    // journalctl short text -> journal.* slices (ConvertJournalText)
+  kDmesg,          // dmesg -> journal.kernel
+  kLsListing,      // ls -l -> dev.* / kubelet.device_plugins listings
+  kCrictlTable,    // crictl ps -a table -> runtime.crictl_ps JSON
+  kPluginLog,      // kubectl logs / CRI log file -> plugin.crictl_logs / plugin.log
+  kSmiQuery,       // nvidia-smi -q text -> host.nvidia_smi_list
+  kVersions,       // --version outputs, one or several tools -> versions.*
+  kUptimeSince,    // `uptime -s` -> the boot's start (boot.proc_stat btime)
+  kPluginInspect,  // crictl inspect JSON, kept when it is a device plugin's
+  kStaticPod,      // a pod manifest, kept when it runs the device plugin
+};
+
+// One file of a sos report (path relative to the report's top directory).
+struct PathRule {
+  std::string_view pattern;   // fnmatch(3) glob
+  std::string_view name;      // logical name; journal conversions split by identifier
+  Conversion conversion;
+  std::string_view instance;  // "boot:0", "boot:-1", "path" (the host path: "/" + file), or ""
+};
+
+const std::vector<PathRule>& SosPathRules();
+
+// One section of nvidia-bug-report.log, by its header line.
+struct SectionRule {
+  std::string_view header_glob;  // fnmatch(3) glob on the header ("*** /proc/driver/nvidia/version")
+  std::string_view name;
+  Conversion conversion;
+  std::string_view instance;
+};
+
+const std::vector<SectionRule>& BugReportSectionRules();
+
+// What a hand-saved file holds, recognised by its content.
+struct ContentSignature {
+  std::string_view needle;     // appears in the first 4 KiB
+  std::string_view name;       // logical name ("" when the conversion decides)
+  Conversion conversion;
+};
+
+const std::vector<ContentSignature>& EvidenceSignatures();
+
+// File-name words that say a saved output was taken inside the device-plugin
+// container (`crictl exec <id> nvidia-smi -L` saved as smi-plugin.txt).
+bool NameSaysPluginContainer(std::string_view file_name);
+
+// Logical artifacts this kind of input never carries, for the report's
+// coverage: advice on what to capture next time.
+std::vector<std::string> CannotShow(std::string_view kind);
+
+}  // namespace gpuf
+
+#endif  // GPUF_IMPORTER_ARTIFACT_MAP_H_

@@ -1,0 +1,150 @@
+// nvidia-bug-report.log: sections separated by a line of underscores; a
+// file's section starts "*** <path>" (and "*** ls: <ls -l of it>"), a
+// command's starts with its command line:
+//   ____________________________________________
+//
+//   *** /proc/driver/nvidia/version
+//   *** ls: -r--r--r-- 1 root root 0 2026-11-18 11:30:00.000000000 +0800 /proc/driver/nvidia/version
+//   NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.07  Sat Feb 17 22:55:48 UTC 2024
+#include <fnmatch.h>
+#include <re2/re2.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "common/text_lines.h"
+#include "importer/adapters.h"
+#include "importer/artifact_map.h"
+#include "importer/conversions.h"
+
+namespace gpuf {
+
+namespace {
+
+struct Section {
+  std::string header;
+  std::string body;
+};
+
+bool IsSeparator(std::string_view line) {
+  line = TrimRight(line);
+  return line.size() >= 20 && line.find_first_not_of('_') == std::string_view::npos;
+}
+
+std::vector<Section> SplitSections(std::string_view log) {
+  std::vector<Section> sections(1);
+  bool header_due = true;
+  ForEachLine(log, [&](int, std::string_view line) {
+    if (IsSeparator(line)) {
+      sections.emplace_back();
+      header_due = true;
+      return;
+    }
+    Section& s = sections.back();
+    if (header_due) {
+      if (Trim(line).empty()) return;
+      s.header = std::string(TrimRight(line));
+      header_due = false;
+      return;
+    }
+    if (s.body.empty() && line.rfind("*** ls: ", 0) == 0) return;
+    if (s.body.empty() && Trim(line).empty()) return;
+    s.body += std::string(line) + "\n";
+  });
+  for (auto& s : sections) {
+    while (s.body.size() >= 2 && s.body.substr(s.body.size() - 2) == "\n\n") s.body.pop_back();
+  }
+  return sections;
+}
+
+// "*** /proc/driver/nvidia/./gpus/0000:18:00.0/information" -> "/proc/driver/nvidia/gpus/0000:18:00.0/information"
+std::string HostPathOf(std::string_view header) {
+  std::string path(header.rfind("*** ", 0) == 0 ? header.substr(4) : header);
+  for (size_t at = path.find("/./"); at != std::string::npos; at = path.find("/./")) path.erase(at, 2);
+  return path;
+}
+
+// message -> one field of each JSON line of a slice
+std::map<std::string, int64_t> FieldByMessage(const std::string& json_lines, const char* field) {
+  std::map<std::string, int64_t> out;
+  ForEachLine(json_lines, [&](int, std::string_view line) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.contains(field) || !j.contains("MESSAGE") || !j["MESSAGE"].is_string()) return;
+    out.emplace(j["MESSAGE"].get<std::string>(), std::stoll(j[field].get<std::string>()));
+  });
+  return out;
+}
+
+// The boot's start, from a kernel line that both the journal text (wall
+// clock) and dmesg (seconds since boot) of the report hold; 0 when none.
+int64_t BootStartFromKernelLines(const std::vector<Section>& sections, const TimeHints& hints) {
+  std::string journal, dmesg;
+  for (const auto& s : sections) {
+    if (s.header.rfind("journalctl -b -0", 0) == 0) journal += s.body;
+    if (s.header.find("dmesg") != std::string::npos) dmesg += s.body;
+  }
+  if (journal.empty() || dmesg.empty()) return 0;
+  auto wall = FieldByMessage(ConvertJournalText(journal, hints).slices["journal.kernel"], "__REALTIME_TIMESTAMP");
+  auto since_boot = FieldByMessage(ConvertDmesgText(dmesg, TimeHints{}).slices["journal.kernel"],
+                                   "__MONOTONIC_TIMESTAMP");
+  for (const auto& [message, realtime_us] : wall) {
+    auto it = since_boot.find(message);
+    if (it != since_boot.end()) return (realtime_us - it->second) * 1000;
+  }
+  return 0;
+}
+
+}  // namespace
+
+ImportPlan ImportBugReport(std::string_view log, const std::string& source_name, int64_t fallback_ns) {
+  ImportPlan plan;
+  plan.kind = "nvidia-bug-report";
+  plan.source_name = source_name;
+  plan.captured_at_ns = fallback_ns;
+  std::vector<Section> sections = SplitSections(log);
+  // The opening section: "Date: ..." and "uname: Linux <host> ...".
+  for (const auto& s : sections) {
+    if (s.body.find("nvidia-bug-report.sh") == std::string::npos) continue;
+    static const RE2 uname(R"((?m)^uname: Linux (\S+))");
+    RE2::PartialMatch(s.body, uname, &plan.hostname);
+    static const RE2 date(R"((?m)^Date: (.*)$)");
+    std::string date_line;
+    if (RE2::PartialMatch(s.body, date, &date_line)) {
+      // A numeric offset when the date has one; else the local start time
+      // against the file's mtime (the script's last append, a minute or so later).
+      std::optional<int64_t> local = ParseDateAsUtc(date_line);
+      std::optional<int> offset = UtcOffsetFromDateText(date_line);
+      if (!offset && local && fallback_ns > 0) offset = OffsetBetween(*local, fallback_ns, 300);
+      plan.utc_offset_seconds = offset.value_or(0);
+      if (local) plan.captured_at_ns = *local - int64_t{plan.utc_offset_seconds} * 1000000000LL;
+    }
+    break;
+  }
+  TimeHints base;
+  base.utc_offset_seconds = plan.utc_offset_seconds;
+  base.year = YearOf(plan.captured_at_ns);
+  base.not_after_ns = plan.captured_at_ns;
+  const int64_t boot_start = BootStartFromKernelLines(sections, base);
+  for (const auto& s : sections) {
+    if (s.header.empty() || s.header.find(" does not exist") != std::string::npos) continue;
+    for (const auto& rule : BugReportSectionRules()) {
+      if (fnmatch(std::string(rule.header_glob).c_str(), s.header.c_str(), 0) != 0) continue;
+      if (rule.conversion == Conversion::kDmesg && plan.Has("journal.kernel")) break;
+      TimeHints hints = base;
+      // Boots are told apart by id; the log names none.
+      if (rule.instance == "boot:-1") hints.boot_id = std::string(31, '0') + "1";
+      if (rule.instance == "boot:0") {
+        hints.boot_id = std::string(32, '0');
+        hints.boot_start_ns = boot_start;
+      }
+      std::string where = source_name + ": section '" + s.header + "'";
+      ApplyConversion({std::string(rule.name), rule.conversion, std::string(rule.instance), where,
+                       HostPathOf(s.header), s.body},
+                      hints, plan);
+      break;
+    }
+  }
+  return plan;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,267 @@
+#include "importer/conversions.h"
+
+#include <re2/re2.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analyzer/parsers/version_strings.h"
+#include "common/bundle_layout.h"
+#include "common/text_lines.h"
+#include "common/time_format.h"
+#include "importer/ls_listing.h"
+#include "importer/saved_outputs.h"
+
+namespace gpuf {
+
+namespace {
+
+// Component names of ParseVersionOutput -> our versions.* artifacts.
+constexpr std::pair<std::string_view, std::string_view> kVersionNames[] = {
+    {"containerd", "versions.containerd"},       {"runc", "versions.runc"},
+    {"nvidia-ctk", "versions.nvidia_ctk"},       {"nvidia-container-cli", "versions.nvidia_container_cli"},
+    {"kubelet", "versions.kubelet"},             {"systemd", "versions.systemctl"},
+    {"crictl", "versions.crictl"},
+};
+
+
+std::string Note(int skipped, int read, const char* what) {
+  if (skipped == 0) return "";
+  return std::to_string(skipped) + " of " + std::to_string(read) + " lines not " + what;
+}
+
+// Several saved texts of one boot's journal land in one slice each.
+void AddOrAppend(ImportPlan& plan, ImportedArtifact a) {
+  for (auto& existing : plan.artifacts) {
+    if (existing.name == a.name && existing.instance == a.instance) {
+      existing.bytes += a.bytes;
+      existing.source_file += ", " + a.source_file;
+      return;
+    }
+  }
+  plan.Add(std::move(a));
+}
+
+void AddVersions(const SourcePiece& piece, ImportPlan& plan) {
+  ParsedVersions parsed = ParseVersionOutput(piece.bytes);
+  if (parsed.components.empty()) {
+    if (!piece.name.empty()) plan.Add({piece.name, "", piece.source_file, std::string(piece.bytes), "", ""});
+    return;
+  }
+  // Split a transcript of several tools at each banner that names one of ours.
+  std::vector<std::pair<int, std::string>> starts;  // line, logical name
+  for (const auto& c : parsed.components) {
+    for (const auto& [component, name] : kVersionNames) {
+      if (c.component == component) starts.emplace_back(c.line, std::string(name));
+    }
+  }
+  if (starts.empty()) return;
+  std::vector<std::string> lines;
+  ForEachLine(piece.bytes, [&](int, std::string_view line) { lines.emplace_back(line); });
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int from = i == 0 ? 1 : starts[i].first;
+    int to = i + 1 < starts.size() ? starts[i + 1].first : static_cast<int>(lines.size()) + 1;
+    std::string text;
+    for (int n = from; n < to && n <= static_cast<int>(lines.size()); ++n) text += lines[n - 1] + "\n";
+    AddOrAppend(plan, {starts[i].second, "", piece.source_file, text, "", ""});
+  }
+}
+
+void AddInspect(const SourcePiece& piece, ImportPlan& plan) {
+  auto j = nlohmann::json::parse(piece.bytes.begin(), piece.bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("status") || !j["status"].is_object()) return;
+  const auto& status = j["status"];
+  std::string id = status.value("id", "");
+  std::string names;
+  if (status.contains("metadata") && status["metadata"].is_object()) names += status["metadata"].value("name", "");
+  if (status.contains("labels") && status["labels"].is_object()) {
+    names += " " + status["labels"].value("io.kubernetes.pod.name", "");
+  }
+  if (id.empty() || !MentionsDevicePlugin(names)) return;
+  plan.Add({"plugin.inspect", id, piece.source_file, std::string(piece.bytes), id, ""});
+}
+
+}  // namespace
+
+bool MentionsDevicePlugin(std::string_view text) {
+  static const RE2 pattern("(?i)" + std::string(kDefaultPluginPattern));
+  return RE2::PartialMatch(text, pattern);
+}
+
+int YearOf(int64_t unix_ns) {
+  std::time_t seconds = static_cast<std::time_t>(unix_ns / 1000000000LL);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  return tm.tm_year + 1900;
+}
+
+void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan) {
+  const std::string instance = piece.instance == "path" ? piece.host_path : piece.instance;
+  const std::string bytes(piece.bytes);
+  if (Trim(bytes).empty()) return;
+  switch (piece.conversion) {
+    case Conversion::kAsIs: {
+      ImportedArtifact a{piece.name, instance, piece.source_file, bytes, "", "", std::nullopt};
+      // `nvidia-smi -L` prints its list only when it succeeded.
+      if (piece.name.find("nvidia_smi_list") != std::string::npos && bytes.find("(UUID: GPU-") != std::string::npos &&
+          bytes.rfind("GPU 0:", 0) == 0) {
+        a.exit_code = 0;
+      }
+      plan.Add(std::move(a));
+      return;
+    }
+    case Conversion::kJournalText:
+    case Conversion::kDmesg: {
+      JournalSplit split = piece.conversion == Conversion::kDmesg ? ConvertDmesgText(bytes, hints)
+                                                                   : ConvertJournalText(bytes, hints);
+      std::string note = Note(split.lines_skipped, split.lines_read, "in journal format");
+      if (plan.journal_hostname.empty()) plan.journal_hostname = split.hostname;
+      for (auto& [slice, json] : split.slices) {
+        AddOrAppend(plan, {slice, instance, piece.source_file, std::move(json), "", note});
+      }
+      // Earlier boots in the same text: counted back from the text's own boot.
+      int base = instance.rfind("boot:", 0) == 0 ? std::stoi(instance.substr(5)) : 0;
+      for (auto& [back, slices] : split.earlier) {
+        for (auto& [slice, json] : slices) {
+          AddOrAppend(plan, {slice, "boot:" + std::to_string(base + back), piece.source_file, std::move(json), "",
+                             note});
+        }
+      }
+      return;
+    }
+    case Conversion::kLsListing: {
+      std::string dir = piece.name == "kubelet.device_plugins" ? "/var/lib/kubelet/device-plugins" : "";
+      LsConversion ls = ConvertLsOutput(bytes, dir, hints);
+      for (auto& [name, listing] : ls.listings) {
+        AddOrAppend(plan, {name, "", piece.source_file, std::move(listing), "",
+                           Note(ls.lines_skipped, ls.rows + ls.lines_skipped, "ls -l rows")});
+      }
+      return;
+    }
+    case Conversion::kCrictlTable: {
+      Converted c = CrictlTableToJson(bytes);
+      if (c.rows > 0) plan.Add({"runtime.crictl_ps", "", piece.source_file, c.text, "", ""});
+      return;
+    }
+    case Conversion::kPluginLog: {
+      int64_t fallback = hints.boot_start_ns;
+      ConvertedLog log = ConvertPluginLog(bytes, hints.year, fallback);
+      bool cri = log.form == PluginLogForm::kCriFile;
+      std::string where = instance.empty() ? "/" + piece.source_file : instance;
+      bool is_id = !instance.empty() && instance.find_first_not_of("0123456789abcdef") == std::string::npos;
+      plan.Add({cri ? "plugin.log" : "plugin.crictl_logs", where, piece.source_file, log.text, is_id ? instance : "",
+                log.lines_timed_by_neighbour > 0
+                    ? std::to_string(log.lines_timed_by_neighbour) + " lines without a time of their own"
+                    : ""});
+      return;
+    }
+    case Conversion::kSmiQuery: {
+      Converted c = SmiQueryToList(bytes);
+      if (c.rows > 0) plan.Add({"host.nvidia_smi_list", "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
+      return;
+    }
+    case Conversion::kVersions:
+      AddVersions(piece, plan);
+      return;
+    case Conversion::kUptimeSince:
+      if (auto boot = ParseUptimeSince(bytes, hints.utc_offset_seconds)) {
+        plan.Add({"boot.proc_stat", "", piece.source_file,
+                  "btime " + std::to_string(*boot / 1000000000LL) + "\n", "", "uptime -s as btime"});
+      }
+      return;
+    case Conversion::kPluginInspect:
+      AddInspect(piece, plan);
+      return;
+    case Conversion::kStaticPod:
+      if (MentionsDevicePlugin(bytes)) plan.Add({"config.static_pod", instance, piece.source_file, bytes, "", ""});
+      return;
+  }
+}
+
+std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
+  static const RE2 line_re(
+      R"re(^(\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)\S* .*time="(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d))")re");
+  std::map<int, int> votes;
+  int year = 2000;
+  ForEachLine(text, [&](int, std::string_view line) {
+    std::string month, day, h, m, s, stamp;
+    if (!RE2::PartialMatch(line, line_re, &month, &day, &h, &m, &s, &stamp)) return;
+    auto instant = ParseRfc3339(stamp);
+    if (!instant.ok()) return;
+    static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    int mon = 0;
+    for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
+    if (mon == 0) return;
+    year = YearOf(*instant);
+    std::tm tm{};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = mon - 1;
+    tm.tm_mday = std::stoi(day);
+    tm.tm_hour = std::stoi(h);
+    tm.tm_min = std::stoi(m);
+    tm.tm_sec = std::stoi(s);
+    int64_t local_as_utc = static_cast<int64_t>(timegm(&tm));
+    int64_t diff = local_as_utc - *instant / 1000000000LL;
+    int rounded = static_cast<int>((diff >= 0 ? diff + 450 : diff - 450) / 900 * 900);
+    if (rounded >= -14 * 3600 && rounded <= 14 * 3600) ++votes[rounded];
+  });
+  if (votes.empty()) return std::nullopt;
+  auto best = votes.begin();
+  for (auto it = votes.begin(); it != votes.end(); ++it) if (it->second > best->second) best = it;
+  return best->first;
+}
+
+std::optional<int> UtcOffsetFromDateText(std::string_view text) {
+  static const RE2 numeric(R"((?:^|[ (,])([+-])(\d\d):?(\d\d)(?:\)|\s|$))");
+  std::string sign, hh, mm;
+  if (!RE2::PartialMatch(text, numeric, &sign, &hh, &mm)) return std::nullopt;
+  int offset = std::stoi(hh) * 3600 + std::stoi(mm) * 60;
+  return sign == "-" ? -offset : offset;
+}
+
+// `date` in the C locale: "Mon Nov 30 17:49:46 UTC 2026", read as if UTC.
+std::optional<int64_t> ParseDateAsUtc(std::string_view text) {
+  static const RE2 date(R"((\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:\S+ )?(\d{4}))");
+  std::string month;
+  int day, h, m, s, year;
+  if (!RE2::PartialMatch(text, date, &month, &day, &h, &m, &s, &year)) return std::nullopt;
+  int mon = 0;
+  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
+  if (mon == 0) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = mon - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = h;
+  tm.tm_min = m;
+  tm.tm_sec = s;
+  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
+}
+
+std::optional<int> OffsetBetween(int64_t local_as_utc_ns, int64_t utc_ns, int tolerance_seconds) {
+  int64_t diff = (local_as_utc_ns - utc_ns) / 1000000000LL;
+  int64_t rounded = (diff >= 0 ? diff + 450 : diff - 450) / 900 * 900;
+  if (std::llabs(diff - rounded) > tolerance_seconds || std::llabs(rounded) > 14 * 3600) return std::nullopt;
+  return static_cast<int>(rounded);
+}
+
+std::optional<int64_t> ParseUptimeSince(std::string_view text, int utc_offset_seconds) {
+  static const RE2 since(R"(^\s*(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$)");
+  int y, mo, d, h, mi, s;
+  if (!RE2::FullMatch(text, since, &y, &mo, &d, &h, &mi, &s)) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = s;
+  return (static_cast<int64_t>(timegm(&tm)) - utc_offset_seconds) * 1000000000LL;
+}
+
+}  // namespace gpuf

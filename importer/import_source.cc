@@ -1,0 +1,175 @@
+#include "importer/import_source.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/bundle_layout.h"
+#include "importer/adapters.h"
+#include "importer/artifact_map.h"
+#include "importer/source_tree.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};
+constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};
+constexpr unsigned char kXzMagic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+constexpr unsigned char kBzip2Magic[] = {'B', 'Z', 'h'};
+
+bool StartsWith(const std::string& head, const unsigned char* magic, size_t n) {
+  return head.size() >= n && std::memcmp(head.data(), magic, n) == 0;
+}
+
+std::string BaseName(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+bool IsBugReportText(std::string_view head) {
+  return head.find("nvidia-bug-report.sh") != std::string_view::npos ||
+         head.rfind("____________________________________________", 0) == 0;
+}
+
+// What a tree holds: sos, must-gather, else a folder of saved outputs.
+std::string TreeKind(const std::vector<std::string>& paths) {
+  bool must_gather = false;
+  for (const auto& p : paths) {
+    if (p.rfind("sos_commands/", 0) == 0 || p.rfind("sos_reports/", 0) == 0) return "sosreport";
+    std::string name = BaseName(p);
+    if (name == "must-gather.log" || name.rfind("gpu_operand_pod", 0) == 0 || name.rfind("gpu_operator_pod", 0) == 0) {
+      must_gather = true;
+    }
+  }
+  return must_gather ? "must-gather" : "evidence-dir";
+}
+
+// Names only: a pass that keeps no bytes.
+Result<std::vector<std::string>> ListTree(const std::string& path, bool archive, const SourceLimits& limits) {
+  auto keep_nothing = [](std::string_view) { return false; };
+  GPUF_ASSIGN_OR_RETURN(SourceTree tree, archive ? ReadArchiveTree(path, limits, keep_nothing)
+                                                 : ReadDirectoryTree(path, limits, keep_nothing));
+  tree.StripCommonTopDirectory();
+  return tree.seen_files();
+}
+
+Result<std::string> ReadHead(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Status::BadInput("cannot read '" + path + "'", std::strerror(errno));
+  std::string head(4096, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), f));
+  std::fclose(f);
+  return head;
+}
+
+int64_t MtimeNs(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return 0;
+  return st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+}  // namespace
+
+Result<std::string> DetectInputKind(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return Status::BadInput("cannot read '" + path + "'", std::strerror(errno));
+  SourceLimits limits;
+  if (S_ISDIR(st.st_mode)) {
+    GPUF_ASSIGN_OR_RETURN(auto paths, ListTree(path, /*archive=*/false, limits));
+    return TreeKind(paths);
+  }
+  if (!S_ISREG(st.st_mode)) return Status::BadInput("'" + path + "' is neither a file nor a directory");
+  GPUF_ASSIGN_OR_RETURN(std::string head, ReadHead(path));
+  if (StartsWith(head, kZstdMagic, sizeof kZstdMagic)) return std::string(kBundleFormatName);
+  bool compressed = StartsWith(head, kGzipMagic, sizeof kGzipMagic) || StartsWith(head, kXzMagic, sizeof kXzMagic) ||
+                    StartsWith(head, kBzip2Magic, sizeof kBzip2Magic);
+  bool tar = head.size() > 262 && head.compare(257, 5, "ustar") == 0;
+  if (compressed || tar) {
+    // A compressed text is a bug report; a compressed tar is a tree.
+    GPUF_ASSIGN_OR_RETURN(std::string start, ReadCompressedHead(path, 4096));
+    if (IsBugReportText(start)) return std::string("nvidia-bug-report");
+    GPUF_ASSIGN_OR_RETURN(auto paths, ListTree(path, /*archive=*/true, limits));
+    return TreeKind(paths);
+  }
+  if (IsBugReportText(head)) return std::string("nvidia-bug-report");
+  return Status::BadInput("'" + path + "' is not a gpuforensics bundle, sos report, nvidia-bug-report log, "
+                          "must-gather or evidence directory");
+}
+
+Result<std::string> ImportSource(const std::string& path, const std::string& output_path) {
+  GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
+  if (kind == kBundleFormatName) return Status::BadInput("'" + path + "' is already a gpuforensics bundle");
+  SourceLimits limits;
+  struct stat st {};
+  bool directory = stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  std::string name = BaseName(path);
+  ImportPlan plan;
+  if (kind == "nvidia-bug-report") {
+    GPUF_ASSIGN_OR_RETURN(std::string log, ReadMaybeCompressedFile(path, limits));
+    plan = ImportBugReport(log, name, MtimeNs(path));
+  } else {
+    WantPath want = [](std::string_view) { return true; };
+    if (kind == "sosreport") want = SosWants;
+    if (kind == "must-gather") want = MustGatherWants;
+    GPUF_ASSIGN_OR_RETURN(SourceTree tree,
+                          directory ? ReadDirectoryTree(path, limits, want) : ReadArchiveTree(path, limits, want));
+    if (directory) tree.StripCommonTopDirectory();
+    if (kind == "sosreport") plan = ImportSosReport(tree, name);
+    if (kind == "evidence-dir") plan = ImportEvidenceDir(tree, name);
+    if (kind == "must-gather") {
+      GPUF_ASSIGN_OR_RETURN(plan, ImportMustGather(tree, name, limits));
+    }
+  }
+  if (plan.artifacts.empty()) {
+    return Status::BadInput("'" + path + "' (" + kind + ") holds nothing gpuforensics can read");
+  }
+  GPUF_RETURN_IF_ERROR(WriteImportedBundle(plan, CannotShow(kind), output_path));
+  return kind;
+}
+
+ResolvedInput::ResolvedInput(ResolvedInput&& other) noexcept
+    : bundle_path_(std::move(other.bundle_path_)), kind_(std::move(other.kind_)), temp_dir_(std::move(other.temp_dir_)) {
+  other.temp_dir_.clear();
+}
+
+ResolvedInput::~ResolvedInput() {
+  if (temp_dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(temp_dir_, ec);
+}
+
+Result<ResolvedInput> ResolveInput(const std::string& path) {
+  ResolvedInput input;
+  // A missing path or one named like a bundle goes to the bundle reader,
+  // whose messages say what is wrong with a bundle.
+  struct stat st {};
+  bool bundle_name = path.size() > kBundleSuffix.size() &&
+                     path.compare(path.size() - kBundleSuffix.size(), kBundleSuffix.size(), kBundleSuffix) == 0;
+  if (stat(path.c_str(), &st) != 0 || (bundle_name && S_ISREG(st.st_mode))) {
+    input.kind_ = std::string(kBundleFormatName);
+    input.bundle_path_ = path;
+    return input;
+  }
+  GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
+  input.kind_ = kind;
+  if (kind == kBundleFormatName) {
+    input.bundle_path_ = path;
+    return input;
+  }
+  std::string base = std::filesystem::temp_directory_path().string() + "/gpuforensics-input-XXXXXX";
+  std::vector<char> dir(base.begin(), base.end());
+  dir.push_back('\0');
+  if (mkdtemp(dir.data()) == nullptr) return Status::IoError("cannot create a temporary directory", std::strerror(errno));
+  input.temp_dir_ = dir.data();
+  input.bundle_path_ = input.temp_dir_ + "/imported" + std::string(kBundleSuffix);
+  GPUF_RETURN_IF_ERROR(ImportSource(path, input.bundle_path_).status());
+  return input;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,149 @@
+#include "importer/journal_text.h"
+
+#include <doctest/doctest.h>
+
+#include "analyzer/parsers/journal_json.h"
+#include "importer/conversions.h"
+
+namespace gpuf {
+
+TEST_SUITE("journal_text") {
+
+TEST_CASE("ConvertJournalText: short lines become journal JSON in their slices, UTC from the node's offset") {
+  TimeHints hints;
+  hints.year = 2026;
+  hints.utc_offset_seconds = 8 * 3600;
+  hints.boot_start_ns = 1794971859000000000LL;  // 2026-11-18T03:17:39Z
+  hints.boot_id = "7b1bf52637142aab7cef3ab192ed85ab";
+  JournalSplit split = ConvertJournalText(
+      "-- Journal begins at Mon 2026-11-02 09:12:03 CST, ends at Wed 2026-11-18 21:29:59 CST. --\n"
+      "Nov 18 11:17:56 node-1 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.07\n"
+      "Nov 18 11:18:16 node-1 systemd[1]: Started NVIDIA Persistence Daemon.\n"
+      "Nov 18 11:18:07 node-1 kubelet[1333]: I1118 11:18:07.085121    1333 server.go:486] \"Kubelet version\"\n"
+      "    continued text\n"
+      "Nov 18 11:18:08 node-1 sshd[77]: Accepted publickey\n",
+      hints);
+  CHECK(split.lines_read == 6);
+  CHECK(split.lines_skipped == 1);
+  CHECK(split.hostname == "node-1");
+  REQUIRE(split.slices.size() == 3);
+  auto kernel = ParseJournalJsonLine(split.slices["journal.kernel"]);
+  REQUIRE(kernel);
+  CHECK(kernel->realtime_us == 1794971876000000LL);
+  CHECK(kernel->monotonic_us == 17000000);
+  CHECK(kernel->transport == "kernel");
+  CHECK(kernel->boot_id == "7b1bf52637142aab7cef3ab192ed85ab");
+  auto pid1 = ParseJournalJsonLine(split.slices["journal.systemd"]);
+  REQUIRE(pid1);
+  CHECK(pid1->pid == 1);
+  CHECK(pid1->unit == "nvidia-persistenced.service");
+  CHECK(pid1->message == "Started NVIDIA Persistence Daemon.");
+  auto kubelet = ParseJournalJsonLine(split.slices["journal.kubelet"]);
+  REQUIRE(kubelet);
+  CHECK(kubelet->unit == "kubelet.service");
+  CHECK(kubelet->message == "I1118 11:18:07.085121    1333 server.go:486] \"Kubelet version\"\ncontinued text");
+}
+
+TEST_CASE("ConvertJournalText: a December line read in January is from the year before") {
+  TimeHints hints;
+  hints.not_after_ns = 1767312000000000000LL;  // 2026-01-02T00:00:00Z
+  JournalSplit split = ConvertJournalText(
+      "Dec 31 23:59:59 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n"
+      "Jan  1 00:00:01 n systemd[1]: Started containerd container runtime.\n",
+      hints);
+  std::string text = split.slices["journal.systemd"];
+  auto december = ParseJournalJsonLine(text.substr(0, text.find('\n')));
+  auto january = ParseJournalJsonLine(text.substr(text.find('\n') + 1));
+  REQUIRE(december);
+  REQUIRE(january);
+  CHECK(december->realtime_us == 1767225599000000LL);  // 2025-12-31T23:59:59Z
+  CHECK(january->realtime_us == 1767225601000000LL);   // 2026-01-01T00:00:01Z
+}
+
+TEST_CASE("ConvertJournalText: a text spanning boots puts each line in its boot") {
+  TimeHints hints;
+  hints.year = 2026;
+  hints.boot_id = "7b1bf52637142aab7cef3ab192ed85ab";
+  JournalSplit split = ConvertJournalText(
+      "Nov 02 09:12:31 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n"
+      "-- Boot 7b1bf52637142aab7cef3ab192ed85ab --\n"
+      "Nov 18 11:18:06 n systemd[1]: Started kubelet: The Kubernetes Node Agent.\n",
+      hints);
+  CHECK(split.lines_skipped == 1);
+  REQUIRE(split.earlier.count(-1) == 1);
+  auto before = ParseJournalJsonLine(split.earlier[-1]["journal.systemd"]);
+  auto now = ParseJournalJsonLine(split.slices["journal.systemd"]);
+  REQUIRE(before);
+  REQUIRE(now);
+  CHECK(before->boot_id != now->boot_id);
+  CHECK(now->boot_id == "7b1bf52637142aab7cef3ab192ed85ab");
+
+  // Without markers, a line older than the boot's known start is an earlier boot's.
+  hints.boot_start_ns = 1794971859000000000LL;  // 2026-11-18T03:17:39Z
+  JournalSplit by_time = ConvertJournalText(
+      "Nov 02 01:12:31 n kubelet[9]: I1102 old\nNov 18 03:18:07 n kubelet[1333]: I1118 new\n", hints);
+  CHECK(by_time.earlier[-1].count("journal.kubelet") == 1);
+  auto current = ParseJournalJsonLine(by_time.slices["journal.kubelet"]);
+  REQUIRE(current);
+  CHECK(current->message == "I1118 new");
+  CHECK(current->monotonic_us == 28000000);
+}
+
+TEST_CASE("ConvertJournalText: entries without a host name") {
+  TimeHints hints;
+  hints.year = 2026;
+  JournalSplit split = ConvertJournalText("Nov 30 18:14:35 systemd[1]: Started NVIDIA Persistence Daemon.\n", hints);
+  CHECK(split.lines_skipped == 0);
+  CHECK(split.hostname == "");
+  auto e = ParseJournalJsonLine(split.slices["journal.systemd"]);
+  REQUIRE(e);
+  CHECK(e->unit == "nvidia-persistenced.service");
+}
+
+TEST_CASE("ConvertJournalText: short-iso carries its own offset") {
+  TimeHints hints;
+  JournalSplit split =
+      ConvertJournalText("2026-11-18T11:18:00+0800 node-1 containerd[1294]: starting containerd\n", hints);
+  auto e = ParseJournalJsonLine(split.slices["journal.containerd"]);
+  REQUIRE(e);
+  CHECK(e->realtime_us == 1794971880000000LL);
+  CHECK(e->pid == 1294);
+}
+
+TEST_CASE("ConvertDmesgText: seconds since boot placed at the boot's start") {
+  TimeHints hints;
+  hints.boot_start_ns = 1794971859000000000LL;
+  JournalSplit split = ConvertDmesgText(
+      "[    0.000000] Linux version 5.10.134\n[   17.288000] NVRM: loading NVIDIA UNIX x86_64 Kernel Module\nnoise\n",
+      hints);
+  CHECK(split.lines_skipped == 1);
+  std::string text = split.slices["journal.kernel"];
+  auto second = ParseJournalJsonLine(text.substr(text.find('\n') + 1));
+  REQUIRE(second);
+  CHECK(second->source_monotonic_us == 17288000);
+  CHECK(second->realtime_us == 1794971876288000LL);
+}
+
+TEST_CASE("InferUtcOffsetFromJournal: containerd's own time next to the journal's local time") {
+  CHECK(InferUtcOffsetFromJournal("Nov 18 11:18:00 n containerd[1]: time=\"2026-11-18T11:18:00.31+08:00\" level=info\n") ==
+        8 * 3600);
+  CHECK(InferUtcOffsetFromJournal("Nov 18 03:18:00 n containerd[1]: time=\"2026-11-18T03:17:59.9Z\" level=info\n") == 0);
+  CHECK_FALSE(InferUtcOffsetFromJournal("Nov 18 03:18:00 n kubelet[1]: I1118 x\n").has_value());
+}
+
+TEST_CASE("Date texts: numeric offsets, C-locale date, uptime -s") {
+  CHECK(UtcOffsetFromDateText("Wed, 18 Nov 2026 21:30:00 +0800") == 8 * 3600);
+  CHECK(UtcOffsetFromDateText("       Time zone: America/St_Johns (NST, -0330)") == -(3 * 3600 + 1800));
+  CHECK_FALSE(UtcOffsetFromDateText("Wed Nov 18 21:30:00 CST 2026").has_value());
+  CHECK(ParseDateAsUtc("Wed Nov 18 21:30:00 CST 2026") == 1795037400000000000LL);
+  // 21:30 local, the file written 40 s later at 13:30:40Z: +08:00.
+  CHECK(OffsetBetween(1795037400000000000LL, 1795008600000000000LL + 40000000000LL, 300) == 8 * 3600);
+  // 400 s from any quarter hour: no offset is guessed.
+  CHECK_FALSE(OffsetBetween(1795037400000000000LL, 1795008600000000000LL + 400000000000LL, 300).has_value());
+  CHECK(ParseUptimeSince("2026-11-18 11:17:39\n", 8 * 3600) == 1794971859000000000LL);
+  CHECK_FALSE(ParseUptimeSince("up 2 days", 0).has_value());
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -1,0 +1,194 @@
+#include "importer/saved_outputs.h"
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "analyzer/parsers/klog.h"
+#include "common/text_lines.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+namespace {
+
+int64_t UtcNs(int year, int month, int day, int hour, int minute, int second) {
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
+}
+
+// crictl prints short states ("Running"); the JSON has the CRI enum.
+std::string CriState(std::string_view state) {
+  if (state == "Running") return "CONTAINER_RUNNING";
+  if (state == "Exited") return "CONTAINER_EXITED";
+  if (state == "Created") return "CONTAINER_CREATED";
+  return "CONTAINER_UNKNOWN";
+}
+
+// "2026-11-18T03:18:17.378842643Z rest" -> time and rest.
+std::optional<int64_t> LeadingRfc3339(std::string_view line, std::string_view& rest) {
+  size_t space = line.find(' ');
+  if (space == std::string_view::npos || space < 20 || line[4] != '-' || line[10] != 'T') return std::nullopt;
+  auto ns = ParseRfc3339(line.substr(0, space));
+  if (!ns.ok()) return std::nullopt;
+  rest = line.substr(space + 1);
+  return *ns;
+}
+
+// "[pod/x/container] text" -> "text"
+std::string_view StripKubectlPrefix(std::string_view line) {
+  if (line.rfind("[pod/", 0) != 0) return line;
+  size_t close = line.find("] ");
+  return close == std::string_view::npos ? line : line.substr(close + 2);
+}
+
+}  // namespace
+
+bool LooksLikeCriLog(std::string_view text) {
+  bool cri = false;
+  bool seen = false;
+  ForEachLine(text, [&](int, std::string_view line) {
+    if (seen || Trim(line).empty()) return;
+    seen = true;
+    std::string_view rest;
+    if (!LeadingRfc3339(line, rest)) return;
+    cri = (rest.rfind("stdout ", 0) == 0 || rest.rfind("stderr ", 0) == 0) && rest.size() >= 9 &&
+          (rest[7] == 'F' || rest[7] == 'P') && (rest.size() == 8 || rest[8] == ' ');
+  });
+  return cri;
+}
+
+Converted CrictlTableToJson(std::string_view table) {
+  Converted out;
+  std::vector<std::pair<std::string, size_t>> columns;  // header word, start column
+  nlohmann::json containers = nlohmann::json::array();
+  ForEachLine(table, [&](int, std::string_view line) {
+    if (Trim(line).empty()) return;
+    if (columns.empty()) {
+      if (line.rfind("CONTAINER", 0) != 0) {
+        ++out.lines_skipped;
+        return;
+      }
+      // Header words are separated by two or more spaces ("POD ID").
+      size_t i = 0;
+      while (i < line.size()) {
+        size_t start = i;
+        while (i < line.size() && !(line[i] == ' ' && (i + 1 >= line.size() || line[i + 1] == ' '))) ++i;
+        columns.emplace_back(std::string(line.substr(start, i - start)), start);
+        while (i < line.size() && line[i] == ' ') ++i;
+      }
+      return;
+    }
+    std::map<std::string, std::string> cells;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      size_t start = columns[c].second;
+      size_t end = c + 1 < columns.size() ? columns[c + 1].second : line.size();
+      if (start >= line.size()) break;
+      cells[columns[c].first] = std::string(Trim(line.substr(start, end - start)));
+    }
+    const std::string& id = cells["CONTAINER"];
+    if (id.empty() || id.find(' ') != std::string::npos) {
+      ++out.lines_skipped;
+      return;
+    }
+    nlohmann::json c = {{"id", id},
+                        {"podSandboxId", cells["POD ID"]},
+                        {"metadata", {{"name", cells["NAME"]}, {"attempt", cells["ATTEMPT"]}}},
+                        {"image", {{"image", cells["IMAGE"]}}},
+                        {"imageRef", cells["IMAGE"]},
+                        {"state", CriState(cells["STATE"])},
+                        {"labels", nlohmann::json::object()}};
+    if (!cells["POD"].empty()) c["labels"]["io.kubernetes.pod.name"] = cells["POD"];
+    c["labels"]["io.kubernetes.container.name"] = cells["NAME"];
+    containers.push_back(c);
+    ++out.rows;
+  });
+  out.text = nlohmann::json{{"containers", containers}}.dump(2) + "\n";
+  return out;
+}
+
+ConvertedLog ConvertPluginLog(std::string_view text, int year, int64_t fallback_ns) {
+  ConvertedLog out;
+  if (LooksLikeCriLog(text)) {
+    out.form = PluginLogForm::kCriFile;
+    out.text = std::string(text);
+    return out;
+  }
+  struct Line {
+    std::optional<int64_t> ns;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  ForEachLine(text, [&](int, std::string_view raw) {
+    if (raw.empty()) return;
+    std::string_view line = StripKubectlPrefix(raw);
+    std::string_view rest;
+    if (auto ns = LeadingRfc3339(line, rest)) {
+      lines.push_back({ns, std::string(rest)});
+    } else if (auto go = ParseGoLogHeader(line)) {
+      lines.push_back({UtcNs(go->year, go->month, go->day, go->hour, go->minute, go->second) +
+                           int64_t{go->microsecond} * 1000,
+                       std::string(line)});
+    } else if (auto klog = ParseKlogHeader(line)) {
+      lines.push_back({UtcNs(year, klog->month, klog->day, klog->hour, klog->minute, klog->second) +
+                           int64_t{klog->microsecond} * 1000,
+                       std::string(line)});
+    } else {
+      lines.push_back({std::nullopt, std::string(line)});
+    }
+  });
+  std::optional<int64_t> previous;
+  for (const auto& l : lines) {
+    if (l.ns) {
+      previous = l.ns;
+      break;
+    }
+  }
+  for (const auto& l : lines) {
+    if (l.ns) {
+      previous = l.ns;
+    } else {
+      ++out.lines_timed_by_neighbour;
+    }
+    out.text += FormatRfc3339Utc(previous.value_or(fallback_ns)) + " " + l.text + "\n";
+  }
+  return out;
+}
+
+Converted SmiQueryToList(std::string_view query) {
+  Converted out;
+  std::string name, uuid;
+  bool in_gpu = false;
+  auto flush = [&] {
+    if (in_gpu && !uuid.empty()) {
+      out.text += "GPU " + std::to_string(out.rows) + ": " + name + " (UUID: " + uuid + ")\n";
+      ++out.rows;
+    }
+    name.clear();
+    uuid.clear();
+  };
+  ForEachLine(query, [&](int, std::string_view line) {
+    if (line.rfind("GPU ", 0) == 0 && line.find(':') != std::string_view::npos) {
+      flush();
+      in_gpu = true;
+      return;
+    }
+    size_t colon = line.find(" : ");
+    if (!in_gpu || colon == std::string_view::npos) return;
+    std::string_view key = Trim(line.substr(0, colon));
+    std::string_view value = Trim(line.substr(colon + 3));
+    if (key == "Product Name" && name.empty()) name = std::string(value);
+    if (key == "GPU UUID" && uuid.empty()) uuid = std::string(value);
+  });
+  flush();
+  return out;
+}
+
+}  // namespace gpuf

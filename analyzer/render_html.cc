@@ -96,7 +96,7 @@ const char* VerdictClass(const Report& r) {
 
 void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "<header>\n<h1>GPU node report: " << E(r.node.empty() ? "(unknown node)" : r.node) << "</h1>\n";
-  out << "<p class=\"meta\">collected " << E(zone.Format(r.collected_at_ns)) << " by gpuforensics " << E(r.tool_version)
+  out << "<p class=\"meta\">collected " << E(zone.Format(r.collected_at_ns)) << " " << E(CapturedBy(r))
       << (r.complete ? ", complete" : ", <strong>incomplete</strong> (" + E(r.incomplete_reason) + ")")
       << (r.node_zone.empty() ? "" : " &middot; node zone " + E(r.node_zone)) << " &middot; bundle <code>"
       << E(r.bundle_path) << "</code> &middot; integrity: "

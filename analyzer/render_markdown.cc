@@ -42,8 +42,8 @@ void RenderHeader(const Report& r, std::ostringstream& out) {
   out << "| | |\n|---|---|\n";
   out << "| Node | " << Code(r.node.empty() ? "(unknown)" : r.node)
       << (r.node_zone.empty() ? "" : " (zone " + MarkdownText(r.node_zone) + ")") << " |\n";
-  out << "| Collected | " << DisplayZone().Format(r.collected_at_ns) << " by gpuforensics "
-      << MarkdownText(r.tool_version)
+  out << "| Collected | " << DisplayZone().Format(r.collected_at_ns) << " "
+      << MarkdownText(CapturedBy(r))
       << (r.complete ? ", complete" : ", **incomplete** (" + MarkdownText(r.incomplete_reason) + ")") << " |\n";
   out << "| Bundle | " << Code(r.bundle_path) << "; integrity: "
       << (r.integrity_issues.empty() ? "every member matches the manifest"

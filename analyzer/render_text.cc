@@ -167,7 +167,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   out << "gpuforensics report: " << r.bundle_path << "\n";
   out << "node " << (r.node.empty() ? "(unknown)" : r.node);
   if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
-  out << ", collected " << zone.Format(r.collected_at_ns) << " by gpuforensics " << r.tool_version;
+  out << ", collected " << zone.Format(r.collected_at_ns) << " " << CapturedBy(r);
   out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
   out << "integrity: "
       << (r.integrity_issues.empty() ? "every member matches the manifest" : paint(kRed, "PROBLEMS")) << "\n";

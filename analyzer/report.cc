@@ -84,6 +84,12 @@ Status AddVersions(Database& db, int64_t bundle, Report& r) {
 
 }  // namespace
 
+std::string CapturedBy(const Report& report) {
+  std::string by = "by gpuforensics " + report.tool_version;
+  if (report.input_source.empty()) return by;
+  return "by " + report.input_kind + " '" + report.input_source + "', imported " + by;
+}
+
 bool HasSeriousFinding(const Report& report) {
   for (const auto& f : report.findings) {
     if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") return true;

@@ -64,6 +64,10 @@ struct Report {
 
 Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path);
 
+// "by gpuforensics 0.1.0", or for a bundle imported from another tool's
+// capture "by sosreport 'NAME', imported by gpuforensics 0.1.0".
+std::string CapturedBy(const Report& report);
+
 // True when a finding of medium severity or above is present (analyze's exit status 1).
 bool HasSeriousFinding(const Report& report);
 

@@ -20,7 +20,7 @@ std::string ChainVerdictLine(const Report& r) {
   if (failed > 0) {
     std::string line = "BROKEN at step " + std::to_string(first_failed) + ", " + first_name;
     if (failed > 1)
-      line += " (" + std::to_string(failed - 1) + " later step" + (failed > 2 ? "s" : "") + " fail with it)";
+      line += " (" + std::to_string(failed - 1) + (failed > 2 ? " later steps fail" : " later step fails") + " with it)";
     return line;
   }
   if (unknown == 0) return "every step ok";

@@ -84,7 +84,9 @@ int RunAnalyze(const std::vector<std::string>& args) {
   const std::string bundle = v["bundle"].as<std::string>();
   auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
   if (!input.ok()) return ReportFailure("analyze", input.status());
-  if (input->imported()) std::fprintf(stderr, "gpuforensics analyze: %s is a %s; importing it\n", bundle.c_str(), input->kind().c_str());
+  if (input->imported()) {
+    std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
+  }
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};

@@ -87,7 +87,7 @@ check "real sos: import" 0 $?
 check "real sos: import names the kind" "gpuforensics import: read sosreport, wrote $work/sos.tar.zst" \
   "$(cat "$work/import.err")"
 "$gpuforensics" analyze "$sosreport" >/dev/null 2>"$work/analyze.err"
-check "real sos: analyze says what it read" "gpuforensics analyze: $sosreport is a sosreport; importing it" \
+check "real sos: analyze says what it read" "gpuforensics analyze: $sosreport is input of kind sosreport; importing it" \
   "$(cat "$work/analyze.err")"
 check "real sos: no parse warnings" 0 "$(sql "$work/sos.tar.zst" "SELECT count(*) FROM parse_warnings")"
 for name in journal.kernel host.uname host.os_release host.hostname boot.proc_stat boot.boot_id kernel.cmdline; do

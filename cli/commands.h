@@ -7,6 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/options.h"
+#include "collector/redact/redaction.h"
+
 namespace gpuf {
 
 // A handler gets the arguments after the subcommand name and returns the
@@ -21,6 +24,11 @@ struct Command {
 
 std::span<const Command> Commands();
 
+// The redaction options shared by collect and redact (cmd_redact.cc).
+void AddRedactOptions(po::options_description& options);
+RedactOptions RedactOptionsFrom(const po::variables_map& values);
+bool WantsRedaction(const po::variables_map& values);
+
 // The closest command name to a typo, or "" when none is close.
 std::string_view SuggestCommand(std::string_view typo);
 
@@ -31,6 +39,7 @@ int RunSql(const std::vector<std::string>& args);
 int RunRulesCommand(const std::vector<std::string>& args);
 int RunTimeline(const std::vector<std::string>& args);
 int RunWatch(const std::vector<std::string>& args);
+int RunRedact(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

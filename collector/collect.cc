@@ -20,6 +20,7 @@
 #include "collector/host_root.h"
 #include "collector/probe_runner.h"
 #include "collector/probe_table.h"
+#include "collector/redact/collect_redaction.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "collector/triage.h"
@@ -195,6 +196,13 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     return ReadStaged(r, stream);
   });
 
+  if (options.redact) {
+    Status redacted = RedactCollected(options.redaction, output_path, manifest, all);
+    if (!redacted.ok()) {
+      std::filesystem::remove_all(staging);
+      return redacted;
+    }
+  }
   auto members = FinishArtifacts(all, manifest);
   if (!members.ok()) {
     std::filesystem::remove_all(staging);

@@ -8,6 +8,7 @@
 #define GPUF_COMMON_MANIFEST_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,8 +51,18 @@ struct ManifestArtifact {
   std::string error;         // human-readable detail for skipped/error
   int redactions = 0;        // secret values replaced before storing
   std::vector<ManifestOutput> outputs;
+  // Redacted bundles only: replacements per class ("ipv4" -> 3), the redaction report.
+  std::map<std::string, int64_t> redaction_counts;
 
   const ManifestOutput* FindOutput(std::string_view stream) const;
+};
+
+// Redacted bundles only (schema/bundle.md, "Redacted bundles").
+struct ManifestRedaction {
+  bool redacted = false;
+  std::string by;                     // "collect" (--redact) | "redact" (offline)
+  std::vector<std::string> classes;   // the classes applied
+  int user_patterns = 0;              // --redact-keyword words and --redact-pattern patterns
 };
 
 struct Manifest {
@@ -82,6 +93,7 @@ struct Manifest {
   bool no_driver = false;
   bool fixed_time = false;
   std::vector<ManifestArtifact> artifacts;
+  ManifestRedaction redaction;
 
   const ManifestArtifact* Find(std::string_view name, std::string_view instance = {}) const;
   std::vector<const ManifestArtifact*> FindAll(std::string_view name) const;

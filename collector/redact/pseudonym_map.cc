@@ -74,12 +74,12 @@ std::string CanonicalOriginal(Family family, std::string_view original) {
     case Family::kUsername:
     case Family::kNamespace:
     case Family::kPod:
-    case Family::kKeyword:
     case Family::kIpv4:
     case Family::kGpuSerial: return std::string(original);
     case Family::kHostname:
     case Family::kMachineId:
     case Family::kCloudId:
+    case Family::kKeyword:
     case Family::kGpuUuid: return Lower(original);
   }
   return std::string(original);

@@ -99,7 +99,7 @@ bool ValidIpv6(std::string_view candidate) {
 }
 
 bool AcceptIpv6(std::string_view text, size_t begin, size_t& end) {
-  if (begin > 0 && (IsAlnum(text[begin - 1]) || text[begin - 1] == '.')) return false;
+  if (begin > 0 && (IsAlnum(text[begin - 1]) || text[begin - 1] == '.' || text[begin - 1] == ':')) return false;
   if (WordAfter(text, end) || (end < text.size() && text[end] == '.')) return false;  // ::ffff:1.2.3.4: the IPv4 pass
   std::string_view candidate = text.substr(begin, end - begin);
   if (std::none_of(candidate.begin(), candidate.end(), IsDigit)) return false;
@@ -133,35 +133,47 @@ struct Detector {
   Family family;
   const char* pattern;  // group 1, when present, is what gets replaced
   bool (*accept)(std::string_view text, size_t begin, size_t& end);
+  std::string_view cue;  // lower-case text a match must contain; "" = try every line
 };
 
 // In order: a later detector never sees what an earlier one replaced as an
 // original, because no pseudonym has the shape of a later class.
 constexpr Detector kDetectors[] = {
-    {"cloud_id", Family::kCloudId, R"(\b(i-[0-9a-z]{8,24})\b)", AcceptCloudId},
-    {"cloud_id", Family::kCloudId, R"(arn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(\d{12}))", AcceptBounded},
-    {"cloud_id", Family::kCloudId, R"((?i)account[_-]?id\W{1,4}(\d{12})\b)", AcceptBounded},
+    {"cloud_id", Family::kCloudId, R"(\b(i-[0-9a-z]{8,24})\b)", AcceptCloudId, "i-"},
+    {"cloud_id", Family::kCloudId, R"(arn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(\d{12}))", AcceptBounded, "arn:aws"},
+    {"cloud_id", Family::kCloudId, R"((?i)account[_-]?id\W{1,4}(\d{12})\b)", AcceptBounded, "account"},
     {"cloud_id", Family::kCloudId,
-     R"((?i)/subscriptions/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))", AcceptBounded},
-    {"cloud_id", Family::kCloudId, R"((?i)/resourceGroups/([A-Za-z0-9._()-]{1,90}))", AcceptBounded},
-    {"cloud_id", Family::kCloudId, R"(gce://([a-z][a-z0-9-]{4,28}[a-z0-9])/)", AcceptBounded},
-    {"cloud_id", Family::kCloudId, R"(/projects/([a-z][a-z0-9-]{4,28}[a-z0-9])/)", AcceptBounded},
+     R"((?i)/subscriptions/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))", AcceptBounded,
+     "/subscriptions/"},
+    {"cloud_id", Family::kCloudId, R"((?i)/resourceGroups/([A-Za-z0-9._()-]{1,90}))", AcceptBounded, "/resourcegroups/"},
+    {"cloud_id", Family::kCloudId, R"(gce://([a-z][a-z0-9-]{4,28}[a-z0-9])/)", AcceptBounded, "gce://"},
+    {"cloud_id", Family::kCloudId, R"(/projects/([a-z][a-z0-9-]{4,28}[a-z0-9])/)", AcceptBounded, "/projects/"},
     {"gpu_id", Family::kGpuUuid,
-     R"(((?:GPU|MIG)-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}))", AcceptBounded},
-    {"mac", Family::kMac, R"(([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}))", AcceptMac},
-    {"ipv6", Family::kIpv6, R"(([0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:]*))", AcceptIpv6},
-    {"ipv4", Family::kIpv4, R"((\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}))", AcceptIpv4},
+     R"(((?:GPU|MIG)-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}))", AcceptBounded,
+     ""},
+    {"mac", Family::kMac, R"(([0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}))", AcceptMac, ""},
+    {"ipv6", Family::kIpv6, R"(([0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:]*))", AcceptIpv6, "::"},
+    {"ipv6", Family::kIpv6, R"(((?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}))", AcceptIpv6, ""},
+    {"ipv4", Family::kIpv4, R"((\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}))", AcceptIpv4, ""},
 };
 
 // Secrets the collector's scrubber does not know by shape (it knows
-// key=value pairs, bearer tokens, JWTs and private keys).
-constexpr const char* kExtraSecrets[] = {
-    R"(\b((?:AKIA|ASIA)[0-9A-Z]{16})\b)",
-    R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'<]+:([^/\s@"'<]+)@)",
-    R"(\b(gh[pousr]_[A-Za-z0-9]{30,}))",
-    R"(\b(xox[abprs]-[A-Za-z0-9-]{10,}))",
-    R"(\b(glpat-[A-Za-z0-9_-]{20,}))",
+// key=value pairs, bearer tokens, JWTs and private keys), with their cues.
+struct ExtraSecret {
+  const char* pattern;
+  std::string_view cue;
 };
+constexpr ExtraSecret kExtraSecrets[] = {
+    {R"(\b((?:AKIA|ASIA)[0-9A-Z]{16})\b)", ""},
+    {R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'<]+:([^/\s@"'<]+)@)", "://"},
+    {R"(\b(gh[pousr]_[A-Za-z0-9]{30,}))", "_"},
+    {R"(\b(xox[abprs]-[A-Za-z0-9-]{10,}))", "xox"},
+    {R"(\b(glpat-[A-Za-z0-9_-]{20,}))", "glpat-"},
+};
+
+// The collector's scrubber (secrets.h) finds nothing in a line holding none of these.
+constexpr std::string_view kScrubCues[] = {"private key", "bearer", "eyj", "pass", "secret", "token",
+                                           "credential", "key", "auth"};
 
 const std::vector<std::unique_ptr<RE2>>& Compiled(bool secrets) {
   static const auto* detectors = [] {
@@ -171,7 +183,7 @@ const std::vector<std::unique_ptr<RE2>>& Compiled(bool secrets) {
   }();
   static const auto* extra = [] {
     auto* v = new std::vector<std::unique_ptr<RE2>>;
-    for (const char* p : kExtraSecrets) v->push_back(std::make_unique<RE2>(p, Quiet()));
+    for (const auto& e : kExtraSecrets) v->push_back(std::make_unique<RE2>(e.pattern, Quiet()));
     return v;
   }();
   return secrets ? *extra : *detectors;
@@ -211,7 +223,9 @@ std::unique_ptr<RE2> LiteralSet(const std::map<std::string, Family>& literals, b
   RE2::Options o = Quiet();
   o.set_case_sensitive(case_sensitive);
   o.set_longest_match(true);
-  o.set_max_mem(256 << 20);
+  // The DFA cache grows up to what the program leaves of max_mem: keep it
+  // in proportion to the names, so memory does not creep with input size.
+  o.set_max_mem(std::min<int64_t>(256 << 20, (8 << 20) + 64 * static_cast<int64_t>(pattern.size())));
   return std::make_unique<RE2>(pattern, o);
 }
 
@@ -284,9 +298,14 @@ std::string TextRedactor::Replace(Family family, std::string_view original, Reda
 
 void TextRedactor::RedactSecrets(std::string& text, RedactionCounts& counts) {
   if (!Enabled("secret")) return;
-  int64_t n = ScrubText(text);
-  for (const auto& re : Compiled(true)) {
-    ReplaceEach(text, *re, AcceptBounded, [&](std::string_view) {
+  const std::string lower = Lower(text);
+  auto has = [&](std::string_view cue) { return lower.find(cue) != std::string::npos; };
+  int64_t n = 0;
+  if (std::any_of(std::begin(kScrubCues), std::end(kScrubCues), has)) n += ScrubText(text);
+  const auto& compiled = Compiled(true);
+  for (size_t i = 0; i < std::size(kExtraSecrets); ++i) {
+    if (!kExtraSecrets[i].cue.empty() && !has(kExtraSecrets[i].cue)) continue;
+    ReplaceEach(text, *compiled[i], AcceptBounded, [&](std::string_view) {
       ++n;
       return std::string(kRedacted);
     });
@@ -311,9 +330,14 @@ void TextRedactor::RedactValue(std::string& text, RedactionCounts& counts) {
                 [&](std::string_view m) { return Replace(literals_cs_.at(std::string(m)), m, counts); });
   }
   const auto& compiled = Compiled(false);
+  std::string lower;
   for (size_t i = 0; i < std::size(kDetectors); ++i) {
     const Detector& d = kDetectors[i];
     if (!Enabled(d.class_name)) continue;
+    if (!d.cue.empty()) {
+      if (lower.empty()) lower = Lower(text);
+      if (lower.find(d.cue) == std::string::npos) continue;
+    }
     ReplaceEach(text, *compiled[i], d.accept, [&](std::string_view m) { return Replace(d.family, m, counts); });
   }
 }

@@ -90,7 +90,13 @@ class BundleWalk {
     GPUF_ASSIGN_OR_RETURN(manifest, ParseManifest(text));
     std::map<std::string, MemberRef> named;
     for (size_t i = 0; i < manifest.artifacts.size(); ++i) {
-      for (size_t j = 0; j < manifest.artifacts[i].outputs.size(); ++j) named[manifest.artifacts[i].outputs[j].member] = {i, j};
+      for (size_t j = 0; j < manifest.artifacts[i].outputs.size(); ++j) {
+        const std::string& member = manifest.artifacts[i].outputs[j].member;
+        if (!member.starts_with(kArtifactsDir) || member.find("..") != std::string::npos) {
+          return Status::BadInput("the manifest names member '" + member + "' outside " + std::string(kArtifactsDir));
+        }
+        named[member] = {i, j};
+      }
     }
     std::set<std::string> seen;
     while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {

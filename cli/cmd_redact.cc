@@ -15,7 +15,7 @@ void AddRedactOptions(po::options_description& options) {
     classes += std::string("\n  ") + std::string(c.name) + (c.default_on ? " (on)" : " (off)") + ": " + std::string(c.what);
   }
   options.add_options()
-      ("map", po::value<std::string>(), "pseudonym map to reuse and extend (default BUNDLE.map.json beside the bundle); keep it private")
+      ("map", po::value<std::string>(), "pseudonym map to reuse and extend (default: beside the written bundle, NAME.map.json); keep it private")
       ("redact-classes", po::value<std::string>(), classes.c_str())
       ("redact-keyword", po::value<std::vector<std::string>>()->composing(), "a word to replace wherever it appears (repeatable)")
       ("redact-pattern", po::value<std::vector<std::string>>()->composing(),

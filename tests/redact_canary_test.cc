@@ -162,7 +162,7 @@ int64_t TotalCount(const json& manifest, const std::string& class_name) {
 
 TEST_SUITE("redact") {
 
-TEST_CASE("redact: no planted original survives collect --redact or offline redact; analyze says the same") {
+TEST_CASE("redact: no planted original survives collect --redact or offline redact, and analyze says the same") {
   if (!CanBuildFakeHosts()) {
     MESSAGE("skipped: needs root, python3 and systemd-journal-remote to build the fake host");
     return;

@@ -199,7 +199,8 @@ bool KeptName(Family family, const std::string& name) {
       "containerd", "nvidia-persistenced", "ubuntu", "debian", "centos", "admin", "core", "ec2-user",
       "cloud-user", "azureuser", "user", "users", "the", "and", "for", "with", "from", "unknown"};
   static const std::set<std::string> kNamespaces = {"kube-system", "kube-public", "kube-node-lease", "default",
-                                                    "gpu-operator", "nvidia-gpu-operator", "nvidia-device-plugin"};
+                                                    "gpu-operator", "nvidia-gpu-operator", "nvidia-device-plugin",
+                                                    "k8s.io", "moby"};  // the last two: containerd's
   switch (family) {
     case Family::kHostname: return kHostnames.count(name) > 0;
     case Family::kUsername: return kUsers.count(name) > 0 || name.rfind("systemd-", 0) == 0 || name[0] == '_';

@@ -100,7 +100,7 @@ TEST_CASE("TextRedactor: GPU ids only with the gpu_id class, then consistently")
   CHECK(Redact(on, "MIG-GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60/1/0") == "MIG-GPU-00000000-0000-4000-8000-000000000001/1/0");
 }
 
-TEST_CASE("TextRedactor: keywords and user patterns; a pattern's group is what goes") {
+TEST_CASE("TextRedactor: keywords and user patterns, a pattern's group being what goes") {
   PseudonymMap map;
   TextRedactor r(Defaults(), &map);
   r.AddKeyword("Bluebird");
@@ -110,7 +110,7 @@ TEST_CASE("TextRedactor: keywords and user patterns; a pattern's group is what g
         "project redacted-0002-trainer, ticket redacted-0001, redacted-0002");
 }
 
-TEST_CASE("TextRedactor: pod names and namespaces only with k8s_name; the plugin and system namespaces stay") {
+TEST_CASE("TextRedactor: pod names and namespaces only with k8s_name, the plugin and system namespaces kept") {
   PseudonymMap map;
   TextRedactor r(*ChooseClasses("+k8s_name"), &map);
   r.KeepPodsMatching("(nvidia|gpu).*device-plugin|device-plugin.*(nvidia|gpu)");

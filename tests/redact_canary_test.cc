@@ -325,6 +325,22 @@ TEST_CASE("redact: every sample bundle keeps its findings and chain verdict") {
   CHECK(samples >= 13);
 }
 
+TEST_CASE("redact: without --map the map goes beside the output, readable by its owner only") {
+  test::TempDir dir;
+  const std::string out = dir / "case-redacted.tar.zst";
+  auto run = test::RunGpuforensics({"redact", test::SourcePath("samples/healthy.tar.zst"), out});
+  REQUIRE(run.exit_code == 0);
+  const std::string map = dir / "case-redacted.map.json";
+  CHECK(run.err.find("gpuforensics redact: map (keep it private) " + map + "\n") != std::string::npos);
+  CHECK(run.err.find("gpuforensics redact: replaced ") == 0);
+  REQUIRE(fs::exists(map));
+  CHECK((fs::status(map).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write));
+  json doc = json::parse(test::ReadFile(map));
+  CHECK(doc["format"] == "gpuforensics-redaction-map");
+  CHECK(doc["bundles"][0]["input_sha256"] == *Sha256OfFile(test::SourcePath("samples/healthy.tar.zst")));
+  for (const auto& [name, data] : test::ReadBundleMembers(out)) CHECK(name.find("map") == std::string::npos);
+}
+
 TEST_CASE("redact: refuses to overwrite its input, bad patterns, unknown classes and damaged bundles") {
   test::TempDir dir;
   const std::string input = dir / "b.tar.zst";

@@ -30,7 +30,7 @@ const LearnRule kRules[] = {
     {"hostname-override", R"re(--hostname-override[= ]([A-Za-z0-9.-]+))re", Family::kHostname, {}},
     {"_MACHINE_ID", R"re("_MACHINE_ID"\s*:\s*"([0-9a-f]{32})")re", Family::kMachineId, {}},
     {"/home/", R"re(/home/([a-z_][a-z0-9_.-]{1,31}))re", Family::kUsername, {}},
-    {"user", R"re(\b(?:for|by) user\s+([a-z_][a-z0-9_.-]{1,31}))re", Family::kUsername, {}},
+    {"user", R"re(\b(?:for|by|of) user\s+([a-z_][a-z0-9_.-]{1,31}))re", Family::kUsername, {}},
     {"USER=", R"re(\b(?:USER|LOGNAME|SUDO_USER)=([a-z_][a-z0-9_.-]{1,31}))re", Family::kUsername, {}},
     {"Accepted ", R"re(Accepted [a-z/-]+ for ([a-z_][a-z0-9_.-]{1,31}))re", Family::kUsername, {}},
     {" : TTY=", R"re(([a-z_][a-z0-9_.-]{1,31}) : TTY=)re", Family::kUsername, {}},

@@ -37,7 +37,7 @@ Status StreamRedactor::Emit(std::string line, bool newline) {
     in_private_key_ = false;
     line = "-----BEGIN PRIVATE KEY-----" + std::string(kRedacted) + "-----END PRIVATE KEY-----";
     ++(*counts_)["secret"];
-  } else if (redactor_->Enabled("secret") && OpensPrivateKey(line)) {
+  } else if (redactor_->secrets_enabled() && OpensPrivateKey(line)) {
     in_private_key_ = true;
     return Status::Ok();
   } else {

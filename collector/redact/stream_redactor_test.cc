@@ -67,7 +67,7 @@ TEST_CASE("LiteralLearner: names are learned where they are written with their m
   learner.BeginMember("journal.kubelet");
   learner.Line(R"({"_HOSTNAME":"gpu-node-7.corp.example","_MACHINE_ID":"4f1c2b3a4d5e6f708192a3b4c5d6e7f8",)"
                R"("MESSAGE":"I1118 \"Pod\" pod=\"ml-team/trainer-7d9f\" node=\"gpu-node-7\""})");
-  learner.Line("Nov 18 sshd[1]: Accepted publickey for alice from 10.0.0.9; sudo: bob : TTY=pts/0 ; PWD=/home/carol");
+  learner.Line("Nov 18 sshd[1]: Accepted publickey for alice from 10.0.0.9; sudo: bob : TTY=pts/0 ; PWD=/home/carol; New session 7 of user dave.");
   learner.EndMember();
   learner.BeginMember("k8s.node");
   learner.Line(R"({"metadata": {"name": "gpu-node-7"}, "spec": {"providerID": "aws:///us-west-2b/i-0a1b2c3d4e5f67890"},)");
@@ -79,11 +79,11 @@ TEST_CASE("LiteralLearner: names are learned where they are written with their m
   redactor.Seal();
   RedactionCounts counts;
   std::string text =
-      "gpu-node-7.corp.example gpu-node-7 ip-10-0-0-7.ec2.internal 4f1c2b3a4d5e6f708192a3b4c5d6e7f8 alice bob carol "
+      "gpu-node-7.corp.example gpu-node-7 ip-10-0-0-7.ec2.internal 4f1c2b3a4d5e6f708192a3b4c5d6e7f8 alice bob carol dave "
       "ml-team/trainer-7d9f i-0a1b2c3d4e5f67890 1652123456789 us-west-2b";
   redactor.RedactText(text, counts);
   CHECK(text ==
-        "node-0001 node-0002 node-0003 00000000000040008000000000000001 user-0001 user-0002 user-0003 "
+        "node-0001 node-0002 node-0003 00000000000040008000000000000001 user-0001 user-0002 user-0003 user-0004 "
         "ns-0001/pod-0001 cloud-0001 9000000000001 us-west-2b");
 }
 

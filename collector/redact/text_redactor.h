@@ -37,6 +37,7 @@ class TextRedactor {
   ~TextRedactor();
 
   bool Enabled(std::string_view class_name) const { return classes_.count(std::string(class_name)) > 0; }
+  bool secrets_enabled() const { return secrets_on_; }
   const std::set<std::string>& classes() const { return classes_; }
 
   // A name learned from the evidence (a hostname, a user...). Ignored when
@@ -66,6 +67,8 @@ class TextRedactor {
   std::string Replace(Family family, std::string_view original, RedactionCounts& counts);
 
   std::set<std::string> classes_;
+  bool secrets_on_, keywords_on_;    // looked up once: every line asks
+  std::vector<bool> detector_on_;    // per built-in detector
   PseudonymMap* map_;
   std::map<std::string, Family> literals_ci_;   // canonical (lower case) -> family
   std::map<std::string, Family> literals_cs_;   // exact -> family

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/sha256.h"
+#include "tests/fake_node.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -339,6 +340,26 @@ TEST_CASE("redact: without --map the map goes beside the output, readable by its
   CHECK(doc["format"] == "gpuforensics-redaction-map");
   CHECK(doc["bundles"][0]["input_sha256"] == *Sha256OfFile(test::SourcePath("samples/healthy.tar.zst")));
   for (const auto& [name, data] : test::ReadBundleMembers(out)) CHECK(name.find("map") == std::string::npos);
+}
+
+TEST_CASE("redact: collect --redact names the bundle and its map after the pseudonym, not the node") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  test::TempDir out;
+  auto run = test::RunProcess({"/bin/sh", "-c", "cd \"$0\" && exec \"$1\" collect --root \"$2\" --redact --timeout 2",
+                               out.path(), GPUF_BINARY, host.root()},
+                              {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(out.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() == 2);
+  CHECK(names[0].rfind("gpuforensics-node-0001-", 0) == 0);
+  CHECK(names[0].ends_with(".map.json"));
+  CHECK(names[1] == names[0].substr(0, names[0].size() - 9) + ".tar.zst");
+  CHECK(run.out == names[1] + "\n");
+  CHECK(run.err.find("gpuforensics collect: redacted; map (keep it private) " + names[0] + "\n") != std::string::npos);
+  CHECK(ManifestOf(out / names[1])["host"]["node_name"] == "node-0001");
 }
 
 TEST_CASE("redact: refuses to overwrite its input, bad patterns, unknown classes and damaged bundles") {

@@ -27,21 +27,22 @@ Status Learn(LiteralLearner& learner, const ProbeResult& result) {
 
 }  // namespace
 
-Status RedactCollected(const RedactOptions& options, const std::string& bundle_path, Manifest& manifest,
-                       std::vector<ProbeResult>& results) {
-  const std::string map_path = options.map_path.empty() ? DefaultMapPath(bundle_path) : options.map_path;
-  GPUF_ASSIGN_OR_RETURN(std::unique_ptr<RedactionRun> redaction, RedactionRun::Open(options, map_path));
-  redaction->learner().LearnFromManifest(manifest);
+Result<CollectedRedaction> RedactCollected(const RedactOptions& options, Manifest& manifest,
+                                           std::vector<ProbeResult>& results) {
+  CollectedRedaction out;
+  GPUF_ASSIGN_OR_RETURN(out.run, RedactionRun::Open(options, options.map_path));
+  RedactionRun& redaction = *out.run;
+  redaction.learner().LearnFromManifest(manifest);
   for (const auto& r : results) {
-    redaction->learner().BeginMember("manifest");
-    redaction->learner().Line(r.artifact.instance);
-    for (const auto& arg : r.artifact.argv) redaction->learner().Line(arg);
-    redaction->learner().EndMember();
-    GPUF_RETURN_IF_ERROR(Learn(redaction->learner(), r));
+    redaction.learner().BeginMember("manifest");
+    redaction.learner().Line(r.artifact.instance);
+    for (const auto& arg : r.artifact.argv) redaction.learner().Line(arg);
+    redaction.learner().EndMember();
+    GPUF_RETURN_IF_ERROR(Learn(redaction.learner(), r));
   }
-  redaction->text().Seal();
+  redaction.text().Seal();
 
-  nlohmann::json provenance = nlohmann::json::array();
+  out.streams = nlohmann::json::array();
   for (auto& r : results) {
     const std::string original_instance = r.artifact.instance;
     for (const auto& staged : r.staged) {
@@ -49,29 +50,35 @@ Status RedactCollected(const RedactOptions& options, const std::string& bundle_p
       std::error_code ec;
       auto original_size = static_cast<int64_t>(std::filesystem::file_size(staged.staging_path, ec));
       const std::string redacted_path = staged.staging_path + ".redacted";
-      GPUF_ASSIGN_OR_RETURN(RedactedFile redacted, RedactFile(&redaction->text(), staged.staging_path, redacted_path,
+      GPUF_ASSIGN_OR_RETURN(RedactedFile redacted, RedactFile(&redaction.text(), staged.staging_path, redacted_path,
                                                               &r.artifact.redaction_counts));
       if (std::rename(redacted_path.c_str(), staged.staging_path.c_str()) != 0) {
         return Status::IoError("replacing '" + staged.staging_path + "'", "rename failed");
       }
-      provenance.push_back({{"artifact", r.artifact.name},
-                            {"instance", original_instance},
-                            {"stream", staged.stream},
-                            {"original_size_bytes", original_size},
-                            {"original_sha256", original_sha},
-                            {"size_bytes", redacted.size_bytes},
-                            {"sha256", redacted.sha256}});
+      out.streams.push_back({{"artifact", r.artifact.name},
+                             {"instance", original_instance},
+                             {"stream", staged.stream},
+                             {"original_size_bytes", original_size},
+                             {"original_sha256", original_sha},
+                             {"size_bytes", redacted.size_bytes},
+                             {"sha256", redacted.sha256}});
     }
-    redaction->RedactArtifactFields(r.artifact);
+    redaction.RedactArtifactFields(r.artifact);
   }
-  redaction->RedactHost(manifest);
-  manifest.redaction = redaction->Summary("collect");
-  redaction->map().AddProvenance({{"by", "collect"},
-                                  {"redacted_at", FormatRfc3339Utc(WallClockNowNs())},
-                                  {"output", std::filesystem::absolute(bundle_path).string()},
-                                  {"classes", manifest.redaction.classes},
-                                  {"members", provenance}});
-  return redaction->SaveMap();
+  redaction.RedactHost(manifest);
+  manifest.redaction = redaction.Summary("collect");
+  return out;
+}
+
+Status SaveCollectedRedaction(CollectedRedaction& redaction, const RedactOptions& options,
+                              const std::string& bundle_path) {
+  const std::string map_path = options.map_path.empty() ? DefaultMapPath(bundle_path) : options.map_path;
+  redaction.run->map().AddProvenance({{"by", "collect"},
+                                      {"redacted_at", FormatRfc3339Utc(WallClockNowNs())},
+                                      {"output", std::filesystem::absolute(bundle_path).string()},
+                                      {"classes", redaction.run->Summary("collect").classes},
+                                      {"members", redaction.streams}});
+  return redaction.run->map().Save(map_path);
 }
 
 }  // namespace gpuf

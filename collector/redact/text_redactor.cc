@@ -355,8 +355,10 @@ void TextRedactor::RedactText(std::string& text, RedactionCounts& counts) {
   RedactValue(text, counts);
 }
 
-// String values and the text between strings are redacted; a string
-// followed by ':' is an object key and stays as it is.
+// Each string is redacted on its own, in its escaped form ("\n" ends a
+// word), and never across its quotes. Object keys go through the same
+// classes: a field name matches none of them ("hostname" stays), while a key
+// that is data (a registry "10.0.0.5:5000" in crictl info) must not leak.
 void TextRedactor::RedactJsonLine(std::string& line, RedactionCounts& counts) {
   std::string out;
   out.reserve(line.size());
@@ -375,9 +377,7 @@ void TextRedactor::RedactJsonLine(std::string& line, RedactionCounts& counts) {
     while (close < n && line[close] != '"') close += line[close] == '\\' ? 2 : 1;
     close = std::min(close, n);
     std::string content = line.substr(i + 1, close - i - 1);
-    size_t after = line.find_first_not_of(" \t", close + 1);
-    bool is_key = close < n && after != std::string::npos && line[after] == ':';
-    if (!is_key) RedactValue(content, counts);
+    RedactValue(content, counts);
     out += '"';
     out += content;
     if (close < n) out += '"';

@@ -54,8 +54,9 @@ class TextRedactor {
   void Seal();
 
   // One line without its newline. Lines that look like JSON (they start
-  // with '{' or '"') are redacted structurally: string values and the text
-  // between strings, never object keys.
+  // with '{' or '"') are redacted string by string: a replacement never
+  // crosses a quote, and escapes ("\n") end words. Field names match no
+  // class and stay; keys that are data (addresses, learned names) do not.
   void RedactLine(std::string& line, RedactionCounts& counts);
   // Free text, whatever it looks like (manifest fields).
   void RedactText(std::string& text, RedactionCounts& counts);

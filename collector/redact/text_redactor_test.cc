@@ -50,14 +50,16 @@ TEST_CASE("TextRedactor: what the rules need stays") {
   for (const auto& line : kept) CHECK(Redact(r, line) == line);
 }
 
-TEST_CASE("TextRedactor: JSON values are redacted, keys are not") {
+TEST_CASE("TextRedactor: JSON is redacted string by string; field names stay, keys that are data do not") {
   PseudonymMap map;
   TextRedactor r(Defaults(), &map);
   r.AddLiteral(Family::kHostname, "gpu-canary-17.corp.example");
   r.Seal();
-  CHECK(Redact(r, R"({"_HOSTNAME":"gpu-canary-17","10.0.0.1":"10.0.0.1","MESSAGE":"node=\"gpu-canary-17.corp.example\"\ngpu-canary-17 up"})") ==
-        R"({"_HOSTNAME":"node-0001","10.0.0.1":"192.0.2.1","MESSAGE":"node=\"node-0002\"\nnode-0001 up"})");
+  CHECK(Redact(r, R"({"_HOSTNAME":"gpu-canary-17","hostname":"gpu-canary-17","MESSAGE":"node=\"gpu-canary-17.corp.example\"\ngpu-canary-17 up"})") ==
+        R"({"_HOSTNAME":"node-0001","hostname":"node-0001","MESSAGE":"node=\"node-0002\"\nnode-0001 up"})");
   CHECK(Redact(r, R"(    "address": "gpu-canary-17",)") == R"(    "address": "node-0001",)");
+  CHECK(Redact(r, R"(      "mirrors": {"10.77.0.50:5000": {"endpoint": ["https://10.77.0.50:5000"]}},)") ==
+        R"(      "mirrors": {"192.0.2.1:5000": {"endpoint": ["https://192.0.2.1:5000"]}},)");
 }
 
 TEST_CASE("TextRedactor: learned names are replaced as whole names only") {

@@ -26,12 +26,15 @@ constexpr char kCollectAt[] = "2026-11-18T21:30:00+08:00";
 // Planted in tests/fixtures/redact-canary/scenario.toml (and derived by the
 // fake-host kit from its [host] and [k8s] tables).
 const std::vector<std::string> kPlanted = {
-    "gpu-canary-17",        "corp-canary.example",  "10.77.31.47",          "10.77.8.9",
-    "10.77.0.50",           "192.168.77.1",         "192.168.77.10",        "0c:42:a1:77:ca:fe",
-    "0c:42:a1:77:ca:ff",    "fd00:77:31::47",       "2a05:d014:77:ca::17",  "canaryalice",
-    "Sup3rS3cretCanary",    "AKIACANARY7EXAMPLE12", "123456789012",         "8c2f0e0a-1b2c-4d3e-9f8a-7b6c5d4e3f2a",
-    "canary-rg",            "i-uf6canary2c1hbd1sqk3m", "CASE-77123",        "bluebird",
-    "gpufcanaryBearer0123456789"};
+    // host and node names, a domain (as a keyword), addresses, MACs
+    "gpu-canary-17", "corp-canary.example", "10.77.31.47", "10.77.8.9", "10.77.0.50", "10.77.0.60",
+    "192.168.77.1", "192.168.77.10", "fd00:77:31::47", "2a05:d014:77:ca::17", "0c:42:a1:77:ca:fe",
+    "0c:42:a1:77:ca:ff",
+    // a user, secrets, cloud ids
+    "canaryalice", "Sup3rS3cretCanary", "AKIACANARY7EXAMPLE12", "gpufcanaryBearer0123456789", "123456789012",
+    "8c2f0e0a-1b2c-4d3e-9f8a-7b6c5d4e3f2a", "canary-rg", "i-uf6canary2c1hbd1sqk3m",
+    // a keyword and a --redact-pattern match
+    "bluebird", "CASE-77123"};
 // Collect's own scrubber already removes these from a plain bundle.
 const std::set<std::string> kScrubbedAtCollect = {"gpufcanaryBearer0123456789"};
 // Only with --redact-classes +k8s_name.

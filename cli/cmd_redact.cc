@@ -39,7 +39,7 @@ bool WantsRedaction(const po::variables_map& v) {
 std::string FormatCounts(const RedactionCounts& counts) {
   std::string text;
   for (const auto& [name, count] : counts) text += (text.empty() ? "" : ", ") + name + " " + std::to_string(count);
-  return text.empty() ? "nothing to replace" : text;
+  return text.empty() ? "nothing (no original found)" : text;
 }
 
 int RunRedact(const std::vector<std::string>& args) {

@@ -260,6 +260,20 @@ TEST_CASE("redact: no planted original survives collect --redact or offline reda
     CHECK(families["gpu_serial"] == 8);
     CHECK(families["namespace"] >= 1);
     CHECK(families["pod"] >= 1);
+
+    // Redacting it again with its map finds nothing new: pseudonyms are never
+    // taken for originals, and the classes applied before are still recorded.
+    const std::string twice = host.dir / "twice.tar.zst";
+    auto again = test::RunGpuforensics({"redact", out, twice, "--map", map});
+    REQUIRE_MESSAGE(again.exit_code == 0, again.err);
+    CHECK(again.err.find("gpuforensics redact: replaced nothing (no original found)\n") == 0);
+    CHECK(json::parse(test::ReadFile(map))["entries"] == map_doc["entries"]);
+    json twice_manifest = ManifestOf(twice);
+    CHECK(twice_manifest["redaction"]["by"] == "redact");
+    CHECK(twice_manifest["redaction"]["classes"] == manifest["redaction"]["classes"]);
+    for (size_t i = 0; i < manifest["artifacts"].size(); ++i) {
+      CHECK(twice_manifest["artifacts"][i]["outputs"] == manifest["artifacts"][i]["outputs"]);
+    }
   }
 }
 

@@ -245,10 +245,21 @@ Result<BundleRedactionOutcome> RedactBundle(const std::string& input, const std:
                                     {"sha256", out.sha256}});
     }
     redaction->RedactArtifactFields(artifact);
+    // This run's replacements: a bundle redacted before already had counts.
     for (const auto& [name, count] : artifact.redaction_counts) outcome.totals[name] += count;
+    if (original) {
+      for (const auto& [name, count] : original->redaction_counts) outcome.totals[name] -= count;
+    }
   }
+  std::erase_if(outcome.totals, [](const auto& entry) { return entry.second == 0; });
   redaction->RedactHost(redacted);
   redacted.redaction = redaction->Summary("redact");
+  if (manifest.redaction.redacted) {  // redacted before: what was applied then still holds
+    std::set<std::string> classes(redacted.redaction.classes.begin(), redacted.redaction.classes.end());
+    classes.insert(manifest.redaction.classes.begin(), manifest.redaction.classes.end());
+    redacted.redaction.classes.assign(classes.begin(), classes.end());
+    redacted.redaction.user_patterns += manifest.redaction.user_patterns;
+  }
 
   GPUF_RETURN_IF_ERROR(WriteBundle(output, SerializeManifest(redacted), members,
                                    redacted.started_at_unix_ns / 1000000000LL));

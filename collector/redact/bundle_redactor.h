@@ -23,7 +23,7 @@ namespace gpuf {
 struct BundleRedactionOutcome {
   Manifest manifest;                   // the redacted bundle's
   std::string map_path;
-  RedactionCounts totals;              // over every artifact
+  RedactionCounts totals;              // this run's replacements, over every artifact
   std::vector<std::string> dropped;    // members the manifest does not name
 };
 

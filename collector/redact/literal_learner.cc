@@ -74,9 +74,13 @@ void LearnProviderId(TextRedactor* redactor, std::string_view id) {
     std::string_view part = rest.substr(start, slash == std::string_view::npos ? rest.npos : slash - start);
     start = slash == std::string_view::npos ? rest.size() + 1 : slash + 1;
     if (part.empty() || kWords.count(part)) continue;
-    size_t dot = part.find(".i-");  // Alibaba: region.instance
-    if (dot != std::string_view::npos) part = part.substr(dot + 1);
-    if (!ZoneLike(part)) redactor->AddLiteral(Family::kCloudId, part);
+    size_t from = 0;  // Alibaba writes region.instance
+    while (from <= part.size()) {
+      size_t dot = part.find('.', from);
+      std::string_view piece = part.substr(from, dot == std::string_view::npos ? part.npos : dot - from);
+      from = dot == std::string_view::npos ? part.size() + 1 : dot + 1;
+      if (!piece.empty() && !ZoneLike(piece)) redactor->AddLiteral(Family::kCloudId, piece);
+    }
   }
 }
 

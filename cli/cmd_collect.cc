@@ -79,6 +79,10 @@ int RunCollect(const std::vector<std::string>& args) {
     // Bad patterns or a bad map must stop the run before the node is touched.
     auto checked = RedactionRun::Open(o.redaction, o.redaction.map_path);
     if (!checked.ok()) return ReportFailure("collect", checked.status());
+    if (!o.redaction.map_path.empty()) {
+      Status writable = CheckMapWritable(o.redaction.map_path);
+      if (!writable.ok()) return ReportFailure("collect", writable);
+    }
   }
 
   auto outcome = Collect(o, InstallInterruptHandlers());

@@ -411,6 +411,14 @@ TEST_CASE("redact: refuses to overwrite its input, bad patterns, unknown classes
     CHECK(collect.exit_code == 64);
     CHECK(collect.err.find("gpuforensics collect: --redact-pattern '" + (dir / "absent.txt") + "'") == 0);
   }
+  SUBCASE("a map that could not be written is found before the work, not after") {
+    auto run = test::RunGpuforensics({"redact", input, dir / "out.tar.zst", "--map", dir / "absent/case.map.json"});
+    CHECK(run.exit_code == 74);
+    CHECK(run.err == "gpuforensics redact: the map file '" + (dir / "absent/case.map.json") +
+                         "' cannot be written: No such file or directory\n");
+    auto collect = test::RunGpuforensics({"collect", "--map", dir / "absent/case.map.json", "-o", dir / "c.tar.zst"});
+    CHECK(collect.exit_code == 74);
+  }
   SUBCASE("an unknown class") {
     auto run = test::RunGpuforensics({"redact", input, dir / "out.tar.zst", "--redact-classes", "+serials"});
     CHECK(run.exit_code == 64);

@@ -167,6 +167,7 @@ Result<BundleRedactionOutcome> RedactBundle(const std::string& input, const std:
                                             const RedactOptions& options) {
   const std::string map_path = options.map_path.empty() ? DefaultMapPath(output) : options.map_path;
   GPUF_RETURN_IF_ERROR(CheckPaths(input, output, map_path));
+  GPUF_RETURN_IF_ERROR(CheckMapWritable(map_path));
   GPUF_ASSIGN_OR_RETURN(std::unique_ptr<RedactionRun> redaction, RedactionRun::Open(options, map_path));
   BundleRedactionOutcome outcome;
   outcome.map_path = map_path;

@@ -1,5 +1,11 @@
 #include "collector/redact/redaction.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/text_lines.h"
@@ -12,6 +18,15 @@ std::string DefaultMapPath(const std::string& bundle_path) {
     base.resize(base.size() - kBundleSuffix.size());
   }
   return base + ".map.json";
+}
+
+Status CheckMapWritable(const std::string& map_path) {
+  std::filesystem::path parent = std::filesystem::path(map_path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (access(parent.c_str(), W_OK) != 0) {
+    return Status::IoError("the map file '" + map_path + "' cannot be written", std::strerror(errno));
+  }
+  return Status::Ok();
 }
 
 Result<std::vector<std::unique_ptr<RE2>>> LoadUserPatterns(const std::string& path) {

@@ -29,6 +29,10 @@ struct RedactOptions {
 // "case/b.tar.zst" -> "case/b.map.json": beside the bundle, never inside.
 std::string DefaultMapPath(const std::string& bundle_path);
 
+// Fails with IoError when the map could not be written where it goes: found
+// before a collection or a redaction runs, not after.
+Status CheckMapWritable(const std::string& map_path);
+
 // Reads a --redact-pattern file. Fails with InvalidArgument naming
 // "FILE:LINE" and RE2's complaint for a bad pattern, or the file.
 Result<std::vector<std::unique_ptr<RE2>>> LoadUserPatterns(const std::string& path);

@@ -37,7 +37,10 @@ int RunCollect(const std::vector<std::string>& args) {
       ("exec", po::value<std::string>()->default_value("path"),
        "how host commands run: path (first on PATH), chroot (chroot ROOT tool), nsenter (host PID 1's namespaces)")
       ("no-driver", "skip probes that touch the GPU driver (nvidia-smi on the host and in containers)")
-      ("fixed-time", po::value<std::string>(), "stamp every time with this RFC 3339 time (reproducible samples)");
+      ("fixed-time", po::value<std::string>(), "stamp every time with this RFC 3339 time (reproducible samples)")
+      ("redact", "pseudonymize host and user names, addresses, cloud ids and secrets before anything is stored "
+                 "(see gpuforensics redact --help; the --map and --redact-* options imply it)");
+  AddRedactOptions(options);
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("collect", parsed.status());
   if (parsed->help) {
@@ -70,6 +73,17 @@ int RunCollect(const std::vector<std::string>& args) {
   const char* path = std::getenv("PATH");
   o.path_env = path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   o.tool_version = GPUF_VERSION;
+  if (WantsRedaction(v)) {
+    o.redact = true;
+    o.redaction = RedactOptionsFrom(v);
+    // Bad patterns or a bad map must stop the run before the node is touched.
+    auto checked = RedactionRun::Open(o.redaction, o.redaction.map_path);
+    if (!checked.ok()) return ReportFailure("collect", checked.status());
+    if (!o.redaction.map_path.empty()) {
+      Status writable = CheckMapWritable(o.redaction.map_path);
+      if (!writable.ok()) return ReportFailure("collect", writable);
+    }
+  }
 
   auto outcome = Collect(o, InstallInterruptHandlers());
   if (!outcome.ok()) return ReportFailure("collect", outcome.status());
@@ -78,6 +92,10 @@ int RunCollect(const std::vector<std::string>& args) {
   if (!outcome->manifest.complete) {
     std::fprintf(stderr, "gpuforensics collect: bundle is INCOMPLETE (%s)\n",
                  outcome->manifest.incomplete_reason.c_str());
+  }
+  if (o.redact) {
+    std::fprintf(stderr, "gpuforensics collect: redacted; map (keep it private) %s\n",
+                 (o.redaction.map_path.empty() ? DefaultMapPath(outcome->bundle_path) : o.redaction.map_path).c_str());
   }
   std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
   std::printf("%s\n", outcome->bundle_path.c_str());

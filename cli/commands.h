@@ -7,6 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/options.h"
+#include "collector/redact/redaction.h"
+
 namespace gpuf {
 
 // A handler gets the arguments after the subcommand name and returns the
@@ -20,6 +23,11 @@ struct Command {
 };
 
 std::span<const Command> Commands();
+
+// The redaction options shared by collect and redact (cmd_redact.cc).
+void AddRedactOptions(po::options_description& options);
+RedactOptions RedactOptionsFrom(const po::variables_map& values);
+bool WantsRedaction(const po::variables_map& values);
 
 // The closest command name to a typo, or "" when none is close.
 std::string_view SuggestCommand(std::string_view typo);
@@ -37,6 +45,7 @@ int RunFleet(const std::vector<std::string>& args);
 // Not in the table: `gpuforensics help [--markdown | --man] [COMMAND]` (cmd_help.cc).
 int RunHelp(const std::vector<std::string>& args);
 int RunImport(const std::vector<std::string>& args);
+int RunRedact(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

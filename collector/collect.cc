@@ -20,6 +20,7 @@
 #include "collector/host_root.h"
 #include "collector/probe_runner.h"
 #include "collector/probe_table.h"
+#include "collector/redact/collect_redaction.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "collector/triage.h"
@@ -142,7 +143,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   plan.have_ctr = exec.Has("ctr");
 
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
-  const std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
+  std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
   GPUF_ASSIGN_OR_RETURN(std::string staging, MakeStagingDir(output_path));
 
   ProbeEnvironment env;
@@ -195,6 +196,17 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     return ReadStaged(r, stream);
   });
 
+  if (options.redact) {
+    // The default name carries the node's name: a redacted bundle carries its pseudonym.
+    auto redacted = RedactCollected(options.redaction, manifest, all);
+    Status saved = redacted.ok() ? Status::Ok() : redacted.status();
+    if (saved.ok() && options.output.empty()) output_path = OutputPathFor(options, manifest.node_name, stamp_ns);
+    if (saved.ok()) saved = SaveCollectedRedaction(*redacted, options.redaction, output_path);
+    if (!saved.ok()) {
+      std::filesystem::remove_all(staging);
+      return saved;
+    }
+  }
   auto members = FinishArtifacts(all, manifest);
   if (!members.ok()) {
     std::filesystem::remove_all(staging);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "collector/redact/redaction.h"
 #include "common/manifest.h"
 #include "common/status.h"
 
@@ -34,6 +35,8 @@ struct CollectOptions {
   std::string exec_mode = "path";   // how host commands run: path | chroot | nsenter (host_exec.h)
   std::string path_env;             // PATH to find tools on
   std::string tool_version;
+  bool redact = false;              // --redact: pseudonymize before anything is stored (collector/redact/)
+  RedactOptions redaction;
 };
 
 struct CollectOutcome {

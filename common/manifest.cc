@@ -46,10 +46,10 @@ json OutputToJson(const ManifestOutput& o) {
               {"truncated", o.truncated},   {"dropped_bytes", o.dropped_bytes}};
 }
 
-json ArtifactToJson(const ManifestArtifact& a) {
+json ArtifactToJson(const ManifestArtifact& a, bool redacted) {
   json outputs = json::array();
   for (const auto& o : a.outputs) outputs.push_back(OutputToJson(o));
-  return json{{"name", a.name},
+  json j = json{{"name", a.name},
               {"instance", a.instance},
               {"kind", a.kind},
               {"argv", a.argv},
@@ -72,10 +72,16 @@ json ArtifactToJson(const ManifestArtifact& a) {
               {"error", NullableString(a.error)},
               {"redactions", a.redactions},
               {"outputs", outputs}};
+  if (redacted) {
+    json counts = json::array();
+    for (const auto& [name, count] : a.redaction_counts) counts.push_back({{"class", name}, {"count", count}});
+    j["redaction_counts"] = counts;
+  }
+  return j;
 }
 
-json ArtifactWithSource(const ManifestArtifact& a) {
-  json j = ArtifactToJson(a);
+json ArtifactWithSource(const ManifestArtifact& a, bool redacted) {
+  json j = ArtifactToJson(a, redacted);
   if (!a.source_file.empty()) j["source_file"] = a.source_file;
   return j;
 }
@@ -206,6 +212,15 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   a.error = r.String("error", false);
   a.redactions = static_cast<int>(r.Int("redactions", false));
   a.source_file = r.String("source_file", false);
+  if (auto it = j.find("redaction_counts"); it != j.end() && it->is_array()) {
+    for (const auto& c : *it) {
+      if (!c.is_object() || !c.contains("class") || !c["class"].is_string() || !c.contains("count") ||
+          !c["count"].is_number_integer()) {
+        return Status::BadInput("manifest field '" + where + ".redaction_counts' holds a malformed entry");
+      }
+      a.redaction_counts[c["class"].get<std::string>()] = c["count"].get<int64_t>();
+    }
+  }
   const json* outputs = r.Array("outputs");
   GPUF_RETURN_IF_ERROR(r.status());
   for (size_t i = 0; i < outputs->size(); ++i) {
@@ -238,7 +253,7 @@ Status ReadOrigin(const json& top, ManifestOrigin& origin) {
 
 std::string SerializeManifest(const Manifest& m) {
   json artifacts = json::array();
-  for (const auto& a : m.artifacts) artifacts.push_back(ArtifactWithSource(a));
+  for (const auto& a : m.artifacts) artifacts.push_back(ArtifactWithSource(a, m.redaction.redacted));
   json j = {
       {"format", m.format},
       {"format_version", m.format_version},
@@ -271,6 +286,12 @@ std::string SerializeManifest(const Manifest& m) {
   };
   if (!m.origin.kind.empty()) {
     j["origin"] = {{"kind", m.origin.kind}, {"source", m.origin.source}, {"cannot_show", m.origin.cannot_show}};
+  }
+  if (m.redaction.redacted) {
+    j["redaction"] = {{"redacted", true},
+                      {"by", m.redaction.by},
+                      {"classes", m.redaction.classes},
+                      {"user_patterns", m.redaction.user_patterns}};
   }
   return j.dump(2) + "\n";
 }
@@ -335,6 +356,19 @@ Result<Manifest> ParseManifest(std::string_view text) {
   m.fixed_time = o.Bool("fixed_time");
   GPUF_RETURN_IF_ERROR(o.status());
 
+  if (auto it = j.find("redaction"); it != j.end() && it->is_object()) {
+    Reader red(*it, "redaction.");
+    m.redaction.redacted = red.Bool("redacted");
+    m.redaction.by = red.String("by", false);
+    m.redaction.user_patterns = static_cast<int>(red.Int("user_patterns", false));
+    GPUF_RETURN_IF_ERROR(red.status());
+    if (auto classes = it->find("classes"); classes != it->end() && classes->is_array()) {
+      for (const auto& c : *classes) {
+        if (!c.is_string()) return Status::BadInput("manifest field 'redaction.classes' holds a non-string");
+        m.redaction.classes.push_back(c.get<std::string>());
+      }
+    }
+  }
   for (size_t i = 0; i < artifacts->size(); ++i) {
     ManifestArtifact a;
     GPUF_RETURN_IF_ERROR(ReadArtifact((*artifacts)[i], "artifacts[" + std::to_string(i) + "]", a));

@@ -8,6 +8,7 @@
 #define GPUF_COMMON_MANIFEST_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ struct ManifestArtifact {
   int redactions = 0;        // secret values replaced before storing
   std::vector<ManifestOutput> outputs;
   std::string source_file;   // imported bundles: where in the source this came from ("" otherwise)
+  // Redacted bundles only: replacements per class ("ipv4" -> 3), the redaction report.
+  std::map<std::string, int64_t> redaction_counts;
 
   const ManifestOutput* FindOutput(std::string_view stream) const;
 };
@@ -61,6 +64,14 @@ struct ManifestOrigin {
   std::string kind;                      // "sosreport", "nvidia-bug-report", "must-gather", "evidence-dir"
   std::string source;                    // file or directory name of the source, without its path
   std::vector<std::string> cannot_show;  // logical names this kind of input never carries
+};
+
+// Redacted bundles only (schema/bundle.md, "Redacted bundles").
+struct ManifestRedaction {
+  bool redacted = false;
+  std::string by;                     // "collect" (--redact) | "redact" (offline)
+  std::vector<std::string> classes;   // the classes applied
+  int user_patterns = 0;              // --redact-keyword words and --redact-pattern patterns
 };
 
 struct Manifest {
@@ -92,6 +103,7 @@ struct Manifest {
   bool fixed_time = false;
   std::vector<ManifestArtifact> artifacts;
   ManifestOrigin origin;
+  ManifestRedaction redaction;
 
   const ManifestArtifact* Find(std::string_view name, std::string_view instance = {}) const;
   std::vector<const ManifestArtifact*> FindAll(std::string_view name) const;

@@ -50,6 +50,24 @@ TEST_CASE("Manifest: serialize then parse gives the same fields") {
   CHECK(parsed->Find("host.nvidia_smi_list") == &parsed->artifacts[0]);
 }
 
+TEST_CASE("Manifest: the redaction record and report round-trip, and exist only when redacted") {
+  Manifest m = SampleManifest();
+  CHECK(SerializeManifest(m).find("\"redaction\"") == std::string::npos);
+  CHECK(SerializeManifest(m).find("redaction_counts") == std::string::npos);
+  m.redaction = {true, "redact", {"hostname", "ipv4"}, 2};
+  m.artifacts[0].redaction_counts = {{"hostname", 3}, {"ipv4", 1}};
+  const std::string text = SerializeManifest(m);
+  CHECK(text.find("\"redaction_counts\": [\n        {\n          \"class\": \"hostname\",\n          \"count\": 3\n") !=
+        std::string::npos);
+  auto parsed = ParseManifest(text);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->redaction.redacted);
+  CHECK(parsed->redaction.by == "redact");
+  CHECK(parsed->redaction.classes == std::vector<std::string>{"hostname", "ipv4"});
+  CHECK(parsed->redaction.user_patterns == 2);
+  CHECK(parsed->artifacts[0].redaction_counts == std::map<std::string, int64_t>{{"hostname", 3}, {"ipv4", 1}});
+}
+
 TEST_CASE("Manifest: bad input names the problem") {
   SUBCASE("not JSON") {
     auto r = ParseManifest("{not json");

@@ -31,14 +31,17 @@ void CollectKeys(const json& node, const std::string& prefix, std::set<std::stri
   }
 }
 
-// The first-column `names` of the field tables in schema/bundle.md.
-std::set<std::string> DocumentedFields() {
+// The first-column `names` of the field tables in schema/bundle.md; with
+// `section`, only those under that "## " heading.
+std::set<std::string> DocumentedFields(const std::string& section = "") {
   std::set<std::string> fields;
   std::regex row(R"(^\| `([a-z0-9_.\[\]]+)` \|)");
   std::istringstream in(test::ReadFile(test::SourcePath("schema/bundle.md")));
-  std::string line;
+  std::string line, heading;
   std::smatch match;
   while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) heading = line.substr(3);
+    if (!section.empty() && heading != section) continue;
     if (std::regex_search(line, match, row)) fields.insert(match[1]);
   }
   return fields;
@@ -65,9 +68,15 @@ TEST_CASE("bundle: the manifest writes exactly the fields schema/bundle.md docum
   std::set<std::string> documented = DocumentedFields();
   REQUIRE(documented.size() > 50);
   for (const auto& key : written) CHECK_MESSAGE(documented.count(key), "undocumented field: " << key);
+  const std::set<std::string> redaction_only = DocumentedFields("Redacted bundles");
+  REQUIRE(redaction_only.size() == 7);
   for (const auto& key : documented) {
     if (IsImportOnlyField(key)) continue;  // written by `import`: tests/import_test.cc checks them
-    CHECK_MESSAGE(written.count(key), "documented but never written: " << key);
+    if (redaction_only.count(key)) {
+      CHECK_MESSAGE(!written.count(key), "written without --redact: " << key);
+    } else {
+      CHECK_MESSAGE(written.count(key), "documented but never written: " << key);
+    }
   }
 
   // Every output's size and hash match its member; every member but the
@@ -85,6 +94,26 @@ TEST_CASE("bundle: the manifest writes exactly the fields schema/bundle.md docum
   }
   CHECK(outputs == members.size() - 1);
   CHECK(std::is_sorted(members.begin() + 1, members.end()));
+}
+
+TEST_CASE("bundle: a redacted manifest writes exactly the fields schema/bundle.md documents") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string out = host.root() + "/../node.tar.zst";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--redact", "--map",
+                                    host.root() + "/../node.map.json"},
+                                   {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  json manifest = json::parse(test::ReadBundleMembers(out).at(0).second);
+  std::set<std::string> written;
+  CollectKeys(manifest, "", written);
+  std::set<std::string> documented = DocumentedFields();
+  for (const auto& key : written) CHECK_MESSAGE(documented.count(key), "undocumented field: " << key);
+  for (const auto& key : DocumentedFields("Redacted bundles")) {
+    CHECK_MESSAGE(written.count(key), "documented but never written: " << key);
+  }
+  CHECK(manifest["host"]["node_name"] == "node-0001");
+  CHECK(test::RunGpuforensics({"verify", out}).exit_code == 0);
 }
 
 TEST_CASE("bundle: analyze and verify read what collect wrote") {

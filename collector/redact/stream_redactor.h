@@ -1,0 +1,84 @@
+// Redacts one stored stream as it flows: bytes in, redacted lines out,
+// never more than one line in memory.
+//
+// Lines keep their endings ("\n", "\r\n", none at the end). A private-key
+// block is one of the few things that spans lines: its body is dropped and
+// one "<redacted>" block written in its place.
+#ifndef GPUF_COLLECTOR_REDACT_STREAM_REDACTOR_H_
+#define GPUF_COLLECTOR_REDACT_STREAM_REDACTOR_H_
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "collector/redact/text_redactor.h"
+#include "common/sha256.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+// Splits chunks into lines (without "\n"; a "\r" stays); memory holds one line.
+class LineAssembler {
+ public:
+  template <typename Fn>
+  void Feed(std::string_view bytes, Fn fn) {
+    while (!bytes.empty()) {
+      size_t newline = bytes.find('\n');
+      if (newline == std::string_view::npos) {
+        partial_.append(bytes);
+        return;
+      }
+      partial_.append(bytes.substr(0, newline));
+      bytes.remove_prefix(newline + 1);
+      fn(std::string_view(partial_));
+      partial_.clear();
+    }
+  }
+  template <typename Fn>
+  void Finish(Fn fn) {
+    if (!partial_.empty()) fn(std::string_view(partial_));
+    partial_.clear();
+  }
+
+ private:
+  std::string partial_;
+};
+
+class StreamRedactor {
+ public:
+  // Writes to `out` (owned by the caller), counting into `counts`.
+  StreamRedactor(TextRedactor* redactor, std::FILE* out, RedactionCounts* counts)
+      : redactor_(redactor), out_(out), counts_(counts) {}
+
+  Status Feed(std::string_view bytes);
+  // Flushes a last line without a newline. Fails with IoError.
+  Status Finish();
+
+  int64_t size_bytes() const { return size_; }
+  std::string sha256() { return hash_.HexDigest(); }
+
+ private:
+  Status Emit(std::string line, bool newline);
+  Status Write(std::string_view bytes);
+
+  TextRedactor* redactor_;
+  std::FILE* out_;
+  RedactionCounts* counts_;
+  std::string partial_;
+  bool in_private_key_ = false;
+  int64_t size_ = 0;
+  Sha256 hash_;
+};
+
+// Redacts the file at `in` into a new file at `out`; size and sha256 of
+// what was written come back. Fails with IoError.
+struct RedactedFile {
+  int64_t size_bytes = 0;
+  std::string sha256;
+};
+Result<RedactedFile> RedactFile(TextRedactor* redactor, const std::string& in, const std::string& out,
+                                RedactionCounts* counts);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_REDACT_STREAM_REDACTOR_H_

@@ -1,5 +1,5 @@
 // gpuforensics-collect: the node-side half of gpuforensics (collect, watch,
-// verify) as its own binary. It links the collector, the bundle reader and
+// verify, redact) as its own binary. It links the collector, the bundle reader and
 // common/ only, never SQLite, YAML or the rules, so it builds fully static
 // (-DGPUFORENSICS_STATIC=ON) and runs on a node image that has none of our
 // libraries. Its commands behave exactly as `gpuforensics <command>`.
@@ -21,6 +21,8 @@ constexpr gpuf::Command kNodeCommands[] = {
     {"watch", "check the GPU chain cheaply; collect once per incident when it is broken (for a timer)",
      gpuf::RunWatch},
     {"verify", "check every member of a bundle against its manifest (sizes and sha256)", gpuf::RunVerify},
+    {"redact", "write a copy of a bundle with names, addresses and secrets pseudonymized, for a support case",
+     gpuf::RunRedact},
 };
 
 void PrintUsage(FILE* out) {
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
   for (const auto& c : kNodeCommands) {
     if (c.name == command) return c.handler(args);
   }
-  std::fprintf(stderr, "gpuforensics-collect: unknown command '%s'; this binary only collects, watches and verifies "
+  std::fprintf(stderr, "gpuforensics-collect: unknown command '%s'; this binary only collects, watches, verifies and redacts "
                "(analyze with gpuforensics)\n", command.c_str());
   return gpuf::kExitUsage;
 }

@@ -55,9 +55,14 @@ class Statement {
   Status status_;
 };
 
+// A private database on disk that SQLite deletes when it is closed. Pages
+// beyond the page cache are written out, so memory stays bounded by the
+// cache however large the bundle; ":memory:" keeps every page in RAM.
+inline constexpr char kScratchDatabase[] = "";
+
 class Database {
  public:
-  // ":memory:" or a file path (an existing file is replaced).
+  // ":memory:", kScratchDatabase or a file path (an existing file is replaced).
   static Result<Database> Create(const std::string& path);
   // An existing database, read-only. NotFound / BadInput when it is not one.
   static Result<Database> OpenReadOnly(const std::string& path);

@@ -42,14 +42,14 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("--format must be text or json"));
   }
   const std::string bundle = v["bundle"].as<std::string>();
-  const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
+  const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
   auto analysis = AnalyzeBundle(bundle, *db, rule_dirs);
   if (!analysis.ok()) {
-    if (db_path != ":memory:") std::remove(db_path.c_str());  // nothing half-written is left behind
+    if (db_path != kScratchDatabase) std::remove(db_path.c_str());  // nothing half-written is left behind
     return ReportFailure("analyze", analysis.status());
   }
   auto report = BuildReport(*db, *analysis, bundle);

@@ -159,6 +159,20 @@ Result<Statement> Database::PrepareSingle(std::string_view sql) {
   return statement;
 }
 
+Result<std::vector<std::string>> Database::DropIndexes(std::span<const std::string_view> names) {
+  std::vector<std::string> creates;
+  GPUF_ASSIGN_OR_RETURN(Statement find, Prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?"));
+  for (std::string_view name : names) {
+    find.Bind(1, name);
+    bool found = find.Step();
+    if (found) creates.push_back(find.ColumnText(0));
+    GPUF_RETURN_IF_ERROR(find.status());
+    find.Reset();
+    if (found) GPUF_RETURN_IF_ERROR(Exec("DROP INDEX " + std::string(name)));
+  }
+  return creates;
+}
+
 int64_t Database::Changes() const { return sqlite3_changes(db_); }
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }

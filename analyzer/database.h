@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -74,6 +76,9 @@ class Database {
   Result<Statement> Prepare(std::string_view sql);
   // Like Prepare, but refuses text after the first statement.
   Result<Statement> PrepareSingle(std::string_view sql);
+  // Drops the named indexes and returns the statements that create them
+  // again (as the schema wrote them); names without an index are skipped.
+  Result<std::vector<std::string>> DropIndexes(std::span<const std::string_view> names);
   int64_t LastInsertId() const;
   int64_t Changes() const;
 

@@ -97,8 +97,8 @@ Result<Database> Database::Create(const std::string& path) {
     return Status::IoError("opening database '" + path + "'", message);
   }
   Database database(db);
-  // A 64 MiB page cache holds the working set of the timeline and the rules;
-  // the default 2 MiB made large bundles re-read pages.
+  // A 64 MiB page cache: what a scratch database holds in memory at most
+  // (SQLite's default is 2 MiB).
   GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"));
   for (const auto& file : SchemaFiles()) {
     GPUF_RETURN_IF_ERROR(database.Exec(file.sql).WithContext("schema/" + std::string(file.name)));

@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -51,6 +52,39 @@ Status ReadEntryData(archive* a, int64_t cap, std::string& out, bool& too_big) {
     }
     out.append(buf, static_cast<size_t>(n));
   }
+}
+
+// Feeds the current entry's data to `stream`, hashing it on the way.
+Status StreamEntryData(archive* a, MemberStream& stream, Sha256& hash, int64_t& size) {
+  char buf[1 << 16];
+  while (true) {
+    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
+    if (n == 0) return Status::Ok();
+    if (n < 0) {
+      const char* message = archive_error_string(a);
+      return Status::BadInput("damaged bundle", message ? message : "read error");
+    }
+    std::string_view chunk(buf, static_cast<size_t>(n));
+    hash.Update(chunk);
+    stream.Chunk(chunk);
+    size += n;
+  }
+}
+
+// Integrity of a member read whole or streamed; false with an issue recorded
+// when its size or hash disagrees with the manifest.
+bool CheckMember(const std::string& name, int64_t size, const ManifestOutput& output,
+                 const std::function<std::string()>& sha256, std::vector<IntegrityIssue>& issues) {
+  if (size != output.size_bytes) {
+    issues.push_back({name, "size " + std::to_string(size) + " differs from manifest " +
+                                std::to_string(output.size_bytes)});
+    return false;
+  }
+  if (sha256() != output.sha256) {
+    issues.push_back({name, "sha256 differs from manifest"});
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -130,6 +164,26 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       issues.push_back({name, "duplicate member; ignored"});
       continue;
     }
+    const ManifestOutput& output = *it->second.second;
+    // Streamed when the tar header already shows it within the limits (a
+    // larger one is read as before, to be ignored whole).
+    MemberStream* stream = nullptr;
+    if (archive_entry_size_is_set(entry) && archive_entry_size(entry) <= limits.max_member_bytes) {
+      stream = visitor.StreamMember(*it->second.first, output);
+    }
+    if (stream) {
+      visitor.OnProgress({archive_filter_bytes(a.get(), -1), static_cast<int64_t>(seen.size()),
+                          static_cast<int64_t>(expected.size()), it->second.first, archive_entry_size(entry)});
+      total += archive_entry_size(entry);
+      if (total > limits.max_total_bytes) {
+        return Status::BadInput("bundle expands to more than " + std::to_string(limits.max_total_bytes) + " bytes");
+      }
+      Sha256 hash;
+      int64_t size = 0;
+      GPUF_RETURN_IF_ERROR(StreamEntryData(a.get(), *stream, hash, size));
+      stream->End(CheckMember(name, size, output, [&] { return hash.HexDigest(); }, issues));
+      continue;
+    }
     bool too_big = false;
     GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), limits.max_member_bytes, data, too_big));
     if (too_big) {
@@ -140,16 +194,8 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
     if (total > limits.max_total_bytes) {
       return Status::BadInput("bundle expands to more than " + std::to_string(limits.max_total_bytes) + " bytes");
     }
-    const ManifestOutput& output = *it->second.second;
-    bool verified = true;
-    if (static_cast<int64_t>(data.size()) != output.size_bytes) {
-      issues.push_back({name, "size " + std::to_string(data.size()) + " differs from manifest " +
-                                  std::to_string(output.size_bytes)});
-      verified = false;
-    } else if (Sha256Hex(data) != output.sha256) {
-      issues.push_back({name, "sha256 differs from manifest"});
-      verified = false;
-    }
+    bool verified = CheckMember(name, static_cast<int64_t>(data.size()), output, [&] { return Sha256Hex(data); },
+                                issues);
     visitor.OnProgress({archive_filter_bytes(a.get(), -1), static_cast<int64_t>(seen.size()),
                         static_cast<int64_t>(expected.size()), it->second.first, static_cast<int64_t>(data.size())});
     visitor.OnMember(*it->second.first, output, std::move(data), verified);

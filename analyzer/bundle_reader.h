@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/manifest.h"
@@ -39,9 +40,23 @@ struct BundleReadProgress {
   int64_t member_bytes = 0;           // its size
 };
 
+// Receives one member's bytes in order as they are read, so that a large
+// member (a journal slice) is never held whole: Chunk() any number of times,
+// then End() once. `verified` is as for OnMember.
+class MemberStream {
+ public:
+  virtual ~MemberStream() = default;
+  virtual void Chunk(std::string_view bytes) = 0;
+  virtual void End(bool verified) = 0;
+};
+
 class BundleVisitor {
  public:
   virtual ~BundleVisitor() = default;
+  // Asked before a member within the limits is read: a stream for its bytes,
+  // or nullptr to receive them whole in OnMember. The stream stays owned by
+  // the visitor and is not used after End().
+  virtual MemberStream* StreamMember(const ManifestArtifact&, const ManifestOutput&) { return nullptr; }
   // Called once, before any member. A non-OK status stops reading.
   virtual Status OnManifest(const Manifest& manifest) = 0;
   // Called for each member the manifest names, after its bytes were read

@@ -84,6 +84,61 @@ TEST_CASE("ReadBundle: duplicates, oversize and missing members are issues, not 
   }
 }
 
+TEST_CASE("ReadBundle: a streamed member arrives in order, in chunks, with its verdict") {
+  test::TempDir dir;
+  const std::string member = "artifacts/0001-host.uname.stdout";
+  std::string bytes;
+  for (int i = 0; i < 20000; ++i) bytes += "line " + std::to_string(i) + "\n";  // several 64 KiB chunks
+
+  class Streamer : public Recorder, public MemberStream {
+   public:
+    MemberStream* StreamMember(const ManifestArtifact&, const ManifestOutput&) override { return this; }
+    void Chunk(std::string_view b) override {
+      received += b;
+      ++chunks;
+    }
+    void End(bool ok) override { verdicts.push_back(ok); }
+    std::string received;
+    int chunks = 0;
+    std::vector<bool> verdicts;
+  };
+  SUBCASE("intact") {
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, bytes)}, {member, bytes}});
+    Streamer r;
+    std::vector<IntegrityIssue> issues;
+    REQUIRE(ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues).ok());
+    CHECK(r.received == bytes);
+    CHECK(r.chunks > 1);
+    CHECK(r.verdicts == std::vector<bool>{true});
+    CHECK(r.seen.empty());
+    CHECK(issues.empty());
+  }
+  SUBCASE("hash differs: streamed all the same, unverified") {
+    std::string changed = bytes;
+    changed[100] = 'X';
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, bytes)}, {member, changed}});
+    Streamer r;
+    std::vector<IntegrityIssue> issues;
+    REQUIRE(ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues).ok());
+    CHECK(r.received == changed);
+    CHECK(r.verdicts == std::vector<bool>{false});
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].problem == "sha256 differs from manifest");
+  }
+  SUBCASE("over the member cap: ignored whole, never streamed") {
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, bytes)}, {member, bytes}});
+    BundleLimits limits;
+    limits.max_member_bytes = 1000;
+    Streamer r;
+    std::vector<IntegrityIssue> issues;
+    REQUIRE(ReadBundle(dir / "b.tar.zst", limits, r, issues).ok());
+    CHECK(r.received.empty());
+    CHECK(r.verdicts.empty());
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].problem == "larger than the member limit; ignored");
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

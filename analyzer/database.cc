@@ -89,7 +89,7 @@ std::string Statement::ColumnText(int column) const {
 bool Statement::ColumnIsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 Result<Database> Database::Create(const std::string& path) {
-  if (path != ":memory:") std::remove(path.c_str());
+  if (path != ":memory:" && path != kScratchDatabase) std::remove(path.c_str());
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
@@ -97,7 +97,9 @@ Result<Database> Database::Create(const std::string& path) {
     return Status::IoError("opening database '" + path + "'", message);
   }
   Database database(db);
-  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+  // A 64 MiB page cache: what a scratch database holds in memory at most
+  // (SQLite's default is 2 MiB).
+  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"));
   for (const auto& file : SchemaFiles()) {
     GPUF_RETURN_IF_ERROR(database.Exec(file.sql).WithContext("schema/" + std::string(file.name)));
   }
@@ -168,6 +170,20 @@ Result<Statement> Database::PrepareSingle(std::string_view sql) {
   }
   if (!stmt) return Status::InvalidArgument("SQL", "empty statement");
   return statement;
+}
+
+Result<std::vector<std::string>> Database::DropIndexes(std::span<const std::string_view> names) {
+  std::vector<std::string> creates;
+  GPUF_ASSIGN_OR_RETURN(Statement find, Prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?"));
+  for (std::string_view name : names) {
+    find.Bind(1, name);
+    bool found = find.Step();
+    if (found) creates.push_back(find.ColumnText(0));
+    GPUF_RETURN_IF_ERROR(find.status());
+    find.Reset();
+    if (found) GPUF_RETURN_IF_ERROR(Exec("DROP INDEX " + std::string(name)));
+  }
+  return creates;
 }
 
 int64_t Database::Changes() const { return sqlite3_changes(db_); }

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -55,9 +57,14 @@ class Statement {
   Status status_;
 };
 
+// A private database on disk that SQLite deletes when it is closed. Pages
+// beyond the page cache are written out, so memory stays bounded by the
+// cache however large the bundle; ":memory:" keeps every page in RAM.
+inline constexpr char kScratchDatabase[] = "";
+
 class Database {
  public:
-  // ":memory:" or a file path (an existing file is replaced).
+  // ":memory:", kScratchDatabase or a file path (an existing file is replaced).
   static Result<Database> Create(const std::string& path);
   // Like Create, without the tables (for a database of another schema).
   static Result<Database> CreateBare(const std::string& path);
@@ -71,6 +78,9 @@ class Database {
   Result<Statement> Prepare(std::string_view sql);
   // Like Prepare, but refuses text after the first statement.
   Result<Statement> PrepareSingle(std::string_view sql);
+  // Drops the named indexes and returns the statements that create them
+  // again (as the schema wrote them); names without an index are skipped.
+  Result<std::vector<std::string>> DropIndexes(std::span<const std::string_view> names);
   int64_t LastInsertId() const;
   int64_t Changes() const;
 

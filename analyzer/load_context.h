@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/database.h"
@@ -31,7 +32,8 @@ class LoadContext {
   const Manifest& manifest() const { return manifest_; }
   Database& db() { return db_; }
 
-  // Runs a cached INSERT/UPDATE with the values bound in order. Accepts
+  // Runs a cached INSERT/UPDATE with the values bound in order; `sql` must be
+  // a string literal (its address is the cache key). Accepts
   // integers, strings, std::optional of either (nullopt binds NULL) and nullptr.
   template <typename... Values>
   void Run(const char* sql, const Values&... values) {
@@ -81,7 +83,8 @@ class LoadContext {
   Database& db_;
   int64_t bundle_id_;
   const Manifest& manifest_;
-  std::map<std::string, std::unique_ptr<Statement>> statements_;
+  // Keyed by the SQL literal's address: a lookup per row must not build a string.
+  std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
   std::unique_ptr<re2::RE2> plugin_pattern_;
   Status status_;
 };

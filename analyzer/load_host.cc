@@ -118,24 +118,29 @@ void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
   }
 }
 
+JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)
+    : ctx_(ctx), in_(in), boot_(BootOffset(in.artifact.instance)) {}
+
+void JournalLineLoader::Line(int number, std::string_view line) {
+  if (line.empty()) return;
+  auto e = ParseJournalJsonLine(line);
+  if (!e) {
+    ctx_.Warn(in_.artifact_id, in_.output.member, number, "not a journal JSON object");
+    return;
+  }
+  JournalEvent event = ClassifyJournalEntry(*e);
+  ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
+           "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           in_.artifact_id, number, boot_, e->realtime_us, e->monotonic_us, e->source_monotonic_us,
+           NullIfEmpty(e->boot_id), NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority,
+           NullIfEmpty(e->transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
+           ctx_.CapLine(in_.artifact_id, in_.output.member, number, e->message));
+}
+
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {
-  std::optional<int64_t> boot = BootOffset(in.artifact.instance);
-  ForEachLine(in.bytes, [&](int number, std::string_view line) {
-    if (line.empty()) return;
-    auto e = ParseJournalJsonLine(line);
-    if (!e) {
-      ctx.Warn(in.artifact_id, in.output.member, number, "not a journal JSON object");
-      return;
-    }
-    JournalEvent event = ClassifyJournalEntry(*e);
-    ctx.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
-            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, number, boot, e->realtime_us, e->monotonic_us, e->source_monotonic_us, NullIfEmpty(e->boot_id),
-            NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority, NullIfEmpty(e->transport),
-            NullIfEmpty(event.kind), NullIfEmpty(event.subject),
-            ctx.CapLine(in.artifact_id, in.output.member, number, e->message));
-  });
+  JournalLineLoader loader(ctx, in);
+  ForEachLine(in.bytes, [&](int number, std::string_view line) { loader.Line(number, line); });
 }
 
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in) {

@@ -67,6 +67,56 @@ bool NameMatches(std::string_view pattern, const std::string& name) {
   return name == pattern;
 }
 
+// Journal slices are the bulk of a bundle (up to 64 MiB each): they are
+// loaded line by line as they are read, never held whole. Their only loader
+// is LoadJournal, which JournalStream does the same as.
+constexpr std::string_view kStreamedName = "journal.*";
+constexpr std::string_view kStreamedStream = "stdout";
+
+// Splits the chunks into lines exactly as ForEachLine splits a whole text.
+class JournalStream : public MemberStream {
+ public:
+  JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
+      : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_) {}
+
+  void Chunk(std::string_view bytes) override {
+    while (!bytes.empty()) {
+      size_t end = bytes.find('\n');
+      if (end == std::string_view::npos) {
+        pending_.append(bytes);
+        return;
+      }
+      if (pending_.empty()) {
+        Emit(bytes.substr(0, end));
+      } else {
+        pending_.append(bytes.substr(0, end));
+        Emit(pending_);
+        pending_.clear();
+      }
+      bytes.remove_prefix(end + 1);
+    }
+  }
+
+  void End(bool verified) override {
+    if (!pending_.empty()) Emit(pending_);
+    pending_.clear();
+    ctx_.Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
+             verified, in_.artifact_id, in_.output.stream);
+  }
+
+ private:
+  void Emit(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines_.Line(++number_, line);
+  }
+
+  LoadContext& ctx_;
+  MemberInput in_;
+  JournalLineLoader lines_;
+  std::string pending_;
+  int number_ = 0;
+};
+
 class Loader : public BundleVisitor {
  public:
   Loader(Database& db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -127,6 +177,12 @@ class Loader : public BundleVisitor {
     compressed_bytes_total_ = ec ? 0 : static_cast<int64_t>(size);
   }
 
+  MemberStream* StreamMember(const ManifestArtifact& a, const ManifestOutput& o) override {
+    if (o.stream != kStreamedStream || !NameMatches(kStreamedName, a.name)) return nullptr;
+    stream_ = std::make_unique<JournalStream>(*ctx_, artifact_ids_[&a], a, o);
+    return stream_.get();
+  }
+
   Status status() const { return ctx_ ? ctx_->status() : Status::Ok(); }
   int64_t bundle_id() const { return bundle_id_; }
   const Manifest& manifest() const { return manifest_; }
@@ -157,6 +213,7 @@ class Loader : public BundleVisitor {
   std::map<const ManifestArtifact*, int64_t> artifact_ids_;
   LoadProgressFn progress_;
   int64_t compressed_bytes_total_ = 0;
+  std::unique_ptr<JournalStream> stream_;
 };
 
 }  // namespace

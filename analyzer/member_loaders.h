@@ -54,6 +54,18 @@ void LoadCharLinks(LoadContext& ctx, const MemberInput& in);
 void LoadPluginSockets(LoadContext& ctx, const MemberInput& in);
 void LoadNodeResources(LoadContext& ctx, const MemberInput& in);
 void LoadJournal(LoadContext& ctx, const MemberInput& in);
+// A journal slice one line at a time, as the loader streams it (in.bytes is
+// not read): the same rows as LoadJournal.
+class JournalLineLoader {
+ public:
+  JournalLineLoader(LoadContext& ctx, const MemberInput& in);
+  void Line(int number, std::string_view line);
+
+ private:
+  LoadContext& ctx_;
+  const MemberInput& in_;
+  std::optional<int64_t> boot_;
+};
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
 
 }  // namespace gpuf

@@ -4,11 +4,15 @@ namespace gpuf {
 
 Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, bool milestones_only) {
   std::string sql =
-      "SELECT e.time_ns, e.boot_offset, e.time_ns - (SELECT b.time_ns FROM events b WHERE b.bundle_id = e.bundle_id "
-      "  AND b.milestone = 'boot' AND b.boot_offset = e.boot_offset ORDER BY b.time_ns LIMIT 1), "
+      // Each boot's start is looked up once: a subquery per event scanned
+      // the events table for every row.
+      "WITH boot_starts AS (SELECT boot_offset, min(time_ns) AS start_ns FROM events "
+      "  WHERE bundle_id = ?1 AND milestone = 'boot' GROUP BY boot_offset) "
+      "SELECT e.time_ns, e.boot_offset, e.time_ns - s.start_ns, "
       "e.timestamp_desc, e.time_source, e.source, coalesce(e.milestone, ''), coalesce(a.name, ''), e.line, "
       "coalesce(e.container_id, ''), e.message "
-      "FROM events e LEFT JOIN artifacts a USING (artifact_id) WHERE e.bundle_id = ?";
+      "FROM events e LEFT JOIN artifacts a USING (artifact_id) LEFT JOIN boot_starts s ON s.boot_offset = e.boot_offset "
+      "WHERE e.bundle_id = ?1";
   if (milestones_only) sql += " AND e.milestone IS NOT NULL";
   sql += " ORDER BY e.time_ns, e.event_id";
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));

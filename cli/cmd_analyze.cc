@@ -87,7 +87,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   if (input->imported()) {
     std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
   }
-  const std::string db_path = v.count("db") ? v["db"].as<std::string>() : ":memory:";
+  const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
   if (v.count("more-bundles")) {
@@ -99,7 +99,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   if (!db.ok()) return ReportFailure("analyze", db.status());
   auto analysis = AnalyzeWithProgress(input->bundle_path(), *db, rule_dirs);
   if (!analysis.ok()) {
-    if (db_path != ":memory:") std::remove(db_path.c_str());  // nothing half-written is left behind
+    if (db_path != kScratchDatabase) std::remove(db_path.c_str());  // nothing half-written is left behind
     return ReportFailure("analyze", analysis.status());
   }
   auto report = BuildReport(*db, *analysis, bundle);

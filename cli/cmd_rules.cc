@@ -95,7 +95,7 @@ std::string Describe(const Finding& f) {
 }
 
 int Run(const std::string& bundle, const po::variables_map& values) {
-  const std::string db_path = values.count("db") ? values["db"].as<std::string>() : ":memory:";
+  const std::string db_path = values.count("db") ? values["db"].as<std::string>() : kScratchDatabase;
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("rules run", db.status());
   auto loaded = PrepareBundle(bundle, *db);

@@ -26,7 +26,7 @@ bool IsSqliteFile(const std::string& path) {
 // read-only either way.
 Result<Database> OpenSource(const std::string& source) {
   if (IsSqliteFile(source)) return Database::OpenReadOnly(source);
-  GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
+  GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(kScratchDatabase));
   GPUF_RETURN_IF_ERROR(AnalyzeBundle(source, db).status());
   GPUF_RETURN_IF_ERROR(db.Exec("PRAGMA query_only = ON"));
   return db;

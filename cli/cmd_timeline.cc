@@ -49,7 +49,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   if (format != "text" && format != "jsonl" && format != "csv") {
     return ReportFailure("timeline", Status::InvalidArgument("--format must be text, jsonl or csv"));
   }
-  auto db = Database::Create(":memory:");
+  auto db = Database::Create(kScratchDatabase);
   if (!db.ok()) return ReportFailure("timeline", db.status());
   auto loaded = PrepareWithProgress(v["bundle"].as<std::string>(), *db);
   if (!loaded.ok()) return ReportFailure("timeline", loaded.status());

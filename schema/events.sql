@@ -27,3 +27,5 @@ CREATE TABLE events (
   message         TEXT NOT NULL    -- the line or a description of the event
 );
 CREATE INDEX events_by_time ON events(bundle_id, time_ns);
+-- The chain verdict, the intervals and the rules look up the few milestones among every log line.
+CREATE INDEX events_by_milestone ON events(bundle_id, milestone, time_ns) WHERE milestone IS NOT NULL;

@@ -1,65 +1,87 @@
 #include "analyzer/parsers/journal_json.h"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include <cstring>
+#include <memory>
 
 namespace gpuf {
 
 namespace {
 
-using nlohmann::json;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
 
 // A journal value: string, array of byte values, or array of those (the
 // field repeated). The first occurrence wins for repeated fields.
-std::string ValueText(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_array() && !value.empty()) {
-    if (value.front().is_number_integer()) {
-      std::string bytes;
-      for (const auto& b : value) {
-        if (b.is_number_integer()) bytes += static_cast<char>(b.get<int>() & 0xff);
-      }
-      return bytes;
+std::string ValueText(element value) {
+  if (value.is_string()) return std::string(std::string_view(value));
+  if (!value.is_array()) return "";
+  simdjson::dom::array items(value);
+  if (items.size() == 0) return "";
+  element front = items.at(0).value_unsafe();
+  if (front.is_int64() || front.is_uint64()) {
+    std::string bytes;
+    for (element b : items) {
+      if (b.is_int64()) bytes += static_cast<char>(static_cast<int>(int64_t(b)) & 0xff);
+      else if (b.is_uint64()) bytes += static_cast<char>(static_cast<int>(uint64_t(b)) & 0xff);
     }
-    return ValueText(value.front());
+    return bytes;
   }
-  return "";
+  return ValueText(front);
 }
 
-std::optional<int64_t> ValueInt(const json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end()) return std::nullopt;
-  std::string text = ValueText(*it);
+std::optional<int64_t> IntOf(const std::string& text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18) {
     return std::nullopt;
   }
   return std::stoll(text);
 }
 
-std::string Field(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it == object.end() ? "" : ValueText(*it);
-}
+// The parser and a padded copy of the line, reused from line to line: the
+// journal is parsed a million lines at a time, and simdjson reads up to
+// SIMDJSON_PADDING bytes past the end of its input.
+struct LineParser {
+  simdjson::dom::parser parser;
+  std::unique_ptr<char[]> buffer;
+  size_t capacity = 0;
+
+  simdjson::simdjson_result<element> Parse(std::string_view line) {
+    if (line.size() + simdjson::SIMDJSON_PADDING > capacity) {
+      capacity = 2 * line.size() + simdjson::SIMDJSON_PADDING;
+      buffer = std::make_unique<char[]>(capacity);
+    }
+    std::memcpy(buffer.get(), line.data(), line.size());
+    std::memset(buffer.get() + line.size(), 0, simdjson::SIMDJSON_PADDING);
+    return parser.parse(buffer.get(), line.size(), /*realloc_if_needed=*/false);
+  }
+};
 
 }  // namespace
 
 std::optional<JournalEntry> ParseJournalJsonLine(std::string_view line) {
-  json doc = json::parse(line.begin(), line.end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
+  thread_local LineParser line_parser;
+  auto parsed = line_parser.Parse(line);
+  if (parsed.error() || !parsed.value_unsafe().is_object()) return std::nullopt;
   JournalEntry e;
-  e.realtime_us = ValueInt(doc, "__REALTIME_TIMESTAMP");
-  e.monotonic_us = ValueInt(doc, "__MONOTONIC_TIMESTAMP");
-  e.source_monotonic_us = ValueInt(doc, "_SOURCE_MONOTONIC_TIMESTAMP");
-  e.boot_id = Field(doc, "_BOOT_ID");
-  e.unit = Field(doc, "_SYSTEMD_UNIT");
-  if (e.unit.empty() || e.unit == "init.scope") {
-    std::string about = Field(doc, "UNIT");
-    if (!about.empty()) e.unit = about;
+  std::string about;  // UNIT
+  // A key given twice keeps its last value, as a JSON object read into a map does.
+  for (auto field : simdjson::dom::object(parsed.value_unsafe())) {
+    std::string_view key = field.key;
+    if (key.empty() || (key[0] != '_' && key[0] != 'M' && key[0] != 'U' && key[0] != 'S' && key[0] != 'P')) continue;
+    if (key == "MESSAGE") e.message = ValueText(field.value);
+    else if (key == "__REALTIME_TIMESTAMP") e.realtime_us = IntOf(ValueText(field.value));
+    else if (key == "__MONOTONIC_TIMESTAMP") e.monotonic_us = IntOf(ValueText(field.value));
+    else if (key == "_SOURCE_MONOTONIC_TIMESTAMP") e.source_monotonic_us = IntOf(ValueText(field.value));
+    else if (key == "_BOOT_ID") e.boot_id = ValueText(field.value);
+    else if (key == "_SYSTEMD_UNIT") e.unit = ValueText(field.value);
+    else if (key == "UNIT") about = ValueText(field.value);
+    else if (key == "SYSLOG_IDENTIFIER") e.identifier = ValueText(field.value);
+    else if (key == "_PID") e.pid = IntOf(ValueText(field.value));
+    else if (key == "PRIORITY") e.priority = IntOf(ValueText(field.value));
+    else if (key == "_TRANSPORT") e.transport = ValueText(field.value);
   }
-  e.identifier = Field(doc, "SYSLOG_IDENTIFIER");
-  e.pid = ValueInt(doc, "_PID");
-  e.priority = ValueInt(doc, "PRIORITY");
-  e.transport = Field(doc, "_TRANSPORT");
-  e.message = Field(doc, "MESSAGE");
+  if ((e.unit.empty() || e.unit == "init.scope") && !about.empty()) e.unit = about;
   return e;
 }
 

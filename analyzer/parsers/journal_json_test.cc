@@ -37,6 +37,39 @@ TEST_CASE("ParseJournalJsonLine: PID 1 messages are attributed to the unit they 
   CHECK(e->unit == "kubelet.service");
 }
 
+TEST_CASE("ParseJournalJsonLine: repeated field, escapes and invalid input") {
+  SUBCASE("a field repeated by journald is an array: the first value wins") {
+    auto e = ParseJournalJsonLine(R"({"MESSAGE":["first","second"],"_PID":["7","8"]})");
+    REQUIRE(e);
+    CHECK(e->message == "first");
+    CHECK(e->pid == 7);
+  }
+  SUBCASE("escapes are decoded") {
+    auto e = ParseJournalJsonLine(R"({"MESSAGE":"a\"b\\c\u00e9\t"})");
+    REQUIRE(e);
+    CHECK(e->message == "a\"b\\c\xc3\xa9\t");
+  }
+  SUBCASE("a long line after a short one, then a short one again") {
+    std::string long_message(100000, 'x');
+    auto a = ParseJournalJsonLine(R"({"MESSAGE":"short"})");
+    auto b = ParseJournalJsonLine("{\"MESSAGE\":\"" + long_message + "\"}");
+    auto c = ParseJournalJsonLine(R"({"MESSAGE":"s"})");
+    REQUIRE((a && b && c));
+    CHECK(a->message == "short");
+    CHECK(b->message == long_message);
+    CHECK(c->message == "s");
+  }
+  SUBCASE("invalid UTF-8, truncated JSON and non-digit numbers") {
+    CHECK_FALSE(ParseJournalJsonLine("{\"MESSAGE\":\"\xff\"}"));
+    CHECK_FALSE(ParseJournalJsonLine(R"({"MESSAGE":"cut)"));
+    auto e = ParseJournalJsonLine(R"({"_PID":"12a","PRIORITY":6,"__REALTIME_TIMESTAMP":"1234567890123456789"})");
+    REQUIRE(e);
+    CHECK_FALSE(e->pid.has_value());
+    CHECK_FALSE(e->priority.has_value());
+    CHECK_FALSE(e->realtime_us.has_value());
+  }
+}
+
 TEST_CASE("ParseJournalJsonLine: not an object") {
   CHECK_FALSE(ParseJournalJsonLine("-- No entries --"));
   CHECK_FALSE(ParseJournalJsonLine("[1,2]"));

@@ -1,0 +1,66 @@
+#include "analyzer/loader.h"
+
+#include <doctest/doctest.h>
+
+#include "common/sha256.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+std::string JournalManifest(const std::string& member, const std::string& bytes) {
+  return R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},)"
+         R"("host":{},"collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},"options":{},)"
+         R"("artifacts":[{"name":"journal.kubelet","instance":"boot:0","kind":"command","context":"host",)"
+         R"("started_at_unix_ns":1,"ended_at_unix_ns":2,"duration_ns":1,"status":"ok","outputs":[{"stream":"stdout",)"
+         R"("member":")" + member + R"(","size_bytes":)" + std::to_string(bytes.size()) + R"(,"sha256":")" +
+         Sha256Hex(bytes) + R"(","truncated":false}]}]})";
+}
+
+std::string Entry(int i) {
+  return R"({"__REALTIME_TIMESTAMP":")" + std::to_string(1700000000000000LL + i) +
+         R"(","_SYSTEMD_UNIT":"kubelet.service","MESSAGE":"entry )" + std::to_string(i) + " " +
+         std::string(static_cast<size_t>(i % 97), 'x') + R"("})";
+}
+
+std::string Query(Database& db, const std::string& sql) {
+  auto s = db.Prepare(sql);
+  REQUIRE(s.ok());
+  std::string out;
+  while (s->Step()) {
+    for (int c = 0; c < s->ColumnCount(); ++c) out += (c ? "|" : "") + s->ColumnText(c);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("loader") {
+
+TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line, numbered as written") {
+  // Lines cross the reader's 64 KiB chunks; one CRLF line, one bad line, an
+  // empty line, and a last line without a newline.
+  std::string bytes;
+  for (int i = 1; i <= 3000; ++i) bytes += Entry(i) + (i == 1500 ? "\r\n" : "\n");
+  bytes += "not json\n\n" + Entry(3001);
+  const std::string member = "artifacts/0001-journal.kubelet.stdout";
+  test::TempDir dir;
+  test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", JournalManifest(member, bytes)}, {member, bytes}});
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  auto loaded = LoadBundle(dir / "b.tar.zst", *db);
+  REQUIRE(loaded.ok());
+  CHECK(Query(*db, "SELECT count(*), min(line), max(line), count(DISTINCT boot_offset), max(boot_offset) "
+                   "FROM journal_entries") == "3001|1|3003|1|0\n");
+  CHECK(Query(*db, "SELECT line, message FROM journal_entries WHERE line IN (1500, 3003)") ==
+        "1500|" + std::string("entry 1500 ") + std::string(1500 % 97, 'x') + "\n3003|entry 3001 " +
+            std::string(3001 % 97, 'x') + "\n");
+  CHECK(Query(*db, "SELECT line, message FROM parse_warnings") == "3001|not a journal JSON object\n");
+  CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

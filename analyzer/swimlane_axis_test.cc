@@ -17,7 +17,7 @@ TEST_CASE("SwimlaneAxis: a boot's first minute spreads over the plot, no break")
   CHECK(axis.Ticks().front() == 0);
 }
 
-TEST_CASE("SwimlaneAxis: ten idle hours become one narrow break; time keeps its order") {
+TEST_CASE("SwimlaneAxis: ten idle hours become one narrow break, time keeps its order") {
   SwimlaneAxis axis({17.3, 37.4, 36863.6, 36864.0}, 100, 900);
   REQUIRE(axis.breaks().size() == 1);
   CHECK(axis.breaks()[0].from_seconds > 37.4);

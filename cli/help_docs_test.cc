@@ -41,7 +41,7 @@ TEST_CASE("DescribeCommand: synopsis, description and options with their default
         std::string::npos);
 }
 
-TEST_CASE("gpuforensics help: every command documents itself; unknown ones are a usage error") {
+TEST_CASE("gpuforensics help: every command documents itself, unknown ones are a usage error") {
   auto list = test::RunGpuforensics({"help", "--list"});
   REQUIRE(list.exit_code == 0);
   CHECK(list.out.find("analyze\n") != std::string::npos);

@@ -8,7 +8,7 @@ namespace gpuf {
 
 TEST_SUITE("host_exec") {
 
-TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool; path uses PATH") {
+TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH") {
   test::TempDir dir;
   test::WriteFile(dir / "root/usr/bin/nvidia-smi", "#!/bin/sh\n", 0755);
   test::WriteFile(dir / "bin/chroot", "#!/bin/sh\n", 0755);

@@ -53,7 +53,7 @@ TEST_CASE("ParseDevicesList: after daemon-reload only mknod remains") {
   CHECK_FALSE(DevicesListAllowsReadWrite(list.rules, 195, 0));
 }
 
-TEST_CASE("DevicesListAllowsReadWrite: the root cgroup allows all; rw must come from one rule") {
+TEST_CASE("DevicesListAllowsReadWrite: the root cgroup allows all, rw must come from one rule") {
   CHECK(DevicesListAllowsReadWrite(ParseDevicesList("a *:* rwm\n").rules, 195, 3));
   CHECK_FALSE(DevicesListAllowsReadWrite(ParseDevicesList("c 195:* r\nc 195:0 w\n").rules, 195, 0));
   CHECK_FALSE(DevicesListAllowsReadWrite(ParseDevicesList("b 195:0 rw\n").rules, 195, 0));

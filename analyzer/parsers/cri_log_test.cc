@@ -46,7 +46,7 @@ TEST_CASE("ParseCriLog: the whole reference fixture reads without warnings") {
   CHECK(log.records.size() == 3);  // the docker stdout fragment continues the open CRI one
 }
 
-TEST_CASE("ParseCriLog: P fragments join per stream; the offset is kept as written") {
+TEST_CASE("ParseCriLog: P fragments join per stream, the offset is kept as written") {
   auto log = ParseCriLog(
       "2025-11-18T11:18:17.412345678+08:00 stderr P I1118 11:18:17.412000       1 main.go:1] part one, \n"
       "2025-11-18T11:18:17.412345999+08:00 stdout F interleaved\n"

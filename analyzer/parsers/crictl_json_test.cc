@@ -383,7 +383,7 @@ TEST_CASE("ParseCtrContainerInfo: labels, runtime name and the decoded spec") {
   CHECK(c.mounts[0].host_path == "/var/lib/kubelet/pods/a0ace4fc/etc-hosts");
 }
 
-TEST_CASE("ParseCtrContainerInfo: the spec wrapped in type_url/value; missing ID") {
+TEST_CASE("ParseCtrContainerInfo: the spec wrapped in type_url/value, missing ID") {
   auto wrapped = ParseCtrContainerInfo(R"({"ID": "busybox", "Labels": null,
     "Spec": {"type_url": "types.containerd.io/opencontainers/runtime-spec/1/Spec",
              "value": {"linux": {"cgroupsPath": "/default/busybox"}}}})");

@@ -53,7 +53,7 @@ TEST_CASE("ParseKlogHeader: a header with an empty message (multi-line Infof)") 
   CHECK(h->source_line == 314);
 }
 
-TEST_CASE("ParseKlogHeader: the docs fixture has six headers; continuations and JSON have none") {
+TEST_CASE("ParseKlogHeader: the docs fixture has six headers, continuations and JSON have none") {
   std::string text = test::Fixture("formats/klog-formats_k8s-system-logs-docs.txt");
   int headers = 0;
   int others = 0;
@@ -105,7 +105,7 @@ TEST_CASE("ParseGoLogHeader: old device plugin lines, with and without microseco
   CHECK_FALSE(ParseGoLogHeader("I0624 22:58:05.486593       1 health.go:159] x"));
 }
 
-TEST_CASE("KlogTime: the CRI timestamp carries the year; container clock is UTC") {
+TEST_CASE("KlogTime: the CRI timestamp carries the year, container clock is UTC") {
   // Real line: formats/crictl-logs-t_klog-inside_cri-tools-205.txt
   //   2017-11-29T00:45:40.979020878Z I1129 00:45:40.978789       1 dns.go:48] version: ...
   auto h = ParseKlogHeader("I1129 00:45:40.978789       1 dns.go:48] version: 1.14.6-3-gc36cb11");
@@ -155,7 +155,7 @@ TEST_CASE("KlogTime: a date that does not exist in the inferred year is refused"
   CHECK_FALSE(KlogTime(*h, LineClock{1767225600500000000LL, 0, true}));  // 2026: not a leap year
 }
 
-TEST_CASE("GoLogTime: the year is written; only the zone can be assumed") {
+TEST_CASE("GoLogTime: the year is written, only the zone can be assumed") {
   auto h = ParseGoLogHeader("2021/04/26 23:19:16 Starting GRPC server for 'nvidia.com/gpu'");
   REQUIRE(h);
   auto t = GoLogTime(*h, LineClock{0, 0, false});

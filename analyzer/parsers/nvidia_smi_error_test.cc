@@ -179,7 +179,7 @@ TEST_CASE("ClassifyNvidiaSmi: nvidia-smi missing is not an NVML failure") {
   }
 }
 
-TEST_CASE("ClassifyNvidiaSmi: a normal table is ok; with a warning and rc 14 it is other") {
+TEST_CASE("ClassifyNvidiaSmi: a normal table is ok, with a warning and rc 14 it is other") {
   std::string table = Fixture("nvidia-smi-table_470-infoROM-corrupted-rc14_cloud-native-docs.txt");
   table.erase(table.rfind("14\n"));  // the transcript echoed the exit code
   NvidiaSmiRun failed = ClassifyNvidiaSmi(table, "", 14);

@@ -153,7 +153,7 @@ TEST_CASE("RunRuleSet: a finding with its evidence and missing evidence, in the 
   CHECK(count->ColumnInt(2) == 1);
 }
 
-TEST_CASE("RunRuleSet: SQL sees earlier selections; SQL that fails makes only that rule an error") {
+TEST_CASE("RunRuleSet: SQL sees earlier selections, SQL that fails makes only that rule an error") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("correlated", R"(select:
   xid: {log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): (?P<xid>\d+)'}
@@ -184,7 +184,7 @@ outcomes: [{when: fell, result: fail, confidence: possible, summary: a GPU is go
   CHECK(RunOf(summary, "gpu-gone").reason == "explained by xid-79: GPU 0000:2b:00 fell off the bus");
 }
 
-TEST_CASE("RunRules: a file that does not read is an error run; the others run") {
+TEST_CASE("RunRules: a file that does not read is an error run, the others run") {
   test::TempDir dir;
   test::WriteFile(dir / "xid-79.yaml", RuleText("xid-79", kXid79));
   test::WriteFile(dir / "typo.yaml", "id: typo\nseverity: [high\n");

@@ -27,7 +27,7 @@ std::string Stream(TextRedactor& redactor, const std::string& input, size_t chun
 
 TEST_SUITE("stream_redactor") {
 
-TEST_CASE("StreamRedactor: line endings survive any chunking; a private key goes whole") {
+TEST_CASE("StreamRedactor: line endings survive any chunking, a private key goes whole") {
   const std::string input =
       "peer 10.0.0.1\r\n"
       "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn\n-----END RSA PRIVATE KEY-----\n"

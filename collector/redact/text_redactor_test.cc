@@ -50,7 +50,7 @@ TEST_CASE("TextRedactor: what the rules need stays") {
   for (const auto& line : kept) CHECK(Redact(r, line) == line);
 }
 
-TEST_CASE("TextRedactor: JSON is redacted string by string; field names stay, keys that are data do not") {
+TEST_CASE("TextRedactor: JSON is redacted string by string, field names stay, keys that are data do not") {
   PseudonymMap map;
   TextRedactor r(Defaults(), &map);
   r.AddLiteral(Family::kHostname, "gpu-canary-17.corp.example");

@@ -11,6 +11,7 @@
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/json_fields.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -33,9 +34,9 @@ WatchState ReadState(const std::string& dir) {
   if (!text.ok()) return state;
   auto doc = nlohmann::json::parse(*text, nullptr, false);
   if (!doc.is_object()) return state;
-  state.incident = doc.value("incident", "");
-  state.bundle = doc.value("bundle", "");
-  state.at_unix_ns = doc.value("at_unix_ns", int64_t{0});
+  state.incident = StringField(doc, "incident");
+  state.bundle = StringField(doc, "bundle");
+  state.at_unix_ns = IntField(doc, "at_unix_ns", 0);
   return state;
 }
 

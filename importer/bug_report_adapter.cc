@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
@@ -69,8 +70,12 @@ std::map<std::string, int64_t> FieldByMessage(const std::string& json_lines, con
   std::map<std::string, int64_t> out;
   ForEachLine(json_lines, [&](int, std::string_view line) {
     auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.contains(field) || !j.contains("MESSAGE") || !j["MESSAGE"].is_string()) return;
-    out.emplace(j["MESSAGE"].get<std::string>(), std::stoll(j[field].get<std::string>()));
+    if (j.is_discarded() || !j.is_object() || !j.contains(field) || !j[field].is_string() || !j.contains("MESSAGE") ||
+        !j["MESSAGE"].is_string()) {
+      return;
+    }
+    auto value = ParseInt64(j[field].get<std::string>());
+    if (value) out.emplace(j["MESSAGE"].get<std::string>(), *value);
   });
   return out;
 }

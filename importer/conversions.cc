@@ -9,6 +9,8 @@
 
 #include "analyzer/parsers/version_strings.h"
 #include "common/bundle_layout.h"
+#include "common/json_fields.h"
+#include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "importer/ls_listing.h"
@@ -73,12 +75,10 @@ void AddInspect(const SourcePiece& piece, ImportPlan& plan) {
   auto j = nlohmann::json::parse(piece.bytes.begin(), piece.bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("status") || !j["status"].is_object()) return;
   const auto& status = j["status"];
-  std::string id = status.value("id", "");
+  std::string id = StringField(status, "id");
   std::string names;
-  if (status.contains("metadata") && status["metadata"].is_object()) names += status["metadata"].value("name", "");
-  if (status.contains("labels") && status["labels"].is_object()) {
-    names += " " + status["labels"].value("io.kubernetes.pod.name", "");
-  }
+  if (status.contains("metadata")) names += StringField(status["metadata"], "name");
+  if (status.contains("labels")) names += " " + StringField(status["labels"], "io.kubernetes.pod.name");
   if (id.empty() || !MentionsDevicePlugin(names)) return;
   plan.Add({"plugin.inspect", id, piece.source_file, std::string(piece.bytes), id, ""});
 }
@@ -122,7 +122,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
         AddOrAppend(plan, {slice, instance, piece.source_file, std::move(json), "", note});
       }
       // Earlier boots in the same text: counted back from the text's own boot.
-      int base = instance.rfind("boot:", 0) == 0 ? std::stoi(instance.substr(5)) : 0;
+      int base = instance.rfind("boot:", 0) == 0 ? static_cast<int>(Int64Or(instance.substr(5), 0)) : 0;
       for (auto& [back, slices] : split.earlier) {
         for (auto& [slice, json] : slices) {
           AddOrAppend(plan, {slice, "boot:" + std::to_string(base + back), piece.source_file, std::move(json), "",
@@ -199,10 +199,10 @@ std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
     std::tm tm{};
     tm.tm_year = year - 1900;
     tm.tm_mon = mon - 1;
-    tm.tm_mday = std::stoi(day);
-    tm.tm_hour = std::stoi(h);
-    tm.tm_min = std::stoi(m);
-    tm.tm_sec = std::stoi(s);
+    tm.tm_mday = static_cast<int>(Int64Or(day, 0));
+    tm.tm_hour = static_cast<int>(Int64Or(h, 0));
+    tm.tm_min = static_cast<int>(Int64Or(m, 0));
+    tm.tm_sec = static_cast<int>(Int64Or(s, 0));
     int64_t local_as_utc = static_cast<int64_t>(timegm(&tm));
     int64_t diff = local_as_utc - *instant / 1000000000LL;
     int rounded = static_cast<int>((diff >= 0 ? diff + 450 : diff - 450) / 900 * 900);
@@ -218,7 +218,7 @@ std::optional<int> UtcOffsetFromDateText(std::string_view text) {
   static const RE2 numeric(R"((?:^|[ (,])([+-])(\d\d):?(\d\d)(?:\)|\s|$))");
   std::string sign, hh, mm;
   if (!RE2::PartialMatch(text, numeric, &sign, &hh, &mm)) return std::nullopt;
-  int offset = std::stoi(hh) * 3600 + std::stoi(mm) * 60;
+  int offset = static_cast<int>(Int64Or(hh, 0)) * 3600 + static_cast<int>(Int64Or(mm, 0)) * 60;
   return sign == "-" ? -offset : offset;
 }
 

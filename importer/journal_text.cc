@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/parse_int.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -83,7 +84,7 @@ int64_t TakeFraction(std::string_view& rest) {
   rest.remove_prefix(n);
   digits = digits.substr(0, 9);
   while (digits.size() < 9) digits += '0';
-  return std::stoll(digits);
+  return Int64Or(digits, 0);
 }
 
 // The time at the start of a short or short-iso line, in UTC ns; `rest`
@@ -162,7 +163,7 @@ std::optional<ShortLine> ParseShortLine(std::string_view line, const TimeHints& 
   if (bracket != std::string_view::npos && tag.back() == ']') {
     std::string_view pid = tag.substr(bracket + 1, tag.size() - bracket - 2);
     if (!Digits(pid) || pid.size() > 10) return std::nullopt;
-    out.pid = std::stoll(std::string(pid));
+    out.pid = Int64Or(pid, 0);
     tag = tag.substr(0, bracket);
   }
   if (tag.empty() || tag.find(' ') != std::string_view::npos) return std::nullopt;
@@ -334,13 +335,13 @@ JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints) {
     }
     std::string_view stamp = Trim(line.substr(1, close - 1));
     size_t dot = stamp.find('.');
-    if (dot == std::string_view::npos || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
+    if (dot == std::string_view::npos || dot > 12 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
       ++writer.out().lines_skipped;
       return;
     }
     std::string micro(stamp.substr(dot + 1, 6));
     while (micro.size() < 6) micro += '0';
-    int64_t monotonic_us = std::stoll(std::string(stamp.substr(0, dot))) * 1000000 + std::stoll(micro);
+    int64_t monotonic_us = Int64Or(stamp.substr(0, dot), 0) * 1000000 + Int64Or(micro, 0);
     ShortLine l;
     l.identifier = "kernel";
     l.message = std::string(line.substr(close + 2));

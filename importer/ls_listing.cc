@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/parse_int.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -85,19 +86,21 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
   if (a.size() == 10 && a[4] == '-' && a[7] == '-') {  // long-iso or full-time
     std::string_view t = words[w + 1];
     if (t.size() < 5 || t[2] != ':') return std::nullopt;
-    int second = t.size() >= 8 ? std::stoi(std::string(t.substr(6, 2))) : 0;
-    ns = UtcNs(std::stoi(std::string(a.substr(0, 4))), std::stoi(std::string(a.substr(5, 2))),
-               std::stoi(std::string(a.substr(8, 2))), std::stoi(std::string(t.substr(0, 2))),
-               std::stoi(std::string(t.substr(3, 2))), second);
+    auto year = ParseInt64(a.substr(0, 4)), month = ParseInt64(a.substr(5, 2)), day = ParseInt64(a.substr(8, 2));
+    auto hour = ParseInt64(t.substr(0, 2)), minute = ParseInt64(t.substr(3, 2));
+    auto second = t.size() >= 8 ? ParseInt64(t.substr(6, 2)) : std::optional<int64_t>(0);
+    if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+    ns = UtcNs(static_cast<int>(*year), static_cast<int>(*month), static_cast<int>(*day), static_cast<int>(*hour),
+               static_cast<int>(*minute), static_cast<int>(*second));
     if (t.size() > 9 && t[8] == '.') {
       std::string fraction(t.substr(9, 9));
       while (fraction.size() < 9) fraction += '0';
-      if (IsNumber(fraction)) ns += std::stoll(fraction);
+      if (IsNumber(fraction)) ns += Int64Or(fraction, 0);
     }
     size_t name = w + 2;
     std::string_view zone = words[name];
     if (zone.size() == 5 && (zone[0] == '+' || zone[0] == '-') && IsNumber(zone.substr(1))) {
-      offset = (std::stoi(std::string(zone.substr(1, 2))) * 3600 + std::stoi(std::string(zone.substr(3, 2))) * 60) *
+      offset = (Int64Or(zone.substr(1, 2), 0) * 3600 + Int64Or(zone.substr(3, 2), 0) * 60) *
                (zone[0] == '-' ? -1 : 1);
       ++name;
     }
@@ -107,12 +110,13 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
   int month = Month(a);
   std::string_view day = words[w + 1];
   std::string_view t = words[w + 2];
-  if (month == 0 || !IsNumber(day)) return std::nullopt;
-  if (t.size() == 5 && t[2] == ':') {
-    ns = YearlessToUtcNs(month, std::stoi(std::string(day)), std::stoi(std::string(t.substr(0, 2))),
-                         std::stoi(std::string(t.substr(3, 2))), 0, hints);
-  } else if (IsNumber(t)) {
-    ns = UtcNs(std::stoi(std::string(t)), month, std::stoi(std::string(day)), 0, 0, 0) - int64_t{offset} * 1000000000LL;
+  if (month == 0 || !IsNumber(day) || day.size() > 2) return std::nullopt;
+  int day_of_month = static_cast<int>(Int64Or(day, 0));
+  if (t.size() == 5 && t[2] == ':' && IsNumber(t.substr(0, 2)) && IsNumber(t.substr(3, 2))) {
+    ns = YearlessToUtcNs(month, day_of_month, static_cast<int>(Int64Or(t.substr(0, 2), 0)),
+                         static_cast<int>(Int64Or(t.substr(3, 2), 0)), 0, hints);
+  } else if (IsNumber(t) && t.size() == 4) {
+    ns = UtcNs(static_cast<int>(Int64Or(t, 0)), month, day_of_month, 0, 0, 0) - int64_t{offset} * 1000000000LL;
   } else {
     return std::nullopt;
   }
@@ -131,7 +135,7 @@ std::string Escape(std::string_view path) {
   return out;
 }
 
-int64_t Owner(std::string_view word) { return IsNumber(word) && word.size() < 10 ? std::stoll(std::string(word)) : 0; }
+int64_t Owner(std::string_view word) { return IsNumber(word) && word.size() < 10 ? Int64Or(word, 0) : 0; }
 
 }  // namespace
 

@@ -54,6 +54,18 @@ TEST_CASE("ConvertLsOutput: --full-time carries seconds, fraction and zone") {
   CHECK(rows.rows[0].mtime_ns == 1794971887516660000LL);
 }
 
+TEST_CASE("ConvertLsOutput: times that are not numbers or do not fit skip the row, never throw") {
+  TimeHints hints;
+  hints.year = 2026;
+  for (const char* line : {"crw-rw-rw- 1 root root 195, 0 abcd-ef-gh 11:18 /dev/nvidia0\n",
+                           "crw-rw-rw- 1 root root 195, 0 2026-11-18 ab:cd /dev/nvidia0\n",
+                           "crw-rw-rw- 1 root root 195, 0 Nov 99999999999 11:18 /dev/nvidia0\n",
+                           "crw-rw-rw- 1 root root 195, 0 Nov 18 99999999999 /dev/nvidia0\n"}) {
+    LsConversion ls = ConvertLsOutput(line, "", hints);
+    CHECK_MESSAGE(ls.rows == 0, line);
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/file_io.h"
+#include "common/json_fields.h"
 
 namespace gpuf {
 
@@ -92,19 +93,22 @@ Result<PseudonymMap> PseudonymMap::Load(const std::string& path) {
   GPUF_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
   json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   auto bad = [&](const std::string& why) { return Status::BadInput("map file '" + path + "'", why); };
-  if (!doc.is_object() || doc.value("format", "") != kMapFormat) return bad("not a gpuforensics redaction map");
+  if (!doc.is_object() || StringField(doc, "format") != kMapFormat) return bad("not a gpuforensics redaction map");
   if (!doc["format_version"].is_number_integer() || doc["format_version"].get<int>() != 1) {
     return bad("format_version is not 1");
   }
   const json& entries = doc["entries"];
   if (!entries.is_array()) return bad("'entries' is not an array");
   for (const auto& e : entries) {
-    if (!e.is_object() || !e["family"].is_string() || !e["original"].is_string() || !e["pseudonym"].is_string()) {
+    std::string family_name = StringField(e, "family");
+    std::string original = StringField(e, "original");
+    std::string pseudonym = StringField(e, "pseudonym");
+    if (family_name.empty() || original.empty() || pseudonym.empty()) {
       return bad("an entry lacks family, original or pseudonym");
     }
-    auto family = FamilyNamed(e["family"].get<std::string>());
+    auto family = FamilyNamed(family_name);
     if (!family.ok()) return bad(family.status().message());
-    Entry entry{*family, CanonicalOriginal(*family, e["original"].get<std::string>()), e["pseudonym"].get<std::string>()};
+    Entry entry{*family, CanonicalOriginal(*family, original), pseudonym};
     if (!map.by_original_.emplace(std::make_pair(entry.family, entry.original), map.entries_.size()).second) {
       return bad("'" + entry.original + "' appears twice");
     }

@@ -7,6 +7,10 @@ set(GPUF_FUZZ_TARGETS
   cgroup_facts cri_log crictl_json journal_json klog kube_node kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml plugin_log proc_nvidia
   runtime_config version_strings)
+# The redactor, in a tree that has it; it lives in the collector.
+if(EXISTS ${CMAKE_SOURCE_DIR}/collector/redact/text_redactor.h)
+  list(APPEND GPUF_FUZZ_TARGETS text_redactor)
+endif()
 
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
@@ -18,6 +22,9 @@ if(GPUF_FUZZ)
   foreach(name IN LISTS GPUF_FUZZ_TARGETS)
     add_executable(${name}_fuzzer fuzz/${name}_fuzzer.cc)
     target_link_libraries(${name}_fuzzer PRIVATE gpuf_analyzer PkgConfig::ZSTD)
+    if(name STREQUAL "text_redactor")
+      target_link_libraries(${name}_fuzzer PRIVATE gpuf_collector)
+    endif()
     target_link_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer)
     add_dependencies(fuzz_targets ${name}_fuzzer)
   endforeach()
@@ -31,6 +38,9 @@ if(GPUF_BUILD_TESTS)
   foreach(name IN LISTS GPUF_FUZZ_TARGETS)
     add_executable(${name}_replay fuzz/${name}_fuzzer.cc $<TARGET_OBJECTS:gpuf_fuzz_replay_main>)
     target_link_libraries(${name}_replay PRIVATE gpuf_analyzer PkgConfig::ZSTD)
+    if(name STREQUAL "text_redactor")
+      target_link_libraries(${name}_replay PRIVATE gpuf_collector)
+    endif()
     if(EXISTS ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})
       add_test(NAME fuzz_regressions_${name}
                COMMAND ${name}_replay ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})

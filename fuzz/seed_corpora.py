@@ -57,6 +57,10 @@ MEMBER_TARGETS = {
     "versions.runc": ("version_strings", None),
 }
 
+# Members the redactor is seeded with, after a learned hostname line.
+REDACTOR_SEEDS = {"k8s.node", "plugin.log", "plugin.inspect", "runtime.crictl_ps", "journal.kubelet",
+                  "config.kubelet", "host.hostname"}
+
 # Real-format fixtures by file name pattern -> (target, selector byte or None).
 FIXTURE_TARGETS = [
     (r"^cgroupv1-devices-list", "cgroup_facts", 0),
@@ -109,6 +113,8 @@ def seed_from_samples(out):
                     write_seed(out, "manifest", data)
                     continue
                 m = re.match(r"artifacts/\d+-(.+)\.(content|stdout)$", member.name)
+                if m and m.group(1) in REDACTOR_SEEDS:
+                    write_seed(out, "text_redactor", b"gpu-node-7\n" + data)
                 if m and m.group(1) in MEMBER_TARGETS:
                     target, selector = MEMBER_TARGETS[m.group(1)]
                     write_seed(out, target, data, selector)

@@ -23,8 +23,12 @@ struct ArchiveCloser {
 using ArchivePtr = std::unique_ptr<archive, ArchiveCloser>;
 
 Status ArchiveError(archive* a, const std::string& what) {
-  const char* message = archive_error_string(a);
-  return Status::IoError(what, message ? message : "unknown libarchive error");
+  std::string message = archive_error_string(a) ? archive_error_string(a) : "unknown libarchive error";
+  // libarchive says only "Write error" when the disk is full: name the cause.
+  int error = archive_errno(a);
+  if (error > 0 && message.find(std::strerror(error)) == std::string::npos)
+    message += std::string(" (") + std::strerror(error) + ")";
+  return Status::IoError(what, message);
 }
 
 Status AddEntryHeader(archive* a, const std::string& name, int64_t size, int64_t mtime) {

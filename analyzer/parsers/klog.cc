@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <cstdint>
 #include <ctime>
 
 #include "common/time_format.h"
@@ -34,6 +35,10 @@ std::optional<int64_t> LocalToUtcNs(const Civil& c, int utc_offset_seconds) {
   int64_t days =
       DaysFromCivil(c.year, static_cast<unsigned>(c.month), static_cast<unsigned>(c.day));
   int64_t seconds = days * 86400 + c.hour * 3600 + c.minute * 60 + c.second - utc_offset_seconds;
+  // Nanoseconds since 1970 fit int64 from 1677 to 2262; a written year
+  // outside that is damage, not a time.
+  constexpr int64_t kMaxSeconds = INT64_MAX / 1000000000LL - 1;
+  if (seconds > kMaxSeconds || seconds < -kMaxSeconds) return std::nullopt;
   return seconds * 1000000000LL + int64_t{c.microsecond} * 1000;
 }
 

@@ -170,6 +170,18 @@ TEST_CASE("GoLogTime: the year is written, only the zone can be assumed") {
   CHECK(local->time_ns == 1619471956123456000LL);
 }
 
+TEST_CASE("GoLogTime: a year past what nanoseconds can hold is refused, not overflowed") {
+  auto far = ParseGoLogHeader("4046/06/22 14:25:38 Retreiving plugins.");
+  REQUIRE(far);
+  CHECK_FALSE(GoLogTime(*far, LineClock{0, 0, false}));
+  auto last = ParseGoLogHeader("2262/04/11 23:47:15 x");
+  REQUIRE(last);
+  CHECK(GoLogTime(*last, LineClock{0, 0, false}));
+  auto early = ParseGoLogHeader("1000/01/01 00:00:00 x");
+  REQUIRE(early);
+  CHECK_FALSE(GoLogTime(*early, LineClock{0, 0, false}));
+}
+
 TEST_CASE("SplitStructuredMessage: quoted values") {
   // Real line: formats/klog-formats_k8s-system-logs-docs.txt
   auto m = SplitStructuredMessage(R"("Pod status updated" pod="kube-system/kubedns" status="ready")");

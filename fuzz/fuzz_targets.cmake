@@ -1,0 +1,49 @@
+# Every fuzz target is fuzz/<name>_fuzzer.cc defining LLVMFuzzerTestOneInput.
+#   GPUF_FUZZ=ON (clang): <name>_fuzzer, a libFuzzer binary; `fuzz/run` drives them.
+#   GPUF_BUILD_TESTS=ON (any compiler): <name>_replay runs files through the same
+#   entry point, and ctest replays fuzz/regressions/<name>/ with it.
+set(GPUF_FUZZ_TARGETS
+  bundle_reader bundle_tar manifest rule_parser
+  cgroup_facts cri_log crictl_json journal_json klog kube_node kubelet_log listing
+  nvidia_smi_error nvidia_smi_list nvidia_smi_xml plugin_log proc_nvidia
+  runtime_config version_strings)
+# The redactor, in a tree that has it; it lives in the collector.
+if(EXISTS ${CMAKE_SOURCE_DIR}/collector/redact/text_redactor.h)
+  list(APPEND GPUF_FUZZ_TARGETS text_redactor)
+endif()
+
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+
+if(GPUF_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "GPUF_FUZZ needs clang (CMAKE_CXX_COMPILER=clang++)")
+  endif()
+  add_custom_target(fuzz_targets)
+  foreach(name IN LISTS GPUF_FUZZ_TARGETS)
+    add_executable(${name}_fuzzer fuzz/${name}_fuzzer.cc)
+    target_link_libraries(${name}_fuzzer PRIVATE gpuf_analyzer PkgConfig::ZSTD)
+    if(name STREQUAL "text_redactor")
+      target_link_libraries(${name}_fuzzer PRIVATE gpuf_collector)
+    endif()
+    target_link_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer)
+    add_dependencies(fuzz_targets ${name}_fuzzer)
+  endforeach()
+endif()
+
+if(GPUF_BUILD_TESTS)
+  # A new regressions folder adds its test at the next build.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fuzz/regressions)
+  add_library(gpuf_fuzz_replay_main OBJECT fuzz/replay_main.cc)
+  target_link_libraries(gpuf_fuzz_replay_main PRIVATE gpuf_common)
+  foreach(name IN LISTS GPUF_FUZZ_TARGETS)
+    add_executable(${name}_replay fuzz/${name}_fuzzer.cc $<TARGET_OBJECTS:gpuf_fuzz_replay_main>)
+    target_link_libraries(${name}_replay PRIVATE gpuf_analyzer PkgConfig::ZSTD)
+    if(name STREQUAL "text_redactor")
+      target_link_libraries(${name}_replay PRIVATE gpuf_collector)
+    endif()
+    if(EXISTS ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})
+      add_test(NAME fuzz_regressions_${name}
+               COMMAND ${name}_replay ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})
+    endif()
+  endforeach()
+endif()

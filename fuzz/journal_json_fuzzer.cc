@@ -1,0 +1,11 @@
+// `journalctl -o json` output, one entry a line, as the journal loader reads it.
+#include "analyzer/parsers/journal_json.h"
+#include "analyzer/parsers/json_syntax.h"
+#include "fuzz/fuzz_input.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text = gpuf::FuzzText(data, size);
+  gpuf::ForEachLine(text, [](std::string_view line) { (void)gpuf::ParseJournalJsonLine(line); });
+  (void)gpuf::JsonSyntaxWarning(text);
+  return 0;
+}

@@ -6,11 +6,11 @@ set(GPUF_FUZZ_TARGETS
   bundle_reader bundle_tar manifest rule_parser
   cgroup_facts cri_log crictl_json journal_json klog kube_node kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml plugin_log proc_nvidia
-  runtime_config version_strings)
-# The redactor, in a tree that has it; it lives in the collector.
-if(EXISTS ${CMAKE_SOURCE_DIR}/collector/redact/text_redactor.h)
-  list(APPEND GPUF_FUZZ_TARGETS text_redactor)
-endif()
+  runtime_config version_strings
+  text_redactor imported_text)
+# Targets whose code lives outside the analyzer library.
+set(GPUF_FUZZ_EXTRA_LIBS_text_redactor gpuf_collector)
+set(GPUF_FUZZ_EXTRA_LIBS_imported_text gpuf_importer)
 
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 
@@ -22,9 +22,7 @@ if(GPUF_FUZZ)
   foreach(name IN LISTS GPUF_FUZZ_TARGETS)
     add_executable(${name}_fuzzer fuzz/${name}_fuzzer.cc)
     target_link_libraries(${name}_fuzzer PRIVATE gpuf_analyzer PkgConfig::ZSTD)
-    if(name STREQUAL "text_redactor")
-      target_link_libraries(${name}_fuzzer PRIVATE gpuf_collector)
-    endif()
+    target_link_libraries(${name}_fuzzer PRIVATE ${GPUF_FUZZ_EXTRA_LIBS_${name}})
     target_link_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer)
     add_dependencies(fuzz_targets ${name}_fuzzer)
   endforeach()
@@ -38,9 +36,7 @@ if(GPUF_BUILD_TESTS)
   foreach(name IN LISTS GPUF_FUZZ_TARGETS)
     add_executable(${name}_replay fuzz/${name}_fuzzer.cc $<TARGET_OBJECTS:gpuf_fuzz_replay_main>)
     target_link_libraries(${name}_replay PRIVATE gpuf_analyzer PkgConfig::ZSTD)
-    if(name STREQUAL "text_redactor")
-      target_link_libraries(${name}_replay PRIVATE gpuf_collector)
-    endif()
+    target_link_libraries(${name}_replay PRIVATE ${GPUF_FUZZ_EXTRA_LIBS_${name}})
     if(EXISTS ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})
       add_test(NAME fuzz_regressions_${name}
                COMMAND ${name}_replay ${CMAKE_SOURCE_DIR}/fuzz/regressions/${name})

@@ -85,6 +85,13 @@ FIXTURE_TARGETS = [
     (r"^containerd-config", "runtime_config", 0),
     (r"^crio-conf", "runtime_config", 2),
     (r"^versions_", "version_strings", None),
+    # imported_text: the selector byte picks the importer's conversion (fuzz/imported_text_fuzzer.cc)
+    (r"^ls-l-|^dev-char-symlinks_list", "imported_text", 3 | 0x40),
+    (r"^dmesg-", "imported_text", 2),
+    (r"^kernel-nvrm", "imported_text", 1 | 0x20),
+    (r"^device-plugin_", "imported_text", 5),
+    (r"^crictl-inspect", "imported_text", 9),
+    (r"^nvidia-smi-L", "imported_text", 6),
 ]
 
 

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <tuple>
 
 #include "analyzer/html_escape.h"
 #include "analyzer/render_text.h"
@@ -186,8 +188,9 @@ std::optional<Gap> FindGap(const std::vector<TimelineRow>& milestones, const std
   for (auto [interval, ready, name] :
        {std::tuple{"plugin_start_after_persistenced", "persistenced_started", "nvidia-persistenced started"},
         std::tuple{"plugin_start_after_driver_loaded", "driver_loaded", "driver loaded"}}) {
+    std::string_view wanted = interval;  // clang 14 cannot capture a structured binding
     auto it = std::find_if(intervals.begin(), intervals.end(),
-                           [&](const Interval& i) { return i.boot_offset == boot && i.name == interval; });
+                           [&](const Interval& i) { return i.boot_offset == boot && i.name == wanted; });
     if (it == intervals.end()) continue;
     for (const auto& m : milestones) {
       if (m.boot_offset != boot || !m.since_boot_ns || m.milestone != ready) continue;

@@ -107,6 +107,16 @@ Result<int64_t> ParseRfc3339(std::string_view text) {
   return seconds * 1000000000LL + fraction_ns;
 }
 
+std::optional<int64_t> UnixNsFromUtcCivil(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
+                                          int64_t second) {
+  if (year < 1678 || year > 2261 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 ||
+      minute < 0 || minute > 59 || second < 0 || second > 60) {
+    return std::nullopt;
+  }
+  int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  return (days * 86400 + hour * 3600 + minute * 60 + second) * 1000000000LL;
+}
+
 int64_t WallClockNowNs() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);

@@ -3,6 +3,7 @@
 #define GPUF_COMMON_TIME_FORMAT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,12 @@ Result<int64_t> ParseRfc3339(std::string_view text);
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
 // algorithm); independent of the process time zone.
 int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
+
+// Nanoseconds since the epoch of a UTC date and time; std::nullopt when a
+// field is out of its range or the year is outside 1678-2261 (what int64
+// nanoseconds hold). For times read from hostile text: never overflows.
+std::optional<int64_t> UnixNsFromUtcCivil(int64_t year, int64_t month, int64_t day, int64_t hour, int64_t minute,
+                                          int64_t second);
 
 // Wall clock and monotonic clock now, in nanoseconds.
 int64_t WallClockNowNs();

@@ -50,3 +50,17 @@ TEST_CASE("ParseRfc3339: offsets, fractions and the Go zero time") {
 }  // TEST_SUITE
 
 }  // namespace gpuf
+
+namespace gpuf {
+
+TEST_CASE("UnixNsFromUtcCivil: a date and time in range, nothing for what int64 nanoseconds cannot hold") {
+  CHECK(UnixNsFromUtcCivil(2026, 11, 18, 3, 18, 17) == int64_t{1794971897} * 1000000000);
+  CHECK(UnixNsFromUtcCivil(1970, 1, 1, 0, 0, 0) == 0);
+  CHECK_FALSE(UnixNsFromUtcCivil(4046, 1, 1, 0, 0, 0).has_value());  // a fuzzed Go log year
+  CHECK_FALSE(UnixNsFromUtcCivil(1, 1, 1, 0, 0, 0).has_value());     // Go's zero time
+  CHECK_FALSE(UnixNsFromUtcCivil(2026, 13, 1, 0, 0, 0).has_value());
+  CHECK_FALSE(UnixNsFromUtcCivil(2026, 11, 99999999999, 0, 0, 0).has_value());
+  CHECK_FALSE(UnixNsFromUtcCivil(2026, 11, 18, 24, 0, 0).has_value());
+}
+
+}  // namespace gpuf

@@ -196,15 +196,9 @@ std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
     for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
     if (mon == 0) return;
     year = YearOf(*instant);
-    std::tm tm{};
-    tm.tm_year = year - 1900;
-    tm.tm_mon = mon - 1;
-    tm.tm_mday = static_cast<int>(Int64Or(day, 0));
-    tm.tm_hour = static_cast<int>(Int64Or(h, 0));
-    tm.tm_min = static_cast<int>(Int64Or(m, 0));
-    tm.tm_sec = static_cast<int>(Int64Or(s, 0));
-    int64_t local_as_utc = static_cast<int64_t>(timegm(&tm));
-    int64_t diff = local_as_utc - *instant / 1000000000LL;
+    auto local_as_utc = UnixNsFromUtcCivil(year, mon, Int64Or(day, 0), Int64Or(h, 0), Int64Or(m, 0), Int64Or(s, 0));
+    if (!local_as_utc) return;
+    int64_t diff = (*local_as_utc - *instant) / 1000000000LL;
     int rounded = static_cast<int>((diff >= 0 ? diff + 450 : diff - 450) / 900 * 900);
     if (rounded >= -14 * 3600 && rounded <= 14 * 3600) ++votes[rounded];
   });
@@ -233,14 +227,7 @@ std::optional<int64_t> ParseDateAsUtc(std::string_view text) {
                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
   if (mon == 0) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = mon - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = h;
-  tm.tm_min = m;
-  tm.tm_sec = s;
-  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
+  return UnixNsFromUtcCivil(year, mon, day, h, m, s);
 }
 
 std::optional<int> OffsetBetween(int64_t local_as_utc_ns, int64_t utc_ns, int tolerance_seconds) {
@@ -254,14 +241,9 @@ std::optional<int64_t> ParseUptimeSince(std::string_view text, int utc_offset_se
   static const RE2 since(R"(^\s*(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$)");
   int y, mo, d, h, mi, s;
   if (!RE2::FullMatch(text, since, &y, &mo, &d, &h, &mi, &s)) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = s;
-  return (static_cast<int64_t>(timegm(&tm)) - utc_offset_seconds) * 1000000000LL;
+  auto utc = UnixNsFromUtcCivil(y, mo, d, h, mi, s);
+  if (!utc) return std::nullopt;
+  return *utc - int64_t{utc_offset_seconds} * 1000000000LL;
 }
 
 }  // namespace gpuf

@@ -10,6 +10,7 @@
 
 #include "common/parse_int.h"
 #include "common/text_lines.h"
+#include "common/time_format.h"
 
 namespace gpuf {
 
@@ -64,17 +65,6 @@ int ToInt(std::string_view s) {
   return v;
 }
 
-int64_t UtcNs(int year, int month, int day, int hour, int minute, int second) {
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
-}
-
 // ".625123" -> nanoseconds; consumes the fraction from `rest`.
 int64_t TakeFraction(std::string_view& rest) {
   if (rest.empty() || rest.front() != '.') return 0;
@@ -96,8 +86,10 @@ std::optional<int64_t> TakeTime(std::string_view line, const TimeHints& hints, s
         !Digits(d.substr(17, 2))) {
       return std::nullopt;
     }
-    int64_t ns = UtcNs(ToInt(d.substr(0, 4)), ToInt(d.substr(5, 2)), ToInt(d.substr(8, 2)), ToInt(d.substr(11, 2)),
-                       ToInt(d.substr(14, 2)), ToInt(d.substr(17, 2)));
+    auto utc = UnixNsFromUtcCivil(ToInt(d.substr(0, 4)), ToInt(d.substr(5, 2)), ToInt(d.substr(8, 2)),
+                                  ToInt(d.substr(11, 2)), ToInt(d.substr(14, 2)), ToInt(d.substr(17, 2)));
+    if (!utc) return std::nullopt;
+    int64_t ns = *utc;
     rest = line.substr(19);
     ns += TakeFraction(rest);
     if (!rest.empty() && rest.front() == 'Z') {
@@ -255,13 +247,13 @@ class SliceWriter {
 
 int64_t YearlessToUtcNs(int month, int day, int hour, int minute, int second, const TimeHints& hints) {
   const int64_t offset_ns = int64_t{hints.utc_offset_seconds} * 1000000000LL;
-  if (hints.not_after_ns <= 0) return UtcNs(hints.year, month, day, hour, minute, second) - offset_ns;
+  if (hints.not_after_ns <= 0) return UnixNsFromUtcCivil(hints.year, month, day, hour, minute, second).value_or(0) - offset_ns;
   std::time_t seconds = static_cast<std::time_t>((hints.not_after_ns + offset_ns) / 1000000000LL);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
-  int64_t ns = UtcNs(tm.tm_year + 1900, month, day, hour, minute, second) - offset_ns;
+  int64_t ns = UnixNsFromUtcCivil(tm.tm_year + 1900, month, day, hour, minute, second).value_or(0) - offset_ns;
   // A December line read in January belongs to the year before.
-  if (ns > hints.not_after_ns + 86400LL * 1000000000LL) ns = UtcNs(tm.tm_year + 1899, month, day, hour, minute, second) - offset_ns;
+  if (ns > hints.not_after_ns + 86400LL * 1000000000LL) ns = UnixNsFromUtcCivil(tm.tm_year + 1899, month, day, hour, minute, second).value_or(0) - offset_ns;
   return ns;
 }
 

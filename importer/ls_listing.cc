@@ -1,12 +1,12 @@
 #include "importer/ls_listing.h"
 
-#include <ctime>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "common/parse_int.h"
 #include "common/text_lines.h"
+#include "common/time_format.h"
 
 namespace gpuf {
 
@@ -61,17 +61,6 @@ std::optional<int> ModeBits(std::string_view perms) {
   return mode;
 }
 
-int64_t UtcNs(int year, int month, int day, int hour, int minute, int second) {
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
-}
-
 int Month(std::string_view word) {
   for (int i = 0; i < 12; ++i) if (word == kMonths[i]) return i + 1;
   return 0;
@@ -90,8 +79,9 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
     auto hour = ParseInt64(t.substr(0, 2)), minute = ParseInt64(t.substr(3, 2));
     auto second = t.size() >= 8 ? ParseInt64(t.substr(6, 2)) : std::optional<int64_t>(0);
     if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
-    ns = UtcNs(static_cast<int>(*year), static_cast<int>(*month), static_cast<int>(*day), static_cast<int>(*hour),
-               static_cast<int>(*minute), static_cast<int>(*second));
+    auto utc = UnixNsFromUtcCivil(*year, *month, *day, *hour, *minute, *second);
+    if (!utc) return std::nullopt;
+    ns = *utc;
     if (t.size() > 9 && t[8] == '.') {
       std::string fraction(t.substr(9, 9));
       while (fraction.size() < 9) fraction += '0';
@@ -116,7 +106,9 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
     ns = YearlessToUtcNs(month, day_of_month, static_cast<int>(Int64Or(t.substr(0, 2), 0)),
                          static_cast<int>(Int64Or(t.substr(3, 2), 0)), 0, hints);
   } else if (IsNumber(t) && t.size() == 4) {
-    ns = UtcNs(static_cast<int>(Int64Or(t, 0)), month, day_of_month, 0, 0, 0) - int64_t{offset} * 1000000000LL;
+    auto utc = UnixNsFromUtcCivil(Int64Or(t, 0), month, day_of_month, 0, 0, 0);
+    if (!utc) return std::nullopt;
+    ns = *utc - int64_t{offset} * 1000000000LL;
   } else {
     return std::nullopt;
   }

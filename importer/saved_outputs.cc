@@ -1,6 +1,5 @@
 #include "importer/saved_outputs.h"
 
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -12,17 +11,6 @@
 namespace gpuf {
 
 namespace {
-
-int64_t UtcNs(int year, int month, int day, int hour, int minute, int second) {
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<int64_t>(timegm(&tm)) * 1000000000LL;
-}
 
 // crictl prints short states ("Running"); the JSON has the CRI enum.
 std::string CriState(std::string_view state) {
@@ -133,12 +121,12 @@ ConvertedLog ConvertPluginLog(std::string_view text, int year, int64_t fallback_
     if (auto ns = LeadingRfc3339(line, rest)) {
       lines.push_back({ns, std::string(rest)});
     } else if (auto go = ParseGoLogHeader(line)) {
-      lines.push_back({UtcNs(go->year, go->month, go->day, go->hour, go->minute, go->second) +
-                           int64_t{go->microsecond} * 1000,
+      auto utc = UnixNsFromUtcCivil(go->year, go->month, go->day, go->hour, go->minute, go->second);
+      lines.push_back({utc ? std::optional<int64_t>(*utc + int64_t{go->microsecond} * 1000) : std::nullopt,
                        std::string(line)});
     } else if (auto klog = ParseKlogHeader(line)) {
-      lines.push_back({UtcNs(year, klog->month, klog->day, klog->hour, klog->minute, klog->second) +
-                           int64_t{klog->microsecond} * 1000,
+      auto utc = UnixNsFromUtcCivil(year, klog->month, klog->day, klog->hour, klog->minute, klog->second);
+      lines.push_back({utc ? std::optional<int64_t>(*utc + int64_t{klog->microsecond} * 1000) : std::nullopt,
                        std::string(line)});
     } else {
       lines.push_back({std::nullopt, std::string(line)});

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/text_lines.h"
+#include "common/time_format.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
 #include "importer/conversions.h"
@@ -40,14 +41,9 @@ std::map<int, BootFacts> BootsFromList(std::string_view text, int utc_offset_sec
     int offset, y, mo, d, h, mi, s;
     std::string id;
     if (!RE2::PartialMatch(line, row, &offset, &id, &y, &mo, &d, &h, &mi, &s)) return;
-    std::tm tm{};
-    tm.tm_year = y - 1900;
-    tm.tm_mon = mo - 1;
-    tm.tm_mday = d;
-    tm.tm_hour = h;
-    tm.tm_min = mi;
-    tm.tm_sec = s;
-    boots[offset] = {id, (static_cast<int64_t>(timegm(&tm)) - utc_offset_seconds) * 1000000000LL};
+    auto utc = UnixNsFromUtcCivil(y, mo, d, h, mi, s);
+    if (!utc) return;
+    boots[offset] = {id, *utc - int64_t{utc_offset_seconds} * 1000000000LL};
   });
   return boots;
 }

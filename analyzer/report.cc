@@ -78,7 +78,7 @@ Status AddVersions(Database& db, int64_t bundle, Report& r) {
       "  FROM containers c JOIN artifacts a USING (artifact_id) "
       "  WHERE c.bundle_id = :bundle AND c.is_plugin = 1 AND c.image IS NOT NULL) "
       "SELECT component, version, min(artifact) FROM seen GROUP BY component, version ORDER BY component, version",
-      bundle, [](Statement& s) { return ComponentVersion{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2)}; }));
+      bundle, [](Statement& s) { return ReportedVersion{s.ColumnText(0), s.ColumnText(1), s.ColumnText(2)}; }));
   return Status::Ok();
 }
 

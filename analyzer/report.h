@@ -18,7 +18,7 @@
 
 namespace gpuf {
 
-struct ComponentVersion {
+struct ReportedVersion {
   std::string component;  // "containerd", "nvidia-device-plugin", ...
   std::string version;    // as printed
   std::string artifact;   // where it was read
@@ -55,7 +55,7 @@ struct Report {
   int64_t parse_warnings = 0;
   int64_t timeline_warnings = 0;
   // Added for the Markdown and HTML summaries; renderers that predate them ignore them.
-  std::vector<ComponentVersion> versions;     // by component
+  std::vector<ReportedVersion> versions;     // by component
   int64_t artifacts_timed_out = 0;            // among the failed
   std::vector<ArtifactNote> empty;            // ran fine, produced nothing
   std::vector<ArtifactNote> truncated;        // a collector cap cut them

@@ -304,38 +304,50 @@ Result<SourceTree> ReadArchiveTree(const std::string& path, const SourceLimits& 
   return tree;
 }
 
-Result<std::string> ReadMaybeCompressedFile(const std::string& path, const SourceLimits& limits) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return Status::BadInput("cannot read '" + path + "'", std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return Status::BadInput("'" + path + "' is not a regular file");
+namespace {
+
+// A reader of one stream, compressed by any filter libarchive knows or not at all.
+ReadArchive NewRawReader() {
   ReadArchive a(archive_read_new());
   archive_read_support_filter_all(a.get());
   archive_read_support_format_raw(a.get());
   archive_read_support_format_empty(a.get());
+  return a;
+}
+
+// Moves an opened raw reader to its data; false when the stream is empty.
+Result<bool> AtRawData(archive* a, const std::string& name) {
+  archive_entry* entry = nullptr;
+  int r = archive_read_next_header(a, &entry);
+  if (r == ARCHIVE_EOF) return false;
+  if (r != ARCHIVE_OK) return Status::BadInput("cannot read '" + name + "'", ArchiveMessage(a));
+  return true;
+}
+
+}  // namespace
+
+Result<std::string> ReadMaybeCompressedFile(const std::string& path, const SourceLimits& limits) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return Status::BadInput("cannot read '" + path + "'", std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return Status::BadInput("'" + path + "' is not a regular file");
+  ReadArchive a = NewRawReader();
   if (archive_read_open_filename(a.get(), path.c_str(), 64 * 1024) != ARCHIVE_OK) {
     return Status::BadInput("cannot read '" + path + "'", ArchiveMessage(a.get()));
   }
-  archive_entry* entry = nullptr;
-  int r = archive_read_next_header(a.get(), &entry);
-  if (r == ARCHIVE_EOF) return std::string();
-  if (r != ARCHIVE_OK) return Status::BadInput("cannot read '" + path + "'", ArchiveMessage(a.get()));
+  GPUF_ASSIGN_OR_RETURN(bool has_data, AtRawData(a.get(), path));
+  if (!has_data) return std::string();
   std::string out;
   GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), path, limits, out));
   return out;
 }
 
 Result<std::string> ReadCompressedHead(const std::string& path, int64_t max_bytes) {
-  ReadArchive a(archive_read_new());
-  archive_read_support_filter_all(a.get());
-  archive_read_support_format_raw(a.get());
-  archive_read_support_format_empty(a.get());
+  ReadArchive a = NewRawReader();
   if (archive_read_open_filename(a.get(), path.c_str(), 64 * 1024) != ARCHIVE_OK) {
     return Status::BadInput("cannot read '" + path + "'", ArchiveMessage(a.get()));
   }
-  archive_entry* entry = nullptr;
-  int r = archive_read_next_header(a.get(), &entry);
-  if (r == ARCHIVE_EOF) return std::string();
-  if (r != ARCHIVE_OK) return Status::BadInput("cannot read '" + path + "'", ArchiveMessage(a.get()));
+  GPUF_ASSIGN_OR_RETURN(bool has_data, AtRawData(a.get(), path));
+  if (!has_data) return std::string();
   std::string out(static_cast<size_t>(max_bytes), '\0');
   la_ssize_t n = archive_read_data(a.get(), out.data(), out.size());
   if (n < 0) return Status::BadInput("cannot read '" + path + "'", ArchiveMessage(a.get()));
@@ -344,17 +356,12 @@ Result<std::string> ReadCompressedHead(const std::string& path, int64_t max_byte
 }
 
 Result<std::string> DecompressBytes(std::string_view bytes, const std::string& name, const SourceLimits& limits) {
-  ReadArchive a(archive_read_new());
-  archive_read_support_filter_all(a.get());
-  archive_read_support_format_raw(a.get());
-  archive_read_support_format_empty(a.get());
+  ReadArchive a = NewRawReader();
   if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     return Status::BadInput("cannot read '" + name + "'", ArchiveMessage(a.get()));
   }
-  archive_entry* entry = nullptr;
-  int r = archive_read_next_header(a.get(), &entry);
-  if (r == ARCHIVE_EOF) return std::string();
-  if (r != ARCHIVE_OK) return Status::BadInput("cannot read '" + name + "'", ArchiveMessage(a.get()));
+  GPUF_ASSIGN_OR_RETURN(bool has_data, AtRawData(a.get(), name));
+  if (!has_data) return std::string();
   std::string out;
   GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), name, limits, out));
   return out;

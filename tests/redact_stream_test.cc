@@ -147,7 +147,12 @@ TEST_SUITE("redact_stream") {
 
 TEST_CASE("redact: peak memory does not grow with the bundle") {
   const char* env = std::getenv("GPUF_REDACT_LARGE_MB");
-  const int64_t large_mb = env ? std::atoll(env) : 512;
+#if defined(__SANITIZE_ADDRESS__)
+  const int64_t default_large_mb = 64;  // the memory bound is not checked there (below): keep the run short
+#else
+  const int64_t default_large_mb = 512;
+#endif
+  const int64_t large_mb = env ? std::atoll(env) : default_large_mb;
   test::TempDir dir;
   int64_t small_lines = 0, large_lines = 0;
   const std::string small = MakeBundle(dir, "small", 16, &small_lines);
@@ -164,8 +169,10 @@ TEST_CASE("redact: peak memory does not grow with the bundle") {
 
   MESSAGE("redact peak RSS: " << s.max_rss_kib << " KiB for 16 MB, " << l.max_rss_kib << " KiB for " << large_mb
                               << " MB; " << large_mb / l.seconds << " MB/s (uncompressed) on this machine");
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer's shadow memory and quarantine inflate RSS
   CHECK(l.max_rss_kib < s.max_rss_kib + 16 * 1024);
   CHECK(l.max_rss_kib < 64 * 1024);
+#endif
 }
 
 }  // TEST_SUITE

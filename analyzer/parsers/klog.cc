@@ -216,9 +216,24 @@ std::string ReadBare(std::string_view text, size_t& pos) {
   return std::string(text.substr(start, pos - start));
 }
 
+// Most lines handed to the header parsers have no header of that kind: a
+// look at the fixed punctuation turns them away before the regular expression.
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool MayStartWithKlogHeader(std::string_view line) {
+  return line.size() >= 22 && (line[0] == 'I' || line[0] == 'W' || line[0] == 'E' || line[0] == 'F') &&
+         IsDigit(line[1]) && IsDigit(line[4]) && line[5] == ' ' && line[8] == ':' && line[11] == ':';
+}
+
+bool MayStartWithGoLogHeader(std::string_view line) {
+  return line.size() >= 19 && IsDigit(line[0]) && line[4] == '/' && line[7] == '/' && line[10] == ' ' &&
+         line[13] == ':';
+}
+
 }  // namespace
 
 std::optional<KlogHeader> ParseKlogHeader(std::string_view line) {
+  if (!MayStartWithKlogHeader(line)) return std::nullopt;
   static const RE2 header(
       R"((?s)([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^:\]\s]+):(\d+)\](?: (.*))?)",
       RE2::Latin1);
@@ -235,6 +250,7 @@ std::optional<KlogHeader> ParseKlogHeader(std::string_view line) {
 }
 
 std::optional<GoLogHeader> ParseGoLogHeader(std::string_view line) {
+  if (!MayStartWithGoLogHeader(line)) return std::nullopt;
   static const RE2 header(
       R"((?s)(\d{4})/(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{6}))?(?: (.*))?)", RE2::Latin1);
   GoLogHeader h;

@@ -1,4 +1,5 @@
 #include "analyzer/parsers/kubelet_log.h"
+#include "analyzer/parsers/regex_cascade.h"
 #include "common/text_lines.h"
 
 #include <re2/re2.h>
@@ -11,6 +12,12 @@ namespace gpuf {
 namespace {
 
 re2::StringPiece Piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
+
+RE2::Options Latin1Options() {
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);
+  return options;
+}
 
 bool IsKeyChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -136,45 +143,73 @@ KubeletEvent Structured(std::string_view m) {
   return e;
 }
 
-KubeletEvent Unstructured(std::string_view m) {
-  static const RE2 registration(
-      R"re(Got registration request from device plugin with resource name "?([^"\s]+)"?)re",
-      RE2::Latin1);
-  static const RE2 list_and_watch(
-      R"(listAndWatch ended unexpectedly for device plugin (\S+) with error (.*))", RE2::Latin1);
-  static const RE2 connect(
-      R"(Unable to connect to device plugin client with socket path (\S+?):? (.*))", RE2::Latin1);
-  static const RE2 zero(R"(Zero out resource (\S+) capacity in existing node\.?)", RE2::Latin1);
-  static const RE2 checkpoint(
-      R"re(Failed to (?:retrieve checkpoint for|read data from checkpoint) "?([^":\s]+)"?:? (.*))re",
-      RE2::Latin1);
-  static const RE2 continue_after(
-      R"(Continue after failing to read checkpoint file\. )"
-      R"(Device allocation info may NOT be up-to-date\.? ?(?:Err: )?(.*))",
-      RE2::Latin1);
-  static const RE2 rebooted(R"(Node (\S+) has been rebooted, boot id: ([0-9a-fA-F-]+))", RE2::Latin1);
+// The older wordings (free text after the klog header), in the order tried.
+enum KubeletPattern { kRegistration, kListAndWatch, kConnect, kZero, kCheckpoint, kContinueAfter, kRebooted };
+
+const RegexCascade& KubeletPatterns() {
+  static const RegexCascade cascade(
+      {
+          R"re(Got registration request from device plugin with resource name "?([^"\s]+)"?)re",
+          R"(listAndWatch ended unexpectedly for device plugin (\S+) with error (.*))",
+          R"(Unable to connect to device plugin client with socket path (\S+?):? (.*))",
+          R"(Zero out resource (\S+) capacity in existing node\.?)",
+          R"re(Failed to (?:retrieve checkpoint for|read data from checkpoint) "?([^":\s]+)"?:? (.*))re",
+          R"(Continue after failing to read checkpoint file\. )"
+          R"(Device allocation info may NOT be up-to-date\.? ?(?:Err: )?(.*))",
+          // Anywhere in the line: the node's own event text is quoted inside other messages.
+          R"((?s).*?Node (\S+) has been rebooted, boot id: ([0-9a-fA-F-]+).*)",
+      },
+      Latin1Options());
+  return cascade;
+}
+
+KubeletEventKind CheckpointKind(const std::string& error, KubeletEventKind otherwise) {
+  return error.find("corrupt") != std::string::npos ? KubeletEventKind::kCheckpointCorrupted : otherwise;
+}
+
+KubeletEvent Unstructured(std::string_view text) {
   using K = KubeletEventKind;
   KubeletEvent e;
-  if (RE2::FullMatch(Piece(m), registration, &e.resource)) {
-    e.kind = K::kRegistrationRequest;
-  } else if (RE2::FullMatch(Piece(m), list_and_watch, &e.resource, &e.error)) {
-    e.kind = K::kListAndWatchEnded;
-  } else if (RE2::FullMatch(Piece(m), connect, &e.path, &e.error)) {
-    e.kind = K::kPluginConnectFailed;
-  } else if (RE2::FullMatch(Piece(m), zero, &e.resource)) {
-    e.kind = K::kZeroOutCapacity;
-  } else if (RE2::FullMatch(Piece(m), checkpoint, &e.detail, &e.error)) {
-    e.kind = e.error.find("corrupt") != std::string::npos ? K::kCheckpointCorrupted
-                                                          : K::kCheckpointNotFound;
-  } else if (RE2::FullMatch(Piece(m), continue_after, &e.error)) {
-    e.kind = e.error.find("corrupt") != std::string::npos ? K::kCheckpointCorrupted
-                                                          : K::kCheckpointReadFailed;
-  } else if (RE2::PartialMatch(Piece(m), rebooted, &e.node, &e.boot_id)) {
-    e.kind = K::kNodeRebooted;
-  } else if (m.find("Allocate failed due to") != std::string_view::npos) {
-    // The pod's status message or event, as kubectl and kubelet show it.
-    e.kind = K::kAdmissionError;
-    ReadAllocateFailure(m, &e);
+  re2::StringPiece m = Piece(text);
+  const RegexCascade& patterns = KubeletPatterns();
+  int which = patterns.FirstFullMatch(text);
+  const RE2* re = which < 0 ? nullptr : &patterns.pattern(which);
+  switch (which) {
+    case kRegistration:
+      RE2::FullMatch(m, *re, &e.resource);
+      e.kind = K::kRegistrationRequest;
+      break;
+    case kListAndWatch:
+      RE2::FullMatch(m, *re, &e.resource, &e.error);
+      e.kind = K::kListAndWatchEnded;
+      break;
+    case kConnect:
+      RE2::FullMatch(m, *re, &e.path, &e.error);
+      e.kind = K::kPluginConnectFailed;
+      break;
+    case kZero:
+      RE2::FullMatch(m, *re, &e.resource);
+      e.kind = K::kZeroOutCapacity;
+      break;
+    case kCheckpoint:
+      RE2::FullMatch(m, *re, &e.detail, &e.error);
+      e.kind = CheckpointKind(e.error, K::kCheckpointNotFound);
+      break;
+    case kContinueAfter:
+      RE2::FullMatch(m, *re, &e.error);
+      e.kind = CheckpointKind(e.error, K::kCheckpointReadFailed);
+      break;
+    case kRebooted:
+      RE2::FullMatch(m, *re, &e.node, &e.boot_id);
+      e.kind = K::kNodeRebooted;
+      break;
+    default:
+      if (text.find("Allocate failed due to") != std::string_view::npos) {
+        // The pod's status message or event, as kubectl and kubelet show it.
+        e.kind = K::kAdmissionError;
+        ReadAllocateFailure(text, &e);
+      }
+      break;
   }
   return e;
 }
@@ -229,11 +264,6 @@ void SplitUnitAndDescription(const std::string& text, SystemdEvent* e) {
   }
 }
 
-struct JobPattern {
-  SystemdEventKind kind;
-  const char* regex;  // one capture: what systemd printed for the unit
-};
-
 }  // namespace
 
 const char* SystemdEventKindName(SystemdEventKind kind) {
@@ -260,81 +290,124 @@ const char* SystemdEventKindName(SystemdEventKind kind) {
   return "unknown";
 }
 
+namespace {
+
+// PID 1's wordings, in the order they are tried: the first that matches the
+// whole message decides. Each has the captures its handler below reads.
+enum SystemdPattern {
+  kRequested, kFinished, kRejected, kExited, kFailedResult, kFailedOld, kRestartCounter, kRestartOld,
+  kDeactivated, kVanished, kStarting, kStarted, kStopping, kStopped, kFailedToStart, kReloadingUnit, kReloaded,
+};
+
+const RegexCascade& SystemdPatterns() {
+  static const RegexCascade cascade(
+      {
+          R"((Reloading|Reexecuting) requested from client PID (\d+))"
+          R"((?: \('([^']*)'\))?(?: \(unit ([^)]*)\))?\.\.\.)",
+          R"(Reloading finished in (\d+) ms\.)",
+          R"((?:Reloading|Reexecution) request rejected due to rate limit\.)",
+          R"((\S+): [Mm]ain process exited, code=(\w+), status=(\S+?)\.?)",
+          R"((\S+): Failed with result '([^']*)'\.)",
+          R"(Unit (\S+) entered failed state\.|(\S+\.[a-z]+) failed\.)",
+          R"((\S+): Scheduled restart job, restart counter is at (\d+)\.)",
+          R"((\S+): Service (?:RestartSec=\S+ expired|hold-off time over), scheduling restart\.)",
+          R"((\S+): Deactivated successfully\.)",
+          R"((\S+): Current command vanished from the unit file.*)",
+          R"(Starting (.+?)(?:\.\.\.|\.))",
+          R"(Started (.+)\.)",
+          R"(Stopping (.+?)(?:\.\.\.|\.))",
+          R"(Stopped (.+)\.)",
+          R"(Failed to start (.+)\.)",
+          R"(Reloading (.+)\.\.\.)",
+          R"(Reloaded (.+)\.)",
+      },
+      Latin1Options());
+  return cascade;
+}
+
+// "Started X." and its kin: the job's kind, and the unit named in X.
+SystemdEventKind JobKind(int pattern) {
+  using K = SystemdEventKind;
+  switch (pattern) {
+    case kStarting: return K::kUnitStarting;
+    case kStarted: return K::kUnitStarted;
+    case kStopping: return K::kUnitStopping;
+    case kStopped: return K::kUnitStopped;
+    case kFailedToStart: return K::kUnitFailed;
+    case kReloadingUnit: return K::kUnitReloading;
+    case kReloaded: return K::kUnitReloaded;
+    default: return K::kUnknown;
+  }
+}
+
+}  // namespace
+
 SystemdEvent ClassifySystemdMessage(std::string_view message) {
   using K = SystemdEventKind;
-  static const RE2 requested(
-      R"((Reloading|Reexecuting) requested from client PID (\d+))"
-      R"((?: \('([^']*)'\))?(?: \(unit ([^)]*)\))?\.\.\.)",
-      RE2::Latin1);
-  static const RE2 finished(R"(Reloading finished in (\d+) ms\.)", RE2::Latin1);
-  static const RE2 rejected(R"((?:Reloading|Reexecution) request rejected due to rate limit\.)",
-                            RE2::Latin1);
-  static const RE2 exited(R"((\S+): [Mm]ain process exited, code=(\w+), status=(\S+?)\.?)",
-                          RE2::Latin1);
-  static const RE2 failed_result(R"((\S+): Failed with result '([^']*)'\.)", RE2::Latin1);
-  static const RE2 failed_old(R"(Unit (\S+) entered failed state\.|(\S+\.[a-z]+) failed\.)",
-                              RE2::Latin1);
-  static const RE2 restart_counter(R"((\S+): Scheduled restart job, restart counter is at (\d+)\.)",
-                                   RE2::Latin1);
-  static const RE2 restart_old(
-      R"((\S+): Service (?:RestartSec=\S+ expired|hold-off time over), scheduling restart\.)",
-      RE2::Latin1);
-  static const RE2 deactivated(R"((\S+): Deactivated successfully\.)", RE2::Latin1);
-  static const RE2 vanished(R"((\S+): Current command vanished from the unit file.*)", RE2::Latin1);
-  static const JobPattern kJobs[] = {
-      {K::kUnitStarting, R"(Starting (.+?)(?:\.\.\.|\.))"},
-      {K::kUnitStarted, R"(Started (.+)\.)"},
-      {K::kUnitStopping, R"(Stopping (.+?)(?:\.\.\.|\.))"},
-      {K::kUnitStopped, R"(Stopped (.+)\.)"},
-      {K::kUnitFailed, R"(Failed to start (.+)\.)"},
-      {K::kUnitReloading, R"(Reloading (.+)\.\.\.)"},
-      {K::kUnitReloaded, R"(Reloaded (.+)\.)"},
-  };
-  static const std::vector<std::unique_ptr<RE2>> jobs = [] {
-    std::vector<std::unique_ptr<RE2>> v;
-    for (const JobPattern& p : kJobs) v.push_back(std::make_unique<RE2>(p.regex, RE2::Latin1));
-    return v;
-  }();
-
   re2::StringPiece m = Piece(TrimRight(message));
   SystemdEvent e;
-  std::string verb, pid, text, counter;
   if (m == "Reloading.") {
     e.kind = K::kDaemonReload;
-  } else if (m == "Reloading...") {
+    return e;
+  }
+  if (m == "Reloading...") {
     e.kind = K::kDaemonReloading;
-  } else if (RE2::FullMatch(m, requested, &verb, &pid, &e.caller_comm, &e.caller_unit)) {
-    e.kind = verb == "Reloading" ? K::kDaemonReloadRequested : K::kDaemonReexecRequested;
-    if (pid.size() < 19) e.caller_pid = std::stoll(pid);
-  } else if (RE2::FullMatch(m, finished, &pid)) {
-    e.kind = K::kDaemonReloadFinished;
-    if (pid.size() < 19) e.duration_ms = std::stoll(pid);
-  } else if (RE2::FullMatch(m, rejected)) {
-    e.kind = K::kDaemonReloadRejected;
-  } else if (RE2::FullMatch(m, exited, &e.unit, &e.exit_code, &e.exit_status)) {
-    e.kind = K::kMainProcessExited;
-  } else if (RE2::FullMatch(m, failed_result, &e.unit, &e.result)) {
-    e.kind = K::kUnitFailed;
-  } else if (RE2::FullMatch(m, failed_old, &e.unit, &text)) {
-    e.kind = K::kUnitFailed;
-    if (e.unit.empty()) e.unit = text;
-  } else if (RE2::FullMatch(m, restart_counter, &e.unit, &counter)) {
-    e.kind = K::kRestartScheduled;
-    if (counter.size() < 9) e.restart_counter = std::stoi(counter);
-  } else if (RE2::FullMatch(m, restart_old, &e.unit)) {
-    e.kind = K::kRestartScheduled;
-  } else if (RE2::FullMatch(m, deactivated, &e.unit)) {
-    e.kind = K::kUnitDeactivated;
-  } else if (RE2::FullMatch(m, vanished, &e.unit)) {
-    e.kind = K::kCommandVanished;
-  } else {
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (RE2::FullMatch(m, *jobs[i], &text)) {
-        e.kind = kJobs[i].kind;
-        SplitUnitAndDescription(text, &e);
-        break;
-      }
-    }
+    return e;
+  }
+  const RegexCascade& patterns = SystemdPatterns();
+  int which = patterns.FirstFullMatch(std::string_view(m.data(), m.size()));
+  if (which < 0) return e;
+  const RE2& re = patterns.pattern(which);
+  std::string verb, number, text;
+  switch (which) {
+    case kRequested:
+      RE2::FullMatch(m, re, &verb, &number, &e.caller_comm, &e.caller_unit);
+      e.kind = verb == "Reloading" ? K::kDaemonReloadRequested : K::kDaemonReexecRequested;
+      if (number.size() < 19) e.caller_pid = std::stoll(number);
+      break;
+    case kFinished:
+      RE2::FullMatch(m, re, &number);
+      e.kind = K::kDaemonReloadFinished;
+      if (number.size() < 19) e.duration_ms = std::stoll(number);
+      break;
+    case kRejected:
+      e.kind = K::kDaemonReloadRejected;
+      break;
+    case kExited:
+      RE2::FullMatch(m, re, &e.unit, &e.exit_code, &e.exit_status);
+      e.kind = K::kMainProcessExited;
+      break;
+    case kFailedResult:
+      RE2::FullMatch(m, re, &e.unit, &e.result);
+      e.kind = K::kUnitFailed;
+      break;
+    case kFailedOld:
+      RE2::FullMatch(m, re, &e.unit, &text);
+      e.kind = K::kUnitFailed;
+      if (e.unit.empty()) e.unit = text;
+      break;
+    case kRestartCounter:
+      RE2::FullMatch(m, re, &e.unit, &number);
+      e.kind = K::kRestartScheduled;
+      if (number.size() < 9) e.restart_counter = std::stoi(number);
+      break;
+    case kRestartOld:
+      RE2::FullMatch(m, re, &e.unit);
+      e.kind = K::kRestartScheduled;
+      break;
+    case kDeactivated:
+      RE2::FullMatch(m, re, &e.unit);
+      e.kind = K::kUnitDeactivated;
+      break;
+    case kVanished:
+      RE2::FullMatch(m, re, &e.unit);
+      e.kind = K::kCommandVanished;
+      break;
+    default:
+      RE2::FullMatch(m, re, &text);
+      e.kind = JobKind(which);
+      SplitUnitAndDescription(text, &e);
+      break;
   }
   return e;
 }

@@ -1,4 +1,5 @@
 #include "analyzer/parsers/plugin_log.h"
+#include "analyzer/parsers/regex_cascade.h"
 #include "common/text_lines.h"
 
 #include <re2/re2.h>
@@ -102,21 +103,16 @@ const Pattern kPatterns[] = {
      R"(If this is (?:not )?a GPU node, .*)"},
 };
 
-struct CompiledPattern {
-  const Pattern* pattern;
-  std::unique_ptr<RE2> re;
-};
-
-const std::vector<CompiledPattern>& Compiled() {
-  static const std::vector<CompiledPattern> compiled = [] {
-    std::vector<CompiledPattern> v;
+const RegexCascade& Compiled() {
+  static const RegexCascade cascade = [] {
+    std::vector<std::string> regexes;
+    for (const Pattern& p : kPatterns) regexes.push_back(p.regex);
     RE2::Options options;
     options.set_encoding(RE2::Options::EncodingLatin1);  // log text is bytes, not always UTF-8
     options.set_dot_nl(true);  // a banner joined with its continuation lines
-    for (const Pattern& p : kPatterns) v.push_back({&p, std::make_unique<RE2>(p.regex, options)});
-    return v;
+    return RegexCascade(regexes, options);
   }();
-  return compiled;
+  return cascade;
 }
 
 void Assign(Slot slot, const std::string& value, PluginEvent* e) {
@@ -197,16 +193,17 @@ PluginEvent ClassifyPluginMessage(std::string_view message) {
   message = TrimRight(message);
   re2::StringPiece text(message.data(), message.size());
   PluginEvent event;
-  for (const CompiledPattern& c : Compiled()) {
+  int which = Compiled().FirstFullMatch(message);
+  if (which >= 0) {
+    const RE2& re = Compiled().pattern(which);
+    const Pattern& pattern = kPatterns[which];
     std::string first, second;
     const RE2::Arg a1(&first), a2(&second);
     const RE2::Arg* args[] = {&a1, &a2};
-    int n = c.re->NumberOfCapturingGroups();
-    if (!RE2::FullMatchN(text, *c.re, args, n)) continue;
-    event.kind = c.pattern->kind;
-    Assign(c.pattern->first, first, &event);
-    Assign(c.pattern->second, second, &event);
-    break;
+    RE2::FullMatchN(text, re, args, re.NumberOfCapturingGroups());
+    event.kind = pattern.kind;
+    Assign(pattern.first, first, &event);
+    Assign(pattern.second, second, &event);
   }
   if (event.kind == PluginEventKind::kVersionBanner) {
     event.version = BannerVersion(event.detail);

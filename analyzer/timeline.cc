@@ -46,7 +46,10 @@ FROM temp.boots;
 )sql";
 
 // Journal entries, once each: PID 1's lines about a unit are in both the
-// systemd slice and the unit's own slice.
+// systemd slice and the unit's own slice. Of the copies of one entry (same
+// boot, time and text) the one first in the bundle is kept; finding the
+// others through journal_by_time costs an index probe a row, where grouping
+// every row by its text sorted the whole journal.
 constexpr char kJournalEvents[] = R"sql(
 INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id,
                     boot_offset, milestone, message)
@@ -72,12 +75,15 @@ SELECT :bundle, artifact_id, line,
          WHEN event = 'list_and_watch_ended' THEN 'kubelet_list_and_watch_ended'
        END,
        message
-FROM (SELECT min(j.artifact_id) AS artifact_id, min(j.line) AS line, j.realtime_us, j.source_monotonic_us,
-             j.pid, j.transport, j.boot_id, j.boot_offset, j.event, j.event_subject, j.message, min(a.name) AS name,
+FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid, j.transport, j.boot_id,
+             j.boot_offset, j.event, j.event_subject, j.message, a.name,
              (SELECT b.start_ns FROM temp.boots b WHERE b.boot_id = j.boot_id) AS boot_start
       FROM journal_entries j JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
-      GROUP BY j.boot_id, j.realtime_us, j.message);
+        AND NOT EXISTS (SELECT 1 FROM journal_entries d
+                        WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
+                          AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
+                          AND d.artifact_id IN (SELECT artifact_id FROM artifacts WHERE bundle_id = :bundle)));
 )sql";
 
 constexpr char kPluginLogEvents[] = R"sql(

@@ -86,6 +86,33 @@ TEST_CASE("timeline: kernel lines are placed by their boot-relative stamp") {
   CHECK(*warned == 2);  // one per boot
 }
 
+TEST_CASE("timeline: an entry in two journal slices is one event that points at a line holding its text") {
+  Loaded s = LoadSample("dp-426-reload-kubelet-restart");
+  // PID 1's "Started ..." lines are in the systemd slice and in the unit's own.
+  auto copies = QueryInt(s.db,
+      "SELECT count(*) FROM (SELECT 1 FROM journal_entries j JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = :bundle GROUP BY j.boot_id, j.realtime_us, j.message HAVING count(*) > 1)", s.bundle_id);
+  REQUIRE(copies.ok());
+  CHECK(*copies > 0);
+  auto repeated = QueryInt(s.db,
+      "SELECT count(*) FROM (SELECT 1 FROM events WHERE bundle_id = :bundle AND artifact_id IS NOT NULL "
+      "GROUP BY boot_id, time_ns, message HAVING count(*) > 1)", s.bundle_id);
+  REQUIRE(repeated.ok());
+  CHECK(*repeated == 0);
+  auto elsewhere = QueryInt(s.db,
+      "SELECT count(*) FROM events e JOIN artifacts a USING (artifact_id) "
+      "LEFT JOIN journal_entries j ON j.artifact_id = e.artifact_id AND j.line = e.line "
+      "WHERE e.bundle_id = :bundle AND a.name LIKE 'journal.%' AND j.message IS NOT e.message", s.bundle_id);
+  REQUIRE(elsewhere.ok());
+  CHECK(*elsewhere == 0);
+  auto started = QueryText(s.db,
+      "SELECT a.name || ':' || e.line FROM events e JOIN artifacts a USING (artifact_id) WHERE e.bundle_id = :bundle "
+      "AND e.milestone = 'persistenced_started' AND e.boot_offset = 0", s.bundle_id);
+  REQUIRE(started.ok());
+  REQUIRE(started->has_value());
+  CHECK(**started == "journal.nvidia_persistenced:13");
+}
+
 TEST_CASE("chain verdict: the seed incident fails at the plugin's NVML init, registration and allocatable") {
   Loaded seed = LoadSample("seed-incident");
   auto steps = ComputeChainVerdict(seed.db, seed.bundle_id);

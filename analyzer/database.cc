@@ -86,6 +86,12 @@ std::string Statement::ColumnText(int column) const {
   return text ? reinterpret_cast<const char*>(text) : "";
 }
 
+std::string_view Statement::ColumnView(int column) const {
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
+  if (text == nullptr) return {};
+  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
 bool Statement::ColumnIsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 Result<Database> Database::Create(const std::string& path) {

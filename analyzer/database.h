@@ -46,6 +46,8 @@ class Statement {
   int64_t ColumnInt(int column) const;
   double ColumnDouble(int column) const;
   std::string ColumnText(int column) const;
+  // The value's bytes, valid until the next Step, Reset or destruction.
+  std::string_view ColumnView(int column) const;
   bool ColumnIsNull(int column) const;
   const Status& status() const { return status_; }
 

@@ -16,6 +16,17 @@ std::string IdList(const std::map<int64_t, LogScanner::Applicable>& by_artifact)
   return out;
 }
 
+// A scanned row: artifact, line, time, the matched text, and the line as
+// written when the matched text is a part of it.
+SelectionRow RecordOf(Statement& row) {
+  SelectionRow record;
+  record.artifact_id = row.ColumnInt(0);
+  record.line = row.ColumnInt(1);
+  if (!row.ColumnIsNull(2)) record.time_ns = row.ColumnInt(2);
+  record.text = std::string(row.ColumnView(row.ColumnIsNull(4) ? 3 : 4));
+  return record;
+}
+
 }  // namespace
 
 LogScanner::LogScanner() = default;
@@ -73,40 +84,58 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     target[a.artifact_id] = std::move(applicable);
   }
   if (!journal.empty()) {
-    GPUF_RETURN_IF_ERROR(ScanQuery(db,
+    GPUF_RETURN_IF_ERROR(ScanOrdered(db,
         "SELECT artifact_id, line, realtime_us * 1000, message, NULL FROM journal_entries WHERE artifact_id IN (" +
-            IdList(journal) + ") ORDER BY artifact_id, line", journal));
+            IdList(journal) + ")", "artifact_id, line", journal));
   }
   if (!container.empty()) {
-    GPUF_RETURN_IF_ERROR(ScanQuery(db,
+    GPUF_RETURN_IF_ERROR(ScanOrdered(db,
         "SELECT l.artifact_id, l.line, l.time_ns, l.message, (SELECT a.text FROM artifact_lines a WHERE "
         "a.artifact_id = l.artifact_id AND a.stream IN ('content', 'stdout', 'stderr') AND a.line = l.line LIMIT 1) "
-        "FROM log_lines l WHERE l.artifact_id IN (" + IdList(container) + ") ORDER BY l.artifact_id, l.line", container));
+        "FROM log_lines l WHERE l.artifact_id IN (" + IdList(container) + ")", "l.artifact_id, l.line", container));
   }
   if (!other.empty()) {
     GPUF_RETURN_IF_ERROR(ScanQuery(db,
         "SELECT artifact_id, line, NULL, text, NULL FROM artifact_lines WHERE artifact_id IN (" + IdList(other) +
-            ") ORDER BY artifact_id, stream, line", other));
+            ") ORDER BY artifact_id, stream, line", other, false).status());
   }
   return Status::Ok();
 }
 
-Status LogScanner::ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact) {
-  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
-  while (s.Step()) {
-    SelectionRow record;
-    record.artifact_id = s.ColumnInt(0);
-    record.line = s.ColumnInt(1);
-    if (!s.ColumnIsNull(2)) record.time_ns = s.ColumnInt(2);
-    std::string subject = s.ColumnText(3);
-    record.text = s.ColumnIsNull(4) ? subject : s.ColumnText(4);
-    MatchRecord(by_artifact.at(*record.artifact_id), std::move(record), subject);
-  }
-  return s.status();
+// The loader writes each artifact's lines in order, so a table's own order
+// is nearly always (artifact, line) already, and reading it so spares a sort
+// of every line of the journal. When it is not (members stored in another
+// order), what that pass matched is undone and the lines are read sorted:
+// which matches are kept past the cap depends on the order.
+Status LogScanner::ScanOrdered(Database& db, const std::string& select, const std::string& order,
+                               const std::map<int64_t, Applicable>& by_artifact) {
+  auto matches_before = matches_;
+  LogScanStats stats_before = stats_;
+  GPUF_ASSIGN_OR_RETURN(bool in_order, ScanQuery(db, select + " ORDER BY rowid", by_artifact, true));
+  if (in_order) return Status::Ok();
+  matches_ = std::move(matches_before);
+  stats_ = stats_before;
+  return ScanQuery(db, select + " ORDER BY " + order, by_artifact, false).status();
 }
 
-void LogScanner::MatchRecord(const Applicable& applicable, SelectionRow record, std::string_view subject) {
+Result<bool> LogScanner::ScanQuery(Database& db, const std::string& sql,
+                                   const std::map<int64_t, Applicable>& by_artifact, bool in_table_order) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
+  std::pair<int64_t, int64_t> last{INT64_MIN, INT64_MIN};
+  while (s.Step()) {
+    std::pair<int64_t, int64_t> at{s.ColumnInt(0), s.ColumnInt(1)};
+    if (in_table_order && at < last) return false;
+    last = at;
+    MatchRecord(by_artifact.at(at.first), s);
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  return true;
+}
+
+// The row is read in place: most lines match nothing and are never copied.
+void LogScanner::MatchRecord(const Applicable& applicable, Statement& row) {
   ++stats_.lines;
+  std::string_view subject = row.ColumnView(3);
   if (!applicable.always &&
       std::none_of(applicable.literals.begin(), applicable.literals.end(),
                    [&](const std::string& literal) { return subject.find(literal) != std::string_view::npos; })) {
@@ -134,12 +163,12 @@ void LogScanner::MatchRecord(const Applicable& applicable, SelectionRow record, 
       ++stats_.dropped;
       continue;
     }
-    SelectionRow row = record;
+    SelectionRow match = RecordOf(row);
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
       const re2::StringPiece& g = groups[index];
-      row.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);
+      match.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);
     }
-    rows.push_back(std::move(row));
+    rows.push_back(std::move(match));
     ++stats_.matches;
   }
 }

@@ -69,8 +69,15 @@ class LogScanner {
     std::unique_ptr<RE2> re;
   };
   Applicable ApplicableTo(const std::string& name) const;
-  Status ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact);
-  void MatchRecord(const Applicable& applicable, SelectionRow record, std::string_view subject);
+  // A source's lines ordered by artifact and line: `order` is the ORDER BY
+  // that guarantees it.
+  Status ScanOrdered(Database& db, const std::string& select, const std::string& order,
+                     const std::map<int64_t, Applicable>& by_artifact);
+  // Reads `sql` to the end; false when `in_table_order` and a row came before
+  // the one read last.
+  Result<bool> ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact,
+                         bool in_table_order);
+  void MatchRecord(const Applicable& applicable, Statement& row);
 
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2::Set> set_;

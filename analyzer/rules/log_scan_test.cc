@@ -1,0 +1,63 @@
+#include "analyzer/rules/log_scan.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+TEST_SUITE("log_scan") {
+
+namespace {
+
+// A bundle with one journal slice whose rows are stored in `lines` order.
+Database JournalWithRowsInOrder(const std::vector<int>& lines) {
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  REQUIRE(db->Exec("INSERT INTO bundles (bundle_id, path, format_version, tool_version, collected_at_ns, "
+                   "collection_ended_ns, complete) VALUES (1, 'b', 1, 'v', 0, 0, 1)").ok());
+  REQUIRE(db->Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
+                   "duration_ns, status, timed_out, abandoned, truncated, redactions) "
+                   "VALUES (7, 1, 'journal.kernel', 'boot:0', 'command', 'host', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+  for (int line : lines) {
+    REQUIRE(db->Exec("INSERT INTO journal_entries (artifact_id, line, realtime_us, message) VALUES (7, " +
+                     std::to_string(line) + ", " + std::to_string(line) + ", 'NVRM: Xid 79 at line " +
+                     std::to_string(line) + "')").ok());
+  }
+  return std::move(*db);
+}
+
+std::vector<int64_t> MatchedLines(Database& db) {
+  Selection xid;
+  xid.name = "xid";
+  xid.sources = {"journal.kernel"};
+  xid.pattern = R"(NVRM: Xid (?P<code>\d+))";
+  LogScanner scanner;
+  scanner.Add(0, xid);
+  REQUIRE(scanner.Compile().ok());
+  auto artifacts = ArtifactIndex::Load(db, 1);
+  REQUIRE(artifacts.ok());
+  REQUIRE(scanner.Scan(db, *artifacts).ok());
+  std::vector<int64_t> lines;
+  for (const auto& row : scanner.Matches(0, "xid")) {
+    lines.push_back(*row.line);
+    CHECK(row.Field("code") == "79");
+    CHECK(row.text == "NVRM: Xid 79 at line " + std::to_string(*row.line));
+  }
+  CHECK(scanner.stats().matches == static_cast<int>(lines.size()));
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("LogScanner: matches come in line order when the rows are stored in line order") {
+  Database db = JournalWithRowsInOrder({1, 2, 3, 4});
+  CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});
+}
+
+TEST_CASE("LogScanner: matches come in line order when the rows are stored in another order") {
+  Database db = JournalWithRowsInOrder({3, 1, 4, 2});
+  CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

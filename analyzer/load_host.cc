@@ -121,21 +121,33 @@ void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
 JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)
     : ctx_(ctx), in_(in), boot_(BootOffset(in.artifact.instance)) {}
 
-void JournalLineLoader::Line(int number, std::string_view line) {
-  if (line.empty()) return;
-  auto e = ParseJournalJsonLine(line);
-  if (!e) {
-    ctx_.Warn(in_.artifact_id, in_.output.member, number, "not a journal JSON object");
+JournalLineLoader::Row JournalLineLoader::Parse(int number, std::string_view line) {
+  Row row;
+  row.number = number;
+  row.blank = line.empty();
+  if (row.blank) return row;
+  row.entry = ParseJournalJsonLine(line);
+  if (!row.entry) return row;
+  JournalEvent event = ClassifyJournalEntry(*row.entry);
+  row.event = std::move(event.kind);
+  row.subject = std::move(event.subject);
+  return row;
+}
+
+void JournalLineLoader::Store(const Row& row) {
+  if (row.blank) return;
+  if (!row.entry) {
+    ctx_.Warn(in_.artifact_id, in_.output.member, row.number, "not a journal JSON object");
     return;
   }
-  JournalEvent event = ClassifyJournalEntry(*e);
+  const JournalEntry& e = *row.entry;
   ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-           in_.artifact_id, number, boot_, e->realtime_us, e->monotonic_us, e->source_monotonic_us,
-           NullIfEmpty(e->boot_id), NullIfEmpty(e->unit), NullIfEmpty(e->identifier), e->pid, e->priority,
-           NullIfEmpty(e->transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
-           ctx_.CapLine(in_.artifact_id, in_.output.member, number, e->message));
+           in_.artifact_id, row.number, boot_, e.realtime_us, e.monotonic_us, e.source_monotonic_us,
+           NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
+           NullIfEmpty(e.transport), NullIfEmpty(row.event), NullIfEmpty(row.subject),
+           ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
 }
 
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/batch_pipe.h"
 #include "analyzer/load_context.h"
 #include "analyzer/member_loaders.h"
 
@@ -73,11 +74,14 @@ bool NameMatches(std::string_view pattern, const std::string& name) {
 constexpr std::string_view kStreamedName = "journal.*";
 constexpr std::string_view kStreamedStream = "stdout";
 
-// Splits the chunks into lines exactly as ForEachLine splits a whole text.
+// Splits the chunks into lines exactly as ForEachLine splits a whole text,
+// and parses them on the reading thread, while a worker stores the rows of
+// the lines before. The database is the worker's alone until End.
 class JournalStream : public MemberStream {
  public:
   JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
-      : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_) {}
+      : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_),
+        rows_([this](Batch& batch) { for (const auto& row : batch) lines_.Store(row); }, kBatchesWaiting) {}
 
   void Chunk(std::string_view bytes) override {
     while (!bytes.empty()) {
@@ -100,14 +104,26 @@ class JournalStream : public MemberStream {
   void End(bool verified) override {
     if (!pending_.empty()) Emit(pending_);
     pending_.clear();
+    if (!batch_.empty()) rows_.Push(std::move(batch_));
+    batch_.clear();
+    rows_.Close();
     ctx_.Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
              verified, in_.artifact_id, in_.output.stream);
   }
 
  private:
+  using Batch = std::vector<JournalLineLoader::Row>;
+  // Enough rows a batch to make the hand-over cheap, few enough batches
+  // waiting to keep memory flat (a few MB).
+  static constexpr size_t kBatchRows = 512;
+  static constexpr size_t kBatchesWaiting = 8;
+
   void Emit(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines_.Line(++number_, line);
+    batch_.push_back(JournalLineLoader::Parse(++number_, line));
+    if (batch_.size() < kBatchRows) return;
+    rows_.Push(std::move(batch_));
+    batch_.clear();
   }
 
   LoadContext& ctx_;
@@ -115,6 +131,8 @@ class JournalStream : public MemberStream {
   JournalLineLoader lines_;
   std::string pending_;
   int number_ = 0;
+  Batch batch_;
+  BatchPipe<Batch> rows_;  // last: its worker is stopped before the members above go
 };
 
 class Loader : public BundleVisitor {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analyzer/load_context.h"
+#include "analyzer/parsers/journal_json.h"
 
 namespace gpuf {
 
@@ -58,8 +59,20 @@ void LoadJournal(LoadContext& ctx, const MemberInput& in);
 // not read): the same rows as LoadJournal.
 class JournalLineLoader {
  public:
+  // One line taken apart and classified, without the database: the loader
+  // parses a slice on the reading thread and stores the rows on another.
+  struct Row {
+    int number = 0;
+    bool blank = false;
+    std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
+    std::string event;
+    std::string subject;
+  };
+  static Row Parse(int number, std::string_view line);
+
   JournalLineLoader(LoadContext& ctx, const MemberInput& in);
-  void Line(int number, std::string_view line);
+  void Store(const Row& row);
+  void Line(int number, std::string_view line) { Store(Parse(number, line)); }
 
  private:
   LoadContext& ctx_;

@@ -86,10 +86,14 @@ FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid,
                           AND d.artifact_id IN (SELECT artifact_id FROM artifacts WHERE bundle_id = :bundle)));
 )sql";
 
+// Plugin lines know no boot: each gets the one it falls in as it is written
+// (an UPDATE afterwards would rewrite every row).
 constexpr char kPluginLogEvents[] = R"sql(
 INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
-                    container_id, milestone, message)
+                    container_id, boot_offset, boot_id, milestone, message)
 SELECT :bundle, l.artifact_id, l.line, l.time_ns, 1, 'Log Line', 'explicit_offset', 'plugin', l.container_id,
+       (SELECT b.boot_offset FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
+       (SELECT b.boot_id FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
        CASE l.event WHEN 'nvml_init_failed' THEN 'plugin_nvml_init_failed' WHEN 'serving' THEN 'plugin_serving'
                     WHEN 'registered' THEN 'plugin_registered' WHEN 'kubelet_socket_created'
                     THEN 'plugin_kubelet_restart_seen' WHEN 'xid_critical' THEN 'xid'

@@ -371,11 +371,16 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
   return tasks;
 }
 
-std::vector<ProbeTask> PlanPhaseFour(const Plan& plan, const std::vector<Discovered>& containers) {
+std::vector<ProbeTask> PlanHostDriverProbes(const Plan& plan) {
   std::vector<ProbeTask> tasks;
   for (const auto& row : StaticProbes()) {
     if (row.phase == kPhaseDriver) PlanStaticRow(row, plan, tasks);
   }
+  return tasks;
+}
+
+std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::vector<Discovered>& containers) {
+  std::vector<ProbeTask> tasks;
   for (const auto& d : containers) {
     if (!d.facts.running) continue;
     std::vector<std::string> argv;

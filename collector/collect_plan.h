@@ -55,7 +55,11 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
                                              const std::vector<ProbeResult>& phase_two,
                                              const std::vector<PluginContainer>& containers);
 std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discovered>& containers);
-std::vector<ProbeTask> PlanPhaseFour(const Plan& plan, const std::vector<Discovered>& containers);
+// Phase four, the probes that touch the GPU driver, in two parts: the
+// host's nvidia-smi, which needs only phase one done, and nvidia-smi inside
+// each running plugin container found in phase two.
+std::vector<ProbeTask> PlanHostDriverProbes(const Plan& plan);
+std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::vector<Discovered>& containers);
 
 // The bytes a probe staged for `stream`; "" when it has none.
 std::string ReadStaged(const ProbeResult& result, std::string_view stream);

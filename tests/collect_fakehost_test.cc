@@ -2,6 +2,8 @@
 // under --root, the real journalctl. One behaviour of the collect issue per
 // test case.
 #include <doctest/doctest.h>
+
+#include <map>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -191,10 +193,34 @@ TEST_CASE("collect: a hung nvidia-smi that ignores SIGTERM is bounded by the tim
   CHECK((*smi)["signal"] == SIGKILL);
   CHECK(Member(c, *smi, "stdout") == "partial output\n");
   CHECK((*smi)["duration_ns"].get<int64_t>() >= 2'000'000'000);
-  // --timeout 2: the probe takes 2 s plus 1 s of SIGTERM grace; the rest of
-  // the collection is quick and runs in parallel.
-  CHECK(c.process.seconds < 2 + 1 + 3);
+  // --timeout 2: the probe takes 2 s plus 0.5 s of SIGTERM grace; the rest
+  // of the collection is quick and runs in parallel.
+  CHECK(c.process.seconds < 2 + 0.5 + 3);
   CHECK(c.process.err.find("host.nvidia_smi_list timed_out") != std::string::npos);
+}
+
+TEST_CASE("collect: nothing touches the driver before the passive probes end, in-container nvidia-smi last") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  std::map<int, int64_t> phase_end, phase_start;
+  for (const auto& a : c.manifest["artifacts"]) {
+    if (a["status"] == "skipped") continue;
+    int phase = a["phase"].get<int>();
+    int64_t start = a["started_at_unix_ns"].get<int64_t>();
+    int64_t end = a["ended_at_unix_ns"].get<int64_t>();
+    if (a["context"] == "container" && phase == 4) phase = 5;  // nvidia-smi inside the plugin container
+    phase_end[phase] = std::max(phase_end[phase], end);
+    phase_start[phase] = phase_start.count(phase) ? std::min(phase_start[phase], start) : start;
+  }
+  REQUIRE(phase_end.count(1));
+  REQUIRE(phase_start.count(4));
+  REQUIRE(phase_start.count(5));
+  CHECK(phase_start[4] >= phase_end[1]);
+  CHECK(phase_start[2] >= phase_end[1]);
+  CHECK(phase_start[3] >= phase_end[2]);
+  CHECK(phase_start[5] >= phase_end[3]);
+  CHECK(phase_start[5] >= phase_end[4]);
 }
 
 TEST_CASE("collect: a stub whose child keeps stdout open does not stall collection") {

@@ -11,15 +11,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
-#include <system_error>
-#include <thread>
 
 #include "collector/bundle_writer.h"
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
 #include "collector/host_root.h"
 #include "collector/probe_runner.h"
+#include "collector/probe_schedule.h"
 #include "collector/probe_table.h"
 #include "collector/redact/collect_redaction.h"
 #include "collector/secrets.h"
@@ -34,73 +32,6 @@
 namespace gpuf {
 
 namespace {
-
-// Runs tasks with at most `jobs` at a time; results keep the task order.
-std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first_sequence, int jobs,
-                                  const ProbeEnvironment& env) {
-  std::vector<ProbeResult> results(tasks.size());
-  std::mutex mutex;
-  size_t next = 0;
-  auto worker = [&] {
-    while (true) {
-      size_t index;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (next >= tasks.size()) return;
-        index = next++;
-      }
-      results[index] = RunProbe(tasks[index], first_sequence + static_cast<int>(index), env);
-    }
-  };
-  std::vector<std::thread> threads;
-  int count = std::max(1, std::min<int>(jobs, static_cast<int>(tasks.size())));
-  for (int i = 0; i < count; ++i) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
-  return results;
-}
-
-// The host's driver probes, run on a thread of their own while the caller
-// goes on. With fewer than two jobs there is no share to give them: they run
-// in Wait, after whatever the caller ran meanwhile.
-class HostDriverRun {
- public:
-  HostDriverRun(std::vector<ProbeTask> tasks, int first_sequence, int jobs, const ProbeEnvironment& env)
-      : tasks_(std::move(tasks)), first_sequence_(first_sequence), env_(env) {
-    jobs_ = jobs < 2 || tasks_.empty() ? 0 : std::min<int>(jobs / 2, static_cast<int>(tasks_.size()));
-    if (jobs_ == 0) return;
-    try {
-      thread_ = std::thread([this] { results_ = RunTasks(tasks_, first_sequence_, jobs_, env_); });
-    } catch (const std::system_error&) {
-      jobs_ = 0;
-    }
-  }
-  HostDriverRun(const HostDriverRun&) = delete;
-  HostDriverRun& operator=(const HostDriverRun&) = delete;
-  ~HostDriverRun() {
-    if (thread_.joinable()) thread_.join();
-  }
-
-  int size() const { return static_cast<int>(tasks_.size()); }
-  // The jobs it took from the caller's share; 0 when it runs in Wait.
-  int jobs() const { return jobs_; }
-
-  std::vector<ProbeResult> Wait() {
-    if (thread_.joinable()) {
-      thread_.join();
-    } else {
-      results_ = RunTasks(tasks_, first_sequence_, 1, env_);
-    }
-    return std::move(results_);
-  }
-
- private:
-  std::vector<ProbeTask> tasks_;
-  int first_sequence_;
-  const ProbeEnvironment& env_;
-  int jobs_ = 0;
-  std::vector<ProbeResult> results_;
-  std::thread thread_;
-};
 
 int LocalUtcOffsetSeconds(int64_t unix_ns) {
   std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000LL);
@@ -198,30 +129,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   env.interrupt = interrupt;
   env.reproducible = options.fixed_time_ns.has_value();
 
-  std::vector<ProbeResult> all;
-  int next_sequence = 0;
-  auto run_phase = [&](const std::vector<ProbeTask>& tasks, int jobs) {
-    std::vector<ProbeResult> results = RunTasks(tasks, next_sequence, jobs, env);
-    next_sequence += static_cast<int>(tasks.size());
-    all.insert(all.end(), results.begin(), results.end());
-    return results;
-  };
-  std::vector<ProbeResult> phase_one = run_phase(PlanPhaseOne(plan), options.jobs);
-  // Everything the host's nvidia-smi could change (device nodes, modules,
-  // the journal, the plugin's log files, the containers' states) was read in
-  // phase one. What phases two and three read (runtime inspection, cgroups,
-  // crictl's view of the logs) it cannot change, so it runs beside them, on
-  // a share of the jobs.
-  HostDriverRun host_driver(PlanHostDriverProbes(plan), next_sequence, options.jobs, env);
-  next_sequence += host_driver.size();
-  int jobs = options.jobs - host_driver.jobs();
-  std::vector<PluginContainer> containers;
-  std::vector<ProbeResult> phase_two = run_phase(PlanPhaseTwo(plan, phase_one, containers), jobs);
-  std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
-  run_phase(PlanPhaseThree(plan, discovered), jobs);
-  std::vector<ProbeResult> host_driver_results = host_driver.Wait();
-  all.insert(all.end(), host_driver_results.begin(), host_driver_results.end());
-  run_phase(PlanContainerDriverProbes(plan, discovered), options.jobs);
+  std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
 
   Manifest manifest;
   manifest.format = std::string(kBundleFormatName);

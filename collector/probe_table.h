@@ -5,9 +5,7 @@
 // asks services without touching the GPU driver, phase 2 and 3 look at the
 // device-plugin containers found in phase 1, and phase 4 runs nvidia-smi,
 // which can load modules and create /dev nodes and so change the evidence.
-// Nothing of phase 4 starts before phase 1 has ended; the host's nvidia-smi
-// runs beside phases 2 and 3, whose evidence it cannot change, and nvidia-smi
-// inside a container after them.
+// probe_schedule.h says which probes run beside which.
 #ifndef GPUF_COLLECTOR_PROBE_TABLE_H_
 #define GPUF_COLLECTOR_PROBE_TABLE_H_
 

@@ -1,0 +1,147 @@
+#include "collector/probe_schedule.h"
+
+#include <algorithm>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+namespace gpuf {
+
+namespace {
+
+// Runs tasks with at most `jobs` at a time; results keep the task order.
+std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first_sequence, int jobs,
+                                  const ProbeEnvironment& env) {
+  std::vector<ProbeResult> results(tasks.size());
+  std::mutex mutex;
+  size_t next = 0;
+  auto worker = [&] {
+    while (true) {
+      size_t index;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (next >= tasks.size()) return;
+        index = next++;
+      }
+      results[index] = RunProbe(tasks[index], first_sequence + static_cast<int>(index), env);
+    }
+  };
+  std::vector<std::thread> threads;
+  int count = std::max(1, std::min<int>(jobs, static_cast<int>(tasks.size())));
+  for (int i = 0; i < count; ++i) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  return results;
+}
+
+// Probes run on a thread of their own while the caller goes on. When no
+// thread can be had they run in Wait, after whatever the caller ran.
+class BackgroundProbes {
+ public:
+  BackgroundProbes(std::vector<ProbeTask> tasks, int first_sequence, int jobs, const ProbeEnvironment& env)
+      : tasks_(std::move(tasks)), first_sequence_(first_sequence), jobs_(jobs), env_(env) {
+    if (tasks_.empty()) return;
+    try {
+      thread_ = std::thread([this] { results_ = RunTasks(tasks_, first_sequence_, jobs_, env_); });
+    } catch (const std::system_error&) {
+      // Wait runs them.
+    }
+  }
+  BackgroundProbes(const BackgroundProbes&) = delete;
+  BackgroundProbes& operator=(const BackgroundProbes&) = delete;
+  ~BackgroundProbes() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::vector<ProbeResult> Wait() {
+    if (thread_.joinable()) {
+      thread_.join();
+    } else {
+      results_ = RunTasks(tasks_, first_sequence_, jobs_, env_);
+    }
+    return std::move(results_);
+  }
+
+ private:
+  std::vector<ProbeTask> tasks_;
+  int first_sequence_;
+  int jobs_;
+  const ProbeEnvironment& env_;
+  std::vector<ProbeResult> results_;
+  std::thread thread_;
+};
+
+bool ReadsTheApiServer(const ProbeTask& task) { return task.name.rfind("k8s.", 0) == 0; }
+
+// Appends results in order and numbers the tasks that produce them.
+class Collection {
+ public:
+  explicit Collection(const ProbeEnvironment& env) : env_(env) {}
+
+  std::vector<ProbeResult> Run(const std::vector<ProbeTask>& tasks, int jobs) {
+    std::vector<ProbeResult> results = RunTasks(tasks, Reserve(tasks.size()), jobs, env_);
+    Add(results);
+    return results;
+  }
+  int Reserve(size_t count) {
+    int first = next_sequence_;
+    next_sequence_ += static_cast<int>(count);
+    return first;
+  }
+  void Add(const std::vector<ProbeResult>& results) { all_.insert(all_.end(), results.begin(), results.end()); }
+  std::vector<ProbeResult> Take() { return std::move(all_); }
+
+ private:
+  const ProbeEnvironment& env_;
+  int next_sequence_ = 0;
+  std::vector<ProbeResult> all_;
+};
+
+std::vector<ProbeResult> RunInPhases(const Plan& plan, int jobs, const ProbeEnvironment& env) {
+  Collection c(env);
+  std::vector<ProbeResult> phase_one = c.Run(PlanPhaseOne(plan), jobs);
+  std::vector<PluginContainer> containers;
+  std::vector<ProbeResult> phase_two = c.Run(PlanPhaseTwo(plan, phase_one, containers), jobs);
+  std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
+  c.Run(PlanPhaseThree(plan, discovered), jobs);
+  c.Run(PlanHostDriverProbes(plan), jobs);
+  c.Run(PlanContainerDriverProbes(plan, discovered), jobs);
+  return c.Take();
+}
+
+}  // namespace
+
+std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const ProbeEnvironment& env) {
+  if (jobs < 3) return RunInPhases(plan, jobs, env);
+  Collection c(env);
+  std::vector<ProbeTask> local = PlanPhaseOne(plan);
+  auto split = std::stable_partition(local.begin(), local.end(), [](const ProbeTask& t) { return !ReadsTheApiServer(t); });
+  std::vector<ProbeTask> remote(std::make_move_iterator(split), std::make_move_iterator(local.end()));
+  local.erase(split, local.end());
+
+  // One job for the API server's reads, up to two for the host's nvidia-smi
+  // (its list and its XML query), the rest for the node's own probes.
+  const int remote_jobs = 1;
+  const int remote_sequence = c.Reserve(remote.size());
+  BackgroundProbes api_server(std::move(remote), remote_sequence, remote_jobs, env);
+  std::vector<ProbeResult> phase_one = c.Run(local, jobs - remote_jobs);
+
+  std::vector<ProbeTask> host_driver_tasks = PlanHostDriverProbes(plan);
+  const int driver_jobs = std::clamp(static_cast<int>(host_driver_tasks.size()), 1, (jobs - remote_jobs) / 2);
+  const int node_jobs = jobs - remote_jobs - driver_jobs;
+  const int driver_sequence = c.Reserve(host_driver_tasks.size());
+  BackgroundProbes host_driver(std::move(host_driver_tasks), driver_sequence, driver_jobs, env);
+
+  std::vector<PluginContainer> containers;
+  std::vector<ProbeResult> phase_two = c.Run(PlanPhaseTwo(plan, phase_one, containers), node_jobs);
+  std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
+  c.Run(PlanPhaseThree(plan, discovered), node_jobs);
+  std::vector<ProbeTask> inside_tasks = PlanContainerDriverProbes(plan, discovered);
+  std::vector<ProbeResult> inside = RunTasks(inside_tasks, c.Reserve(inside_tasks.size()), node_jobs, env);
+  c.Add(host_driver.Wait());
+  c.Add(inside);
+  c.Add(api_server.Wait());
+  return c.Take();
+}
+
+}  // namespace gpuf

@@ -1,0 +1,31 @@
+// When each probe of a collection runs. The phases of probe_table.h keep
+// "passive first"; within that rule probes run side by side:
+//
+//   phase 1, local reads ──┬── host nvidia-smi (phase 4) ─────────────┐
+//                          └── phase 2 ── phase 3 ── nvidia-smi inside ─┴── done
+//   API server reads (kubectl) ──────────────────────────────────────────┘
+//
+// Everything nvidia-smi could change (device nodes, modules, the journal,
+// the plugin's log files, the containers' states) is read in phase 1, and
+// nothing that touches the driver starts before phase 1 ends. What the
+// later phases read (runtime inspection, cgroups, crictl's view of the
+// logs) nvidia-smi cannot change, and the API server's Node and pods are
+// not on the node at all: those run beside it.
+#ifndef GPUF_COLLECTOR_PROBE_SCHEDULE_H_
+#define GPUF_COLLECTOR_PROBE_SCHEDULE_H_
+
+#include <vector>
+
+#include "collector/collect_plan.h"
+#include "collector/probe_runner.h"
+
+namespace gpuf {
+
+// Runs every probe `plan` calls for with at most `jobs` at a time (with
+// fewer than 3 jobs, one phase after the other). Results come in phase
+// order; each probe's staged files are numbered uniquely.
+std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const ProbeEnvironment& env);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_PROBE_SCHEDULE_H_

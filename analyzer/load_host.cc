@@ -127,10 +127,6 @@ JournalLineLoader::Row JournalLineLoader::Parse(int number, std::string_view lin
   row.blank = line.empty();
   if (row.blank) return row;
   row.entry = ParseJournalJsonLine(line);
-  if (!row.entry) return row;
-  JournalEvent event = ClassifyJournalEntry(*row.entry);
-  row.event = std::move(event.kind);
-  row.subject = std::move(event.subject);
   return row;
 }
 
@@ -141,12 +137,13 @@ void JournalLineLoader::Store(const Row& row) {
     return;
   }
   const JournalEntry& e = *row.entry;
+  JournalEvent event = ClassifyJournalEntry(e);
   ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
            in_.artifact_id, row.number, boot_, e.realtime_us, e.monotonic_us, e.source_monotonic_us,
            NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
-           NullIfEmpty(e.transport), NullIfEmpty(row.event), NullIfEmpty(row.subject),
+           NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
            ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
 }
 

@@ -75,8 +75,9 @@ constexpr std::string_view kStreamedName = "journal.*";
 constexpr std::string_view kStreamedStream = "stdout";
 
 // Splits the chunks into lines exactly as ForEachLine splits a whole text,
-// and parses them on the reading thread, while a worker stores the rows of
-// the lines before. The database is the worker's alone until End.
+// and parses their JSON on the reading thread, while a worker classifies and
+// stores the rows of the lines before. The database is the worker's alone
+// until End.
 class JournalStream : public MemberStream {
  public:
   JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)

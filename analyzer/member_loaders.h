@@ -59,14 +59,13 @@ void LoadJournal(LoadContext& ctx, const MemberInput& in);
 // not read): the same rows as LoadJournal.
 class JournalLineLoader {
  public:
-  // One line taken apart and classified, without the database: the loader
-  // parses a slice on the reading thread and stores the rows on another.
+  // One line's JSON taken apart, without the database: the loader parses a
+  // slice on the reading thread while another classifies and stores the
+  // rows (the two halves cost about the same).
   struct Row {
     int number = 0;
     bool blank = false;
     std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
-    std::string event;
-    std::string subject;
   };
   static Row Parse(int number, std::string_view line);
 

@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <charconv>
 #include <cstdint>
 #include <ctime>
 
@@ -216,13 +217,46 @@ std::string ReadBare(std::string_view text, size_t& pos) {
   return std::string(text.substr(start, pos - start));
 }
 
-// Most lines handed to the header parsers have no header of that kind: a
-// look at the fixed punctuation turns them away before the regular expression.
+// The header's fields at their fixed places, read by hand: a quarter of a
+// bundle's lines carry one, and the regular expression that read them took
+// a tenth of the load. klog_test.cc checks this against that expression.
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-bool MayStartWithKlogHeader(std::string_view line) {
-  return line.size() >= 22 && (line[0] == 'I' || line[0] == 'W' || line[0] == 'E' || line[0] == 'F') &&
-         IsDigit(line[1]) && IsDigit(line[4]) && line[5] == ' ' && line[8] == ':' && line[11] == ':';
+bool IsRe2Space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+
+// Two digits at `at`, or -1.
+int TwoDigits(std::string_view s, size_t at) {
+  if (at + 2 > s.size() || !IsDigit(s[at]) || !IsDigit(s[at + 1])) return -1;
+  return (s[at] - '0') * 10 + (s[at + 1] - '0');
+}
+
+// A run of digits from `*at` as an integer of type T; false when there is
+// none or it does not fit.
+template <typename T>
+bool Digits(std::string_view s, size_t* at, T* value) {
+  size_t start = *at;
+  while (*at < s.size() && IsDigit(s[*at])) ++*at;
+  if (*at == start) return false;
+  auto [end, error] = std::from_chars(s.data() + start, s.data() + *at, *value);
+  return error == std::errc() && end == s.data() + *at;
+}
+
+// "Lmmdd hh:mm:ss.uuuuuu" at the start of `s`.
+bool ReadKlogClock(std::string_view s, KlogHeader* h) {
+  if (s.size() < 21 || (s[0] != 'I' && s[0] != 'W' && s[0] != 'E' && s[0] != 'F')) return false;
+  h->severity = s[0];
+  h->month = TwoDigits(s, 1);
+  h->day = TwoDigits(s, 3);
+  h->hour = TwoDigits(s, 6);
+  h->minute = TwoDigits(s, 9);
+  h->second = TwoDigits(s, 12);
+  if (h->month < 0 || h->day < 0 || h->hour < 0 || h->minute < 0 || h->second < 0) return false;
+  if (s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.') return false;
+  size_t at = 15;
+  for (size_t i = 15; i < 21; ++i) {
+    if (!IsDigit(s[i])) return false;
+  }
+  return Digits(s, &at, &h->microsecond) && at == 21;
 }
 
 bool MayStartWithGoLogHeader(std::string_view line) {
@@ -233,19 +267,24 @@ bool MayStartWithGoLogHeader(std::string_view line) {
 }  // namespace
 
 std::optional<KlogHeader> ParseKlogHeader(std::string_view line) {
-  if (!MayStartWithKlogHeader(line)) return std::nullopt;
-  static const RE2 header(
-      R"((?s)([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^:\]\s]+):(\d+)\](?: (.*))?)",
-      RE2::Latin1);
   KlogHeader h;
-  std::string severity;
-  if (!RE2::FullMatch(re2::StringPiece(line.data(), line.size()), header, &severity, &h.month,
-                      &h.day, &h.hour, &h.minute, &h.second, &h.microsecond, &h.pid, &h.file,
-                      &h.source_line, &h.message)) {
-    return std::nullopt;
+  if (!ReadKlogClock(line, &h)) return std::nullopt;
+  size_t at = 21;
+  if (at >= line.size() || line[at] != ' ') return std::nullopt;
+  while (at < line.size() && line[at] == ' ') ++at;
+  if (!Digits(line, &at, &h.pid) || at >= line.size() || line[at] != ' ') return std::nullopt;
+  size_t file_start = ++at;
+  while (at < line.size() && line[at] != ':' && line[at] != ']' && !IsRe2Space(line[at])) ++at;
+  if (at == file_start || at >= line.size() || line[at] != ':') return std::nullopt;
+  h.file = std::string(line.substr(file_start, at - file_start));
+  ++at;
+  if (!Digits(line, &at, &h.source_line) || at >= line.size() || line[at] != ']') return std::nullopt;
+  ++at;
+  if (at < line.size()) {
+    if (line[at] != ' ') return std::nullopt;
+    h.message = std::string(line.substr(at + 1));
   }
   if (!ValidClock(h.month, h.day, h.hour, h.minute, h.second)) return std::nullopt;
-  h.severity = severity[0];
   return h;
 }
 

@@ -1,6 +1,7 @@
 #include "analyzer/parsers/klog.h"
 
 #include <doctest/doctest.h>
+#include <re2/re2.h>
 
 #include "common/text_lines.h"
 #include "tests/fixtures.h"
@@ -277,6 +278,65 @@ TEST_CASE("SplitStructuredMessage: unstructured text and tails") {
   auto escapes = SplitStructuredMessage(R"("caf\u00e9 \x41\t")");
   REQUIRE(escapes);
   CHECK(escapes->message == "caf\xc3\xa9 A\t");
+}
+
+
+namespace {
+
+// The regular expression ParseKlogHeader was first written with: the
+// reference its hand-written reader is held to.
+std::optional<KlogHeader> ReferenceKlogHeader(std::string_view line) {
+  static const RE2 header(
+      R"((?s)([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^:\]\s]+):(\d+)\](?: (.*))?)",
+      RE2::Latin1);
+  KlogHeader h;
+  std::string severity;
+  if (!RE2::FullMatch(re2::StringPiece(line.data(), line.size()), header, &severity, &h.month, &h.day, &h.hour,
+                      &h.minute, &h.second, &h.microsecond, &h.pid, &h.file, &h.source_line, &h.message)) {
+    return std::nullopt;
+  }
+  if (h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 || h.hour > 23 || h.minute > 59 || h.second > 60) {
+    return std::nullopt;
+  }
+  h.severity = severity[0];
+  return h;
+}
+
+bool SameHeader(const std::optional<KlogHeader>& a, const std::optional<KlogHeader>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  return a->severity == b->severity && a->month == b->month && a->day == b->day && a->hour == b->hour &&
+         a->minute == b->minute && a->second == b->second && a->microsecond == b->microsecond &&
+         a->pid == b->pid && a->file == b->file && a->source_line == b->source_line && a->message == b->message;
+}
+
+}  // namespace
+
+TEST_CASE("ParseKlogHeader: reads every line as the reference expression does, damaged ones too") {
+  const std::vector<std::string> lines = {
+      "I1017 12:05:33.312491    1667 main.go:246] inotify: /var/lib/kubelet/device-plugins/kubelet.sock created",
+      "E0101 00:00:00.000000 1 server.go:9]",
+      "W1231 23:59:60.999999 4194304 a:1] \xff\n\tcontinued",
+      "F0229 01:02:03.040506   99999999999999999999 x.go:1] overflow",
+      "I0612 10:11:12.131415 7 manager.go:123456789012] line overflow",
+  };
+  const std::string replacements = std::string("0 9:].IWEFa\t\n-") + '\xff';
+  int compared = 0;
+  for (const std::string& line : lines) {
+    std::vector<std::string> variants = {line, line + " ", line + "]", ""};
+    for (size_t i = 0; i < line.size() && i < 48; ++i) {
+      variants.push_back(line.substr(0, i));
+      variants.push_back(line.substr(0, i) + line.substr(i + 1));
+      for (char c : replacements) variants.push_back(line.substr(0, i) + c + line.substr(i + 1));
+      variants.push_back(line.substr(0, i) + " " + line.substr(i));
+    }
+    for (const std::string& v : variants) {
+      CHECK_MESSAGE(SameHeader(ParseKlogHeader(v), ReferenceKlogHeader(v)), v);
+      ++compared;
+    }
+  }
+  CHECK(compared > 3000);
+  CHECK(ReferenceKlogHeader(lines[0]).has_value());
 }
 
 }  // TEST_SUITE

@@ -1,6 +1,7 @@
 // Loader for the device plugin's own logs: pod log files (CRI format) and
 // `crictl logs -t` output, taken apart into log_lines, with the plugin's
 // "Running with config:" dumps into plugin_config.
+#include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/cri_log.h"
 #include "analyzer/parsers/klog.h"
@@ -34,23 +35,56 @@ std::optional<std::string> ContainerForLog(LoadContext& ctx, const MemberInput& 
   return std::nullopt;
 }
 
-void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed) {
-  ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
-  std::optional<std::string> container = ContainerForLog(ctx, in);
-  std::vector<std::string> messages;
-  messages.reserve(parsed.records.size());
-  for (const auto& r : parsed.records) {
-    InnerHeader inner = StripInnerHeader(r.message);
-    PluginEvent event = ClassifyPluginMessage(inner.message);
-    std::optional<std::string> kind;
-    if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
+// A record taken apart, ready to store.
+struct LogRow {
+  const CriLogRecord* record;
+  InnerHeader inner;
+  std::optional<std::string> event;
+};
+
+void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                  const std::vector<LogRow>& batch) {
+  for (const LogRow& row : batch) {
+    const CriLogRecord& r = *row.record;
     std::string stream = r.stream.empty() ? in.output.stream : r.stream;
     ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
             "message) VALUES (?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(inner.severity),
-            NullIfEmpty(inner.source_file), kind, ctx.CapLine(in.artifact_id, in.output.member, r.line, inner.message));
-    messages.push_back(std::move(inner.message));
+            in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(row.inner.severity),
+            NullIfEmpty(row.inner.source_file), row.event,
+            ctx.CapLine(in.artifact_id, in.output.member, r.line, row.inner.message));
   }
+}
+
+// Writes a log_lines row a record and returns the messages without their
+// headers. Headers are read and messages classified on this thread while a
+// worker stores the rows of the records before; the database is the
+// worker's until the pipe closes.
+std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed,
+                                     const std::optional<std::string>& container) {
+  std::vector<std::string> messages;
+  messages.reserve(parsed.records.size());
+  BatchPipe<std::vector<LogRow>> store(
+      [&](std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, 8);
+  std::vector<LogRow> batch;
+  for (const auto& r : parsed.records) {
+    LogRow row{&r, StripInnerHeader(r.message), std::nullopt};
+    PluginEvent event = ClassifyPluginMessage(row.inner.message);
+    if (event.kind != PluginEventKind::kUnknown) row.event = PluginEventKindName(event.kind);
+    messages.push_back(row.inner.message);
+    batch.push_back(std::move(row));
+    if (batch.size() < 512) continue;
+    store.Push(std::move(batch));
+    batch.clear();
+  }
+  if (!batch.empty()) store.Push(std::move(batch));
+  store.Close();
+  return messages;
+}
+
+void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed) {
+  ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
+  std::optional<std::string> container = ContainerForLog(ctx, in);
+  std::vector<std::string> messages = LoadLogRows(ctx, in, parsed, container);
   std::vector<LogMessage> lines;
   for (size_t i = 0; i < parsed.records.size(); ++i) lines.push_back({parsed.records[i].line, messages[i]});
   PluginConfigScan scan = FindPluginConfigs(lines);

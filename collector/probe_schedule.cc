@@ -1,5 +1,7 @@
 #include "collector/probe_schedule.h"
 
+#include "collector/probe_table.h"
+
 #include <algorithm>
 #include <mutex>
 #include <system_error>
@@ -71,8 +73,6 @@ class BackgroundProbes {
   std::thread thread_;
 };
 
-bool ReadsTheApiServer(const ProbeTask& task) { return task.name.rfind("k8s.", 0) == 0; }
-
 // Appends results in order and numbers the tasks that produce them.
 class Collection {
  public:
@@ -114,21 +114,23 @@ std::vector<ProbeResult> RunInPhases(const Plan& plan, int jobs, const ProbeEnvi
 std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const ProbeEnvironment& env) {
   if (jobs < 3) return RunInPhases(plan, jobs, env);
   Collection c(env);
-  std::vector<ProbeTask> local = PlanPhaseOne(plan);
-  auto split = std::stable_partition(local.begin(), local.end(), [](const ProbeTask& t) { return !ReadsTheApiServer(t); });
-  std::vector<ProbeTask> remote(std::make_move_iterator(split), std::make_move_iterator(local.end()));
-  local.erase(split, local.end());
+  std::vector<ProbeTask> before_driver = PlanPhaseOne(plan);
+  auto split = std::stable_partition(before_driver.begin(), before_driver.end(),
+                                     [](const ProbeTask& t) { return DriverCanChange(t.name); });
+  std::vector<ProbeTask> beside(std::make_move_iterator(split), std::make_move_iterator(before_driver.end()));
+  before_driver.erase(split, before_driver.end());
 
-  // One job for the API server's reads, up to two for the host's nvidia-smi
-  // (its list and its XML query), the rest for the node's own probes.
-  const int remote_jobs = 1;
-  const int remote_sequence = c.Reserve(remote.size());
-  BackgroundProbes api_server(std::move(remote), remote_sequence, remote_jobs, env);
-  std::vector<ProbeResult> phase_one = c.Run(local, jobs - remote_jobs);
+  // A quarter of the jobs (at least one) for what may run beside the driver,
+  // up to two for the host's nvidia-smi (its list and its XML query), the
+  // rest for the node's own probes.
+  const int beside_jobs = std::max(1, jobs / 4);
+  const int beside_sequence = c.Reserve(beside.size());
+  BackgroundProbes facts(std::move(beside), beside_sequence, beside_jobs, env);
+  std::vector<ProbeResult> phase_one = c.Run(before_driver, jobs - beside_jobs);
 
   std::vector<ProbeTask> host_driver_tasks = PlanHostDriverProbes(plan);
-  const int driver_jobs = std::clamp(static_cast<int>(host_driver_tasks.size()), 1, (jobs - remote_jobs) / 2);
-  const int node_jobs = jobs - remote_jobs - driver_jobs;
+  const int driver_jobs = std::clamp(static_cast<int>(host_driver_tasks.size()), 1, (jobs - beside_jobs) / 2);
+  const int node_jobs = jobs - beside_jobs - driver_jobs;
   const int driver_sequence = c.Reserve(host_driver_tasks.size());
   BackgroundProbes host_driver(std::move(host_driver_tasks), driver_sequence, driver_jobs, env);
 
@@ -140,7 +142,7 @@ std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const P
   std::vector<ProbeResult> inside = RunTasks(inside_tasks, c.Reserve(inside_tasks.size()), node_jobs, env);
   c.Add(host_driver.Wait());
   c.Add(inside);
-  c.Add(api_server.Wait());
+  c.Add(facts.Wait());
   return c.Take();
 }
 

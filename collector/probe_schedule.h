@@ -1,16 +1,16 @@
 // When each probe of a collection runs. The phases of probe_table.h keep
 // "passive first"; within that rule probes run side by side:
 //
-//   phase 1, local reads ──┬── host nvidia-smi (phase 4) ─────────────┐
-//                          └── phase 2 ── phase 3 ── nvidia-smi inside ─┴── done
-//   API server reads (kubectl) ──────────────────────────────────────────┘
+//   phase 1, what the driver can change ──┬── host nvidia-smi (phase 4) ─────────────┐
+//                                         └── phase 2 ── phase 3 ── nvidia-smi inside ─┴── done
+//   phase 1, what it cannot (versions, configuration, the API server) ───────────────┘
 //
 // Everything nvidia-smi could change (device nodes, modules, the journal,
 // the plugin's log files, the containers' states) is read in phase 1, and
-// nothing that touches the driver starts before phase 1 ends. What the
+// nothing that touches the driver starts before those reads end. What the
 // later phases read (runtime inspection, cgroups, crictl's view of the
-// logs) nvidia-smi cannot change, and the API server's Node and pods are
-// not on the node at all: those run beside it.
+// logs) nvidia-smi cannot change, nor the versions, configuration files and
+// API server objects of DriverCanChange: those run beside it.
 #ifndef GPUF_COLLECTOR_PROBE_SCHEDULE_H_
 #define GPUF_COLLECTOR_PROBE_SCHEDULE_H_
 

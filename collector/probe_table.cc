@@ -86,9 +86,21 @@ constexpr JournalSlice kJournalSlices[] = {
     {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service"},
 };
 
+// What these read, nvidia-smi cannot change: the versions of installed
+// binaries, configuration files, and the API server's objects (not on the
+// node at all).
+constexpr std::string_view kDriverCannotChange[] = {"versions.", "config.", "k8s."};
+
 }  // namespace
 
 std::span<const ProbeRow> StaticProbes() { return kStaticProbes; }
+
+bool DriverCanChange(std::string_view artifact_name) {
+  for (std::string_view prefix : kDriverCannotChange) {
+    if (artifact_name.substr(0, prefix.size()) == prefix) return false;
+  }
+  return true;
+}
 std::span<const JournalSlice> JournalSlices() { return kJournalSlices; }
 
 }  // namespace gpuf

@@ -55,6 +55,11 @@ struct ProbeRow {
 // are derived at run time (see collect.cc).
 std::span<const ProbeRow> StaticProbes();
 
+// False for a phase 1 probe whose evidence the GPU driver cannot change
+// (versions, configuration files, the API server's objects): such probes
+// need not end before nvidia-smi starts (probe_schedule.h).
+bool DriverCanChange(std::string_view artifact_name);
+
 // A journal slice: journalctl filter arguments for one component.
 struct JournalSlice {
   std::string_view name;    // artifact name, e.g. "journal.kernel"

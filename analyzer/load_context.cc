@@ -51,4 +51,12 @@ void LoadContext::WarnAll(int64_t artifact_id, const std::string& member, const 
   for (const auto& w : warnings) Warn(artifact_id, member, w.line, w.message);
 }
 
+void LoadContext::WriteJournalBoots() {
+  for (const auto& [boot_id, end] : journal_boot_ends_.ends()) {
+    if (!end.boot_offset) continue;  // a slice that does not say which boot it holds
+    Run("INSERT INTO journal_boots (bundle_id, boot_id, boot_offset, realtime_us, monotonic_us) VALUES (?,?,?,?,?)",
+        bundle_id_, boot_id, end.boot_offset, end.realtime_us, end.monotonic_us);
+  }
+}
+
 }  // namespace gpuf

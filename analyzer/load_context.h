@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/database.h"
+#include "analyzer/journal_boot_ends.h"
 #include "analyzer/parsers/parse_warning.h"
 #include "common/manifest.h"
 
@@ -47,6 +48,10 @@ class LoadContext {
   // True when a container, pod or log name matches the bundle's device-plugin
   // pattern (the collector's --plugin-pattern, case-insensitive).
   bool IsPluginName(std::string_view name);
+
+  // The journal's boots, noted entry by entry; written by WriteJournalBoots.
+  JournalBootEnds& journal_boot_ends() { return journal_boot_ends_; }
+  void WriteJournalBoots();
 
   // Rows changed by the last statement (to insert after an UPDATE found none).
   int64_t Changes() { return db_.Changes(); }
@@ -86,6 +91,7 @@ class LoadContext {
   // Keyed by the SQL literal's address: a lookup per row must not build a string.
   std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
   std::unique_ptr<re2::RE2> plugin_pattern_;
+  JournalBootEnds journal_boot_ends_;
   Status status_;
 };
 

@@ -137,6 +137,7 @@ void JournalLineLoader::Store(const Row& row) {
     return;
   }
   const JournalEntry& e = *row.entry;
+  ctx_.journal_boot_ends().Note(e.boot_id, boot_, e.realtime_us, e.monotonic_us);
   JournalEvent event = ClassifyJournalEntry(e);
   ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "

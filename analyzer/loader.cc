@@ -202,6 +202,11 @@ class Loader : public BundleVisitor {
     return stream_.get();
   }
 
+  // After the last member: what was gathered across them.
+  void Finish() {
+    if (ctx_) ctx_->WriteJournalBoots();
+  }
+
   Status status() const { return ctx_ ? ctx_->status() : Status::Ok(); }
   int64_t bundle_id() const { return bundle_id_; }
   const Manifest& manifest() const { return manifest_; }
@@ -244,6 +249,7 @@ Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, cons
   LoadResult result;
   Status read = ReadBundle(bundle_path, BundleLimits{}, loader, result.integrity_issues);
   GPUF_RETURN_IF_ERROR(read.WithContext("reading '" + bundle_path + "'"));
+  loader.Finish();
   GPUF_RETURN_IF_ERROR(loader.status());
   GPUF_ASSIGN_OR_RETURN(Statement warn,
                         db.Prepare("INSERT INTO parse_warnings (member, message) VALUES (?, ?)"));

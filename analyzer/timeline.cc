@@ -10,21 +10,13 @@ namespace gpuf {
 namespace {
 
 // Boots seen in the journal: the wall-clock start is realtime minus
-// monotonic of the boot's latest entry (after any clock step at boot). The
-// latest entry per boot is found once (a correlated subquery made this
-// quadratic in the journal's size).
+// monotonic of the boot's latest entry (after any clock step at boot), as
+// the loader found it (schema/journal_boots.sql).
 constexpr char kBoots[] = R"sql(
 CREATE TEMP TABLE IF NOT EXISTS boots (boot_offset INTEGER, boot_id TEXT, start_ns INTEGER);
 DELETE FROM temp.boots;
 INSERT INTO temp.boots (boot_offset, boot_id, start_ns)
-WITH latest AS (SELECT k.boot_id, max(k.realtime_us) AS realtime_us
-                FROM journal_entries k JOIN artifacts b USING (artifact_id)
-                WHERE b.bundle_id = :bundle AND k.monotonic_us IS NOT NULL GROUP BY k.boot_id)
-SELECT j.boot_offset, j.boot_id, (j.realtime_us - j.monotonic_us) * 1000
-FROM journal_entries j JOIN artifacts a USING (artifact_id) JOIN latest l ON l.boot_id = j.boot_id
-WHERE a.bundle_id = :bundle AND j.boot_offset IS NOT NULL AND j.realtime_us IS NOT NULL AND j.monotonic_us IS NOT NULL
-  AND j.realtime_us = l.realtime_us
-GROUP BY j.boot_id;
+SELECT boot_offset, boot_id, (realtime_us - monotonic_us) * 1000 FROM journal_boots WHERE bundle_id = :bundle;
 )sql";
 
 // /proc/stat btime: the boot at capture, when the journal has none of it.

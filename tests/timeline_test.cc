@@ -86,6 +86,24 @@ TEST_CASE("timeline: kernel lines are placed by their boot-relative stamp") {
   CHECK(*warned == 2);  // one per boot
 }
 
+TEST_CASE("timeline: each boot starts at its latest journal entry's realtime minus monotonic stamp") {
+  Loaded seed = LoadSample("seed-incident");
+  auto boots = QueryRows(seed.db,
+      "SELECT b.boot_offset || ' ' || (e.time_ns = (b.realtime_us - b.monotonic_us) * 1000) FROM journal_boots b "
+      "JOIN events e ON e.bundle_id = b.bundle_id AND e.milestone = 'boot' AND e.boot_id = b.boot_id "
+      "WHERE b.bundle_id = :bundle ORDER BY b.boot_offset", seed.bundle_id,
+      [](Statement& st) { return st.ColumnText(0); });
+  REQUIRE(boots.ok());
+  CHECK(*boots == std::vector<std::string>{"-1 1", "0 1"});
+  // The entry the loader kept is the latest of its boot that has both clocks.
+  auto latest = QueryInt(seed.db,
+      "SELECT count(*) FROM journal_boots b WHERE b.bundle_id = :bundle AND b.realtime_us = "
+      "(SELECT max(j.realtime_us) FROM journal_entries j WHERE j.boot_id = b.boot_id AND j.monotonic_us IS NOT NULL)",
+      seed.bundle_id);
+  REQUIRE(latest.ok());
+  CHECK(*latest == 2);
+}
+
 TEST_CASE("timeline: an entry in two journal slices is one event that points at a line holding its text") {
   Loaded s = LoadSample("dp-426-reload-kubelet-restart");
   // PID 1's "Started ..." lines are in the systemd slice and in the unit's own.

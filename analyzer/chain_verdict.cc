@@ -171,6 +171,14 @@ constexpr char kSinceLastStart[] =
     "(SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 "
     " AND milestone = 'plugin_container_started'), 0)";
 
+// Whether the plugin wrote any line since its last start: asked as EXISTS,
+// which stops at the first line, where a count read every later event.
+Result<bool> PluginLoggedSinceLastStart(Database& db, int64_t bundle) {
+  GPUF_ASSIGN_OR_RETURN(int64_t any, QueryInt(db,
+      std::string("SELECT EXISTS (SELECT 1") + kSinceLastStart + " AND source = 'plugin')", bundle));
+  return any != 0;
+}
+
 Result<ChainStep> PluginNvml(Database& db, int64_t bundle) {
   ChainStep step{"device plugin NVML init", StepStatus::kUnknown, "", "plugin.log, plugin.nvidia_smi_list", ""};
   GPUF_ASSIGN_OR_RETURN(auto failure, QueryText(db,
@@ -179,8 +187,7 @@ Result<ChainStep> PluginNvml(Database& db, int64_t bundle) {
   GPUF_ASSIGN_OR_RETURN(int64_t healthy_signs, QueryInt(db,
       std::string("SELECT count(*)") + kSinceLastStart + " AND milestone IN ('plugin_serving', 'plugin_registered')",
       bundle));
-  GPUF_ASSIGN_OR_RETURN(int64_t plugin_lines, QueryInt(db,
-      std::string("SELECT count(*)") + kSinceLastStart + " AND source = 'plugin'", bundle));
+  GPUF_ASSIGN_OR_RETURN(bool plugin_lines, PluginLoggedSinceLastStart(db, bundle));
   if (failure) {
     step.status = StepStatus::kFailed;
     step.detail = *failure;
@@ -201,14 +208,13 @@ Result<ChainStep> Registration(Database& db, int64_t bundle) {
   GPUF_ASSIGN_OR_RETURN(auto kubelet_after, QueryText(db,
       "SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 AND "
       "milestone IN ('kubelet_started', 'kubelet_sock_created')", bundle));
-  GPUF_ASSIGN_OR_RETURN(int64_t plugin_lines, QueryInt(db,
-      std::string("SELECT count(*)") + kSinceLastStart + " AND source = 'plugin'", bundle));
+  GPUF_ASSIGN_OR_RETURN(bool plugin_lines, PluginLoggedSinceLastStart(db, bundle));
   if (registered) {
     bool stale = kubelet_after && std::stoll(*kubelet_after) > std::stoll(*registered);
     step.status = stale ? StepStatus::kFailed : StepStatus::kOk;
     step.detail = stale ? "registered, but kubelet (re)started after the last registration"
                         : "the plugin registered with kubelet";
-  } else if (plugin_lines > 0) {
+  } else if (plugin_lines) {
     step.status = StepStatus::kFailed;
     step.detail = "no registration since the plugin started";
   } else {

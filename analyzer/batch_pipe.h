@@ -6,8 +6,10 @@
 //
 // Call order: Push any number of times, then Close (the destructor closes
 // too). Close returns when every batch has been consumed and the worker has
-// exited; what `consume` wrote is then visible to the caller. When no thread
-// can be started, Push consumes the batch itself.
+// exited; what `consume` wrote is then visible to the caller. Without
+// `threaded` (small inputs, where starting a thread and handing batches over
+// costs more than it saves), or when no thread can be started, Push
+// consumes the batch itself.
 #ifndef GPUF_ANALYZER_BATCH_PIPE_H_
 #define GPUF_ANALYZER_BATCH_PIPE_H_
 
@@ -25,8 +27,9 @@ namespace gpuf {
 template <typename Batch>
 class BatchPipe {
  public:
-  BatchPipe(std::function<void(Batch&)> consume, size_t capacity)
+  BatchPipe(std::function<void(Batch&)> consume, size_t capacity, bool threaded = true)
       : consume_(std::move(consume)), capacity_(capacity) {
+    if (!threaded) return;
     try {
       worker_ = std::thread([this] { Run(); });
     } catch (const std::system_error&) {

@@ -38,6 +38,22 @@ TEST_CASE("BatchPipe: the destructor drains what was pushed without a Close") {
   CHECK(sum == 5050);
 }
 
+TEST_CASE("BatchPipe: unthreaded, each batch is consumed on the caller's thread as it is pushed") {
+  std::vector<int> seen;
+  std::thread::id consumer;
+  BatchPipe<int> pipe(
+      [&](int& n) {
+        consumer = std::this_thread::get_id();
+        seen.push_back(n);
+      },
+      1, /*threaded=*/false);
+  pipe.Push(1);
+  CHECK(seen == std::vector<int>{1});
+  CHECK(consumer == std::this_thread::get_id());
+  pipe.Push(2);
+  CHECK(seen == std::vector<int>{1, 2});
+}
+
 TEST_CASE("BatchPipe: closing an idle pipe, twice, returns") {
   BatchPipe<int> pipe([](int&) {}, 4);
   pipe.Close();

@@ -63,8 +63,10 @@ std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, co
                                      const std::optional<std::string>& container) {
   std::vector<std::string> messages;
   messages.reserve(parsed.records.size());
+  // Small logs are stored on this thread: a thread costs more than it saves.
+  const bool threaded = parsed.records.size() >= 4096;
   BatchPipe<std::vector<LogRow>> store(
-      [&](std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, 8);
+      [&](std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, 8, threaded);
   std::vector<LogRow> batch;
   for (const auto& r : parsed.records) {
     LogRow row{&r, StripInnerHeader(r.message), std::nullopt};

@@ -82,7 +82,8 @@ class JournalStream : public MemberStream {
  public:
   JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
       : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_),
-        rows_([this](Batch& batch) { for (const auto& row : batch) lines_.Store(row); }, kBatchesWaiting) {}
+        rows_([this](Batch& batch) { for (const auto& row : batch) lines_.Store(row); }, kBatchesWaiting,
+              o.size_bytes >= kThreadedBytes) {}
 
   void Chunk(std::string_view bytes) override {
     while (!bytes.empty()) {
@@ -118,6 +119,9 @@ class JournalStream : public MemberStream {
   // waiting to keep memory flat (a few MB).
   static constexpr size_t kBatchRows = 512;
   static constexpr size_t kBatchesWaiting = 8;
+  // Below this a slice is stored on the reading thread: a fleet of small
+  // bundles spent more on threads than it saved.
+  static constexpr int64_t kThreadedBytes = 1 << 20;
 
   void Emit(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

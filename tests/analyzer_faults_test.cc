@@ -184,6 +184,32 @@ TEST_CASE("analyze fault: 100 MB log lines are cut to 1 MiB with a warning, and 
   CHECK(lines.out.find("1") != std::string::npos);
 }
 
+TEST_CASE("analyze fault: a pod log of 20,000 records is stored whole, in order, by the storing thread") {
+  // Big enough for the loader to store it on a second thread
+  // (load_logs.cc): every record arrives, in order, classified.
+  test::TempDir dir;
+  const int kRecords = 20000;
+  std::string log;
+  for (int i = 1; i < kRecords; ++i) {
+    log += "2025-11-18T05:31:00.000000000Z stderr F I1118 05:31:00.000000       1 health.go:" + std::to_string(i) +
+           "] record " + std::to_string(i) + "\n";
+  }
+  log += "2025-11-18T05:31:01.000000000Z stderr F I1118 05:31:01.000000       1 server.go:219] "
+         "Registered device plugin for 'nvidia.com/gpu' with Kubelet\n";
+  const std::string instance =
+      "/var/log/pods/kube-system_nvidia-device-plugin-daemonset-61a5d_f7f7702e-7c69-33c3-6a37-fd6cfa9b710f/"
+      "nvidia-device-plugin-ctr/0.log";
+  WriteEditedSample(dir / "big-log.tar.zst", {{"plugin.log " + instance, log}});
+  auto rows = test::RunGpuforensics(
+      {"sql", dir / "big-log.tar.zst",
+       "SELECT count(*), min(l.line), max(l.line), sum(l.line = CAST(substr(l.message, 8) AS INTEGER)), "
+       "max(CASE WHEN l.event = 'registered' THEN l.line END) FROM log_lines l JOIN artifacts a USING (artifact_id) "
+       "WHERE a.name = 'plugin.log'"});
+  CHECK(rows.exit_code == 0);
+  CHECK(rows.err == "");
+  CHECK(rows.out.find("20000\t1\t20000\t19999\t20000\n") != std::string::npos);
+}
+
 TEST_CASE("analyze fault: (a+)+$ against a long line takes time linear in the line (RE2)") {
   test::TempDir dir;
   auto rule = ParseRuleText("rules/catastrophic-pattern.yaml", kCatastrophicRule);

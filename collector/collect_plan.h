@@ -1,7 +1,7 @@
 // Planning a collection: which probes each phase runs, with what argv,
 // given the host, the options and what the earlier phases found (the
-// device-plugin containers, their cgroups and logs). Collect() in
-// collect.cc runs the plans; this file decides them.
+// device-plugin containers, their cgroups and logs). probe_schedule.cc
+// runs the plans, in the order it documents; this file decides them.
 #ifndef GPUF_COLLECTOR_COLLECT_PLAN_H_
 #define GPUF_COLLECTOR_COLLECT_PLAN_H_
 

@@ -52,7 +52,7 @@ struct ProbeRow {
 };
 
 // The fixed probes. Probes about device-plugin containers and journal slices
-// are derived at run time (see collect.cc).
+// are derived at run time (see collect_plan.cc).
 std::span<const ProbeRow> StaticProbes();
 
 // False for a phase 1 probe whose evidence the GPU driver cannot change

@@ -1,15 +1,16 @@
-// Hands batches of work from the thread that makes them to one worker thread
-// that consumes them, in order, with at most `capacity` batches waiting. The
-// loader uses it to parse a journal slice on the reading thread while the
-// rows of the lines before go into SQLite on the worker: the two halves of
-// the load then take the longer one's time, not the sum.
+// Hands rows from the thread that makes them to one worker thread that
+// consumes them, in order and in batches, with a bounded number of batches
+// waiting. The loader uses it to parse a journal slice or a pod log on the
+// reading thread while the rows of the lines before go into SQLite on the
+// worker: the two halves of the load then take the longer one's time, not
+// the sum.
 //
-// Call order: Push any number of times, then Close (the destructor closes
-// too). Close returns when every batch has been consumed and the worker has
-// exited; what `consume` wrote is then visible to the caller. Without
-// `threaded` (small inputs, where starting a thread and handing batches over
-// costs more than it saves), or when no thread can be started, Push
-// consumes the batch itself.
+// Call order: Add any number of times, then Close (the destructor closes
+// too). Close hands over the last, partial batch and returns when every row
+// has been consumed and the worker has exited; what `consume` wrote is then
+// visible to the caller. Without `threaded` (small inputs, where starting a
+// thread and handing batches over costs more than it saves), or when no
+// thread can be started, the caller's thread consumes each batch as it fills.
 #ifndef GPUF_ANALYZER_BATCH_PIPE_H_
 #define GPUF_ANALYZER_BATCH_PIPE_H_
 
@@ -21,14 +22,21 @@
 #include <system_error>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace gpuf {
 
-template <typename Batch>
+template <typename Row>
 class BatchPipe {
  public:
-  BatchPipe(std::function<void(Batch&)> consume, size_t capacity, bool threaded = true)
-      : consume_(std::move(consume)), capacity_(capacity) {
+  using Batch = std::vector<Row>;
+  // Enough rows a batch to make the hand-over cheap, few enough batches
+  // waiting to keep memory flat (a few MB of log lines).
+  static constexpr size_t kBatchRows = 512;
+  static constexpr size_t kBatchesWaiting = 8;
+
+  explicit BatchPipe(std::function<void(const Batch&)> consume, bool threaded = true)
+      : consume_(std::move(consume)) {
     if (!threaded) return;
     try {
       worker_ = std::thread([this] { Run(); });
@@ -40,18 +48,13 @@ class BatchPipe {
   BatchPipe& operator=(const BatchPipe&) = delete;
   ~BatchPipe() { Close(); }
 
-  void Push(Batch batch) {
-    if (!worker_.joinable()) {
-      consume_(batch);
-      return;
-    }
-    std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [&] { return waiting_.size() < capacity_; });
-    waiting_.push_back(std::move(batch));
-    work_.notify_one();
+  void Add(Row row) {
+    filling_.push_back(std::move(row));
+    if (filling_.size() >= kBatchRows) HandOver();
   }
 
   void Close() {
+    if (!filling_.empty()) HandOver();
     if (!worker_.joinable()) return;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -62,6 +65,19 @@ class BatchPipe {
   }
 
  private:
+  void HandOver() {
+    Batch batch = std::move(filling_);
+    filling_.clear();
+    if (!worker_.joinable()) {
+      consume_(batch);
+      return;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    room_.wait(lock, [&] { return waiting_.size() < kBatchesWaiting; });
+    waiting_.push_back(std::move(batch));
+    work_.notify_one();
+  }
+
   void Run() {
     while (true) {
       Batch batch;
@@ -77,8 +93,8 @@ class BatchPipe {
     }
   }
 
-  std::function<void(Batch&)> consume_;
-  size_t capacity_;
+  std::function<void(const Batch&)> consume_;
+  Batch filling_;                 // the caller's, until handed over
   std::mutex mutex_;
   std::condition_variable work_;  // a batch is waiting, or the pipe closed
   std::condition_variable room_;  // a batch was taken

@@ -65,20 +65,15 @@ std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, co
   messages.reserve(parsed.records.size());
   // Small logs are stored on this thread: a thread costs more than it saves.
   const bool threaded = parsed.records.size() >= 4096;
-  BatchPipe<std::vector<LogRow>> store(
-      [&](std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, 8, threaded);
-  std::vector<LogRow> batch;
+  BatchPipe<LogRow> store(
+      [&](const std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, threaded);
   for (const auto& r : parsed.records) {
     LogRow row{&r, StripInnerHeader(r.message), std::nullopt};
     PluginEvent event = ClassifyPluginMessage(row.inner.message);
     if (event.kind != PluginEventKind::kUnknown) row.event = PluginEventKindName(event.kind);
     messages.push_back(row.inner.message);
-    batch.push_back(std::move(row));
-    if (batch.size() < 512) continue;
-    store.Push(std::move(batch));
-    batch.clear();
+    store.Add(std::move(row));
   }
-  if (!batch.empty()) store.Push(std::move(batch));
   store.Close();
   return messages;
 }

@@ -82,7 +82,9 @@ class JournalStream : public MemberStream {
  public:
   JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
       : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_),
-        rows_([this](Batch& batch) { for (const auto& row : batch) lines_.Store(row); }, kBatchesWaiting,
+        rows_([this](const std::vector<JournalLineLoader::Row>& batch) {
+                for (const auto& row : batch) lines_.Store(row);
+              },
               o.size_bytes >= kThreadedBytes) {}
 
   void Chunk(std::string_view bytes) override {
@@ -106,29 +108,19 @@ class JournalStream : public MemberStream {
   void End(bool verified) override {
     if (!pending_.empty()) Emit(pending_);
     pending_.clear();
-    if (!batch_.empty()) rows_.Push(std::move(batch_));
-    batch_.clear();
     rows_.Close();
     ctx_.Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
              verified, in_.artifact_id, in_.output.stream);
   }
 
  private:
-  using Batch = std::vector<JournalLineLoader::Row>;
-  // Enough rows a batch to make the hand-over cheap, few enough batches
-  // waiting to keep memory flat (a few MB).
-  static constexpr size_t kBatchRows = 512;
-  static constexpr size_t kBatchesWaiting = 8;
   // Below this a slice is stored on the reading thread: a fleet of small
   // bundles spent more on threads than it saved.
   static constexpr int64_t kThreadedBytes = 1 << 20;
 
   void Emit(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    batch_.push_back(JournalLineLoader::Parse(++number_, line));
-    if (batch_.size() < kBatchRows) return;
-    rows_.Push(std::move(batch_));
-    batch_.clear();
+    rows_.Add(JournalLineLoader::Parse(++number_, line));
   }
 
   LoadContext& ctx_;
@@ -136,8 +128,7 @@ class JournalStream : public MemberStream {
   JournalLineLoader lines_;
   std::string pending_;
   int number_ = 0;
-  Batch batch_;
-  BatchPipe<Batch> rows_;  // last: its worker is stopped before the members above go
+  BatchPipe<JournalLineLoader::Row> rows_;  // last: its worker is stopped before the members above go
 };
 
 class Loader : public BundleVisitor {

@@ -33,42 +33,41 @@ bool IsSafeMemberPath(const std::string& path) {
   return true;
 }
 
+// Hands the current entry's data to `take` in chunks of up to 64 KiB until
+// the entry ends or `take` returns false.
+Status ForEachDataChunk(archive* a, const std::function<bool(std::string_view)>& take) {
+  char buf[1 << 16];
+  while (true) {
+    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
+    if (n == 0) return Status::Ok();
+    if (n < 0) {
+      const char* message = archive_error_string(a);
+      return Status::BadInput("damaged bundle", message ? message : "read error");
+    }
+    if (!take(std::string_view(buf, static_cast<size_t>(n)))) return Status::Ok();
+  }
+}
+
 // Reads the current entry's data, up to `cap` bytes. Sets `too_big` when the
 // entry holds more; the rest is skipped by libarchive on the next header.
 Status ReadEntryData(archive* a, int64_t cap, std::string& out, bool& too_big) {
   out.clear();
   too_big = false;
-  char buf[1 << 16];
-  while (true) {
-    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
-    if (n == 0) return Status::Ok();
-    if (n < 0) {
-      const char* message = archive_error_string(a);
-      return Status::BadInput("damaged bundle", message ? message : "read error");
-    }
-    if (static_cast<int64_t>(out.size()) + n > cap) {
-      too_big = true;
-      return Status::Ok();
-    }
-    out.append(buf, static_cast<size_t>(n));
-  }
+  return ForEachDataChunk(a, [&](std::string_view chunk) {
+    too_big = static_cast<int64_t>(out.size() + chunk.size()) > cap;
+    if (!too_big) out.append(chunk);
+    return !too_big;
+  });
 }
 
 // Feeds the current entry's data to `stream`, hashing it on the way.
 Status StreamEntryData(archive* a, MemberStream& stream, Sha256& hash, int64_t& size) {
-  char buf[1 << 16];
-  while (true) {
-    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
-    if (n == 0) return Status::Ok();
-    if (n < 0) {
-      const char* message = archive_error_string(a);
-      return Status::BadInput("damaged bundle", message ? message : "read error");
-    }
-    std::string_view chunk(buf, static_cast<size_t>(n));
+  return ForEachDataChunk(a, [&](std::string_view chunk) {
     hash.Update(chunk);
     stream.Chunk(chunk);
-    size += n;
-  }
+    size += static_cast<int64_t>(chunk.size());
+    return true;
+  });
 }
 
 // Integrity of a member read whole or streamed; false with an issue recorded

@@ -135,7 +135,7 @@ std::optional<ShortLine> ParseShortLine(std::string_view line, const TimeHints& 
   if (!time || rest.empty() || rest.front() != ' ') return std::nullopt;
   rest.remove_prefix(1);
   size_t host_end = rest.find(' ');
-  if (host_end == std::string_view::npos) return std::nullopt;
+  if (host_end == std::string_view::npos || host_end == 0) return std::nullopt;
   // journalctl leaves the host out when the entry has no _HOSTNAME; no host name ends in ':'.
   std::string hostname;
   if (rest[host_end - 1] != ':') {

@@ -100,6 +100,15 @@ TEST_CASE("ConvertJournalText: entries without a host name") {
   CHECK(e->unit == "nvidia-persistenced.service");
 }
 
+TEST_CASE("ConvertJournalText: a line with two spaces where the host should be is skipped") {
+  TimeHints hints;
+  hints.year = 2026;
+  JournalSplit split = ConvertJournalText("Nov 30 18:14:35  kubelet[9]: text\n", hints);
+  CHECK(split.lines_read == 1);
+  CHECK(split.lines_skipped == 1);
+  CHECK(split.slices.empty());
+}
+
 TEST_CASE("ConvertJournalText: short-iso carries its own offset") {
   TimeHints hints;
   JournalSplit split =

@@ -68,7 +68,7 @@ constexpr FixedLane kLanesBeforePlugins[] = {
 constexpr FixedLane kRegistrationLane = {"registration", "registration", true};
 
 // Geometry, in SVG user units (pixels at 100 %).
-constexpr double kWidth = 1040, kLabelColumn = 200, kPlotLeft = 214, kPlotRight = kWidth - 28;
+constexpr double kWidth = 1040, kPlotLeft = 214, kPlotRight = kWidth - 28;
 constexpr double kHeader = 58, kFooter = 40, kRowHeight = 15, kLanePad = 14;
 constexpr double kCharWidth = 6.6;  // 11 px sans, generous so labels do not collide
 

@@ -24,7 +24,7 @@ struct ImportedArtifact {
   std::string bytes;         // in our stored format for `name`
   std::string container_id;  // for plugin.* artifacts when known
   std::string note;          // what the conversion could not read, "" when nothing
-  std::optional<int> exit_code;  // command outputs: when the text itself shows how it ended
+  std::optional<int> exit_code = std::nullopt;  // command outputs: when the text itself shows how it ended
 };
 
 struct ImportPlan {

@@ -212,13 +212,15 @@ class Loader : public BundleVisitor {
         Statement s,
         db_.Prepare("INSERT INTO bundles (path, format_version, tool_version, node_name, machine_id, boot_id, "
                     "collected_at_ns, collection_ended_ns, complete, incomplete_reason, utc_offset_seconds, "
-                    "host_root) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"));
+                    "host_root, origin_kind, redacted_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     s.Bind(1, path_).Bind(2, int64_t{m.format_version}).Bind(3, m.tool_version).Bind(4, m.node_name);
     if (m.machine_id.empty()) s.BindNull(5); else s.Bind(5, m.machine_id);
     if (m.boot_id.empty()) s.BindNull(6); else s.Bind(6, m.boot_id);
     s.Bind(7, m.started_at_unix_ns).Bind(8, m.ended_at_unix_ns).Bind(9, int64_t{m.complete});
     if (m.incomplete_reason.empty()) s.BindNull(10); else s.Bind(10, m.incomplete_reason);
     s.Bind(11, int64_t{m.utc_offset_seconds}).Bind(12, m.root);
+    if (m.origin.kind.empty()) s.BindNull(13); else s.Bind(13, m.origin.kind);
+    if (!m.redaction.redacted) s.BindNull(14); else s.Bind(14, m.redaction.by);
     GPUF_RETURN_IF_ERROR(s.Run());
     bundle_id_ = db_.LastInsertId();
     return Status::Ok();

@@ -86,8 +86,10 @@ Status AddVersions(Database& db, int64_t bundle, Report& r) {
 
 std::string CapturedBy(const Report& report) {
   std::string by = "by gpuforensics " + report.tool_version;
-  if (report.input_source.empty()) return by;
-  return "by " + report.input_kind + " '" + report.input_source + "', imported " + by;
+  if (!report.input_source.empty()) by = "by " + report.input_kind + " '" + report.input_source + "', imported " + by;
+  if (report.redacted_by == "collect") by += ", redacted on the node (collect --redact)";
+  if (report.redacted_by == "redact") by += ", redacted afterwards (gpuforensics redact)";
+  return by;
 }
 
 bool HasSeriousFinding(const Report& report) {
@@ -116,6 +118,7 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
     r.input_source = m.origin.source;
     r.cannot_show = m.origin.cannot_show;
   }
+  if (m.redaction.redacted) r.redacted_by = m.redaction.by;
   for (const auto& issue : loaded.integrity_issues) r.integrity_issues.push_back(issue.member + ": " + issue.problem);
   GPUF_ASSIGN_OR_RETURN(r.verdict, ComputeChainVerdict(db, bundle));
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));

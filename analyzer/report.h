@@ -52,6 +52,7 @@ struct Report {
   std::string input_kind = "gpuforensics-bundle";  // or the origin of an imported bundle: "sosreport", ...
   std::string input_source;              // the imported source's name, "" for collected bundles
   std::vector<std::string> cannot_show;  // artifacts that kind of input never carries
+  std::string redacted_by;               // "collect" | "redact" when names and addresses are pseudonyms
   int64_t parse_warnings = 0;
   int64_t timeline_warnings = 0;
   // Added for the Markdown and HTML summaries; renderers that predate them ignore them.
@@ -65,7 +66,8 @@ struct Report {
 Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path);
 
 // "by gpuforensics 0.1.0", or for a bundle imported from another tool's
-// capture "by sosreport 'NAME', imported by gpuforensics 0.1.0".
+// capture "by sosreport 'NAME', imported by gpuforensics 0.1.0"; a redacted
+// bundle adds how, since its names and addresses are pseudonyms.
 std::string CapturedBy(const Report& report);
 
 // True when a finding of medium severity or above is present (analyze's exit status 1).

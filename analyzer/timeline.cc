@@ -128,7 +128,8 @@ WHERE a.bundle_id = :bundle;
 constexpr char kCollectionEvent[] = R"sql(
 INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, milestone, message)
 SELECT bundle_id, collected_at_ns, 1, 'Collection', 'explicit_utc', 'collector', 'collection',
-       'gpuforensics collect started on ' || coalesce(node_name, '?')
+       CASE WHEN origin_kind IS NULL THEN 'gpuforensics collect started on ' || coalesce(node_name, '?')
+            ELSE origin_kind || ' captured on ' || coalesce(node_name, '?') || ' (imported)' END
 FROM bundles WHERE bundle_id = :bundle;
 )sql";
 

@@ -13,5 +13,8 @@ CREATE TABLE bundles (
   complete             INTEGER NOT NULL,     -- 1 when every planned probe ran
   incomplete_reason    TEXT,                 -- 'interrupted' | 'deadline' when complete = 0
   utc_offset_seconds   INTEGER,              -- collector's local UTC offset at start
-  host_root            TEXT                  -- --root the collector read the host under
+  host_root            TEXT,                 -- --root the collector read the host under
+  origin_kind          TEXT,                 -- made by import from: 'sosreport' | 'nvidia-bug-report' |
+                                             -- 'must-gather' | 'evidence-dir'; NULL when collected
+  redacted_by          TEXT                  -- 'collect' (--redact) | 'redact'; NULL when not redacted
 );

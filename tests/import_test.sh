@@ -202,6 +202,11 @@ for milestone in driver_loaded persistenced_started; do
     "$(sql "$work/nbr.tar.zst" "SELECT substr(datetime(time_ns / 1e9, 'unixepoch'), 1, 19) FROM events
                                 WHERE milestone = '$milestone' AND boot_offset = 0")"
 done
+check "bug report: the timeline says what captured it, not gpuforensics collect" \
+  "1 | nvidia-bug-report" \
+  "$(sql "$work/nbr.tar.zst" "SELECT (SELECT count(*) FROM events WHERE milestone = 'collection'
+                                      AND message LIKE 'nvidia-bug-report captured on % (imported)')
+                               || ' | ' || origin_kind AS captured FROM bundles")"
 check "bug report: the plugin's NVML failure it cannot show is listed" 1 "$(python3 -c "
 import json, subprocess
 r = json.loads(subprocess.run(['$gpuforensics', 'analyze', '$work/nvidia-bug-report.log.gz', '--format', 'json'],

@@ -343,6 +343,22 @@ TEST_CASE("redact: every sample bundle keeps its findings and chain verdict") {
   CHECK(samples >= 13);
 }
 
+TEST_CASE("redact: analyze says a bundle was redacted, and how") {
+  test::TempDir dir;
+  const std::string plain = test::SourcePath("samples/healthy.tar.zst"), out = dir / "redacted.tar.zst";
+  auto run = test::RunGpuforensics({"redact", plain, out, "--map", dir / "map.json"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+
+  auto text = test::RunGpuforensics({"analyze", out});
+  CHECK(text.out.find(", redacted afterwards (gpuforensics redact)") != std::string::npos);
+  CHECK(test::RunGpuforensics({"analyze", plain}).out.find("redacted") == std::string::npos);
+  CHECK(json::parse(test::RunGpuforensics({"analyze", out, "--format", "json"}).out)["bundle"]["redacted_by"] ==
+        "redact");
+  CHECK(json::parse(test::RunGpuforensics({"analyze", plain, "--format", "json"}).out)["bundle"]["redacted_by"] ==
+        nullptr);
+  CHECK(test::RunGpuforensics({"sql", out, "SELECT redacted_by FROM bundles"}).out == "redacted_by\nredact\n");
+}
+
 TEST_CASE("redact: without --map the map goes beside the output, readable by its owner only") {
   test::TempDir dir;
   const std::string out = dir / "case-redacted.tar.zst";

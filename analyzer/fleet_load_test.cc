@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/fleet_summary.h"
+#include "tests/json_schema_check.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -163,6 +165,25 @@ TEST_CASE("fleet: the command line loads many bundles and summarises them") {
   auto listed = test::RunGpuforensics({"fleet", fleet.db, "--nodes", "dp-null-manager-after-nvml-failure"});
   CHECK(listed.exit_code == 0);
   CHECK(listed.out == kSeedNode + "\n");
+
+  auto as_json = test::RunGpuforensics({"fleet", fleet.db, "--format", "json"});
+  CHECK(as_json.exit_code == 0);
+  nlohmann::json doc = nlohmann::json::parse(as_json.out, nullptr, false);
+  REQUIRE_FALSE(doc.is_discarded());
+  test::CheckAgainstSchema(doc, "schema/fleet.schema.json", "fleet");
+  CHECK(doc["nodes"] == 2);
+  CHECK(doc["findings"][0] ==
+        nlohmann::json({{"rule_id", "dp-null-manager-after-nvml-failure"}, {"severity", "high"}, {"nodes", 1}}));
+  auto listed_json = test::RunGpuforensics(
+      {"fleet", fleet.db, "--nodes", "dp-null-manager-after-nvml-failure", "--format", "json"});
+  CHECK(listed_json.out == "[\"" + kSeedNode + "\"]\n");
+
+  auto fleet_with_format = test::RunGpuforensics(
+      {"analyze", "--db", fleet.db, fleet.bundles[0], fleet.bundles[1], "--format", "json"});
+  CHECK(fleet_with_format.exit_code == 64);
+  CHECK(fleet_with_format.err ==
+        "gpuforensics analyze: --format and --tz shape one bundle's report, not a fleet database: "
+        "summarise the fleet with: gpuforensics fleet FLEET.sqlite [--format json]\n");
 
   auto with_junk = test::RunGpuforensics({"analyze", "--db", fleet.db, fleet.bundles[0], fleet.junk});
   CHECK(with_junk.exit_code == 2);

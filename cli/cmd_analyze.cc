@@ -82,18 +82,23 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("--format must be text, json, markdown or html"));
   }
   const std::string bundle = v["bundle"].as<std::string>();
-  auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
-  if (!input.ok()) return ReportFailure("analyze", input.status());
-  if (input->imported()) {
-    std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
-  }
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
   if (v.count("more-bundles")) {
+    if (!v["format"].defaulted() || !v["tz"].defaulted()) {
+      return ReportFailure("analyze", Status::InvalidArgument(
+                                          "--format and --tz shape one bundle's report, not a fleet database",
+                                          "summarise the fleet with: gpuforensics fleet FLEET.sqlite [--format json]"));
+    }
     std::vector<std::string> bundles = {bundle};
     for (const auto& more : v["more-bundles"].as<std::vector<std::string>>()) bundles.push_back(more);
     return RunFleetLoad(bundles, v.count("db") ? db_path : "", rule_dirs, v["jobs"].as<unsigned>());
+  }
+  auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
+  if (!input.ok()) return ReportFailure("analyze", input.status());
+  if (input->imported()) {
+    std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
   }
   auto db = Database::Create(db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());

@@ -10,6 +10,7 @@
 
 #include "analyzer/bundle_diff.h"
 #include "analyzer/diff_facts.h"
+#include "tests/json_schema_check.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -22,61 +23,13 @@ const std::string kSeed = "samples/seed-incident.tar.zst";
 const std::string kHealthy = "samples/healthy.tar.zst";
 const std::string kRecovery = "samples/recovery.tar.zst";
 
-// The parts of JSON Schema that schema/diff.schema.json uses: type, const,
-// enum, required, properties, additionalProperties: false, items, $ref.
-void Validate(const json& root, const json& schema, const json& value, const std::string& where) {
-  if (schema.contains("$ref")) {
-    std::string ref = schema["$ref"];  // "#/$defs/name"
-    Validate(root, root["$defs"][ref.substr(ref.rfind('/') + 1)], value, where);
-  }
-  if (schema.contains("type")) {
-    json types = schema["type"].is_array() ? schema["type"] : json::array({schema["type"]});
-    bool ok = false;
-    for (const auto& t : types) {
-      ok = ok || (t == "object" && value.is_object()) || (t == "array" && value.is_array()) ||
-           (t == "string" && value.is_string()) || (t == "integer" && value.is_number_integer()) ||
-           (t == "number" && value.is_number()) || (t == "boolean" && value.is_boolean()) ||
-           (t == "null" && value.is_null());
-    }
-    CHECK_MESSAGE(ok, where << " = " << value.dump() << " is not of type " << schema["type"].dump());
-    if (!ok) return;
-  }
-  if (schema.contains("const")) CHECK_MESSAGE(value == schema["const"], where << " != " << schema["const"]);
-  if (schema.contains("enum")) {
-    auto allowed = schema["enum"];
-    CHECK_MESSAGE(std::find(allowed.begin(), allowed.end(), value) != allowed.end(),
-                  where << " = " << value.dump() << " is not one of " << allowed.dump());
-  }
-  if (!value.is_object() && !value.is_array()) return;
-  if (schema.contains("required") && value.is_object()) {
-    for (const auto& key : schema["required"]) {
-      CHECK_MESSAGE(value.contains(key.get<std::string>()), where << " lacks " << key);
-    }
-  }
-  if (schema.contains("properties") && value.is_object()) {
-    for (const auto& [key, sub] : value.items()) {
-      if (schema["properties"].contains(key)) {
-        Validate(root, schema["properties"][key], sub, where + "." + key);
-      } else {
-        CHECK_MESSAGE(schema.value("additionalProperties", true) != false, where << " has undocumented " << key);
-      }
-    }
-  }
-  if (schema.contains("items") && value.is_array()) {
-    for (size_t i = 0; i < value.size(); ++i) {
-      Validate(root, schema["items"], value[i], where + "[" + std::to_string(i) + "]");
-    }
-  }
-}
-
 json DiffJson(const std::string& a, const std::string& b) {
   auto run = test::RunGpuforensics({"diff", test::SourcePath(a), test::SourcePath(b), "--format", "json"});
   REQUIRE(run.exit_code == 0);
   CHECK(run.err == "");
   json doc = json::parse(run.out, nullptr, false);
   REQUIRE_FALSE(doc.is_discarded());
-  json schema = json::parse(test::ReadFile(test::SourcePath("schema/diff.schema.json")));
-  Validate(schema, schema, doc, "diff");
+  test::CheckAgainstSchema(doc, "schema/diff.schema.json", "diff");
   return doc;
 }
 

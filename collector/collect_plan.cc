@@ -10,6 +10,7 @@
 #include "collector/probe_table.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/journal_slices.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -142,12 +143,12 @@ void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
   boots.extra_env = {"TZ=UTC"};
   tasks.push_back(boots);
-  for (const auto& slice : JournalSlices()) {
+  for (const auto& slice : JournalSliceTable()) {
     for (auto boot : kJournalBoots) {
       ProbeTask t = CommandTask(std::string(slice.name), kPhasePassive, base, plan);
       t.instance = "boot:" + std::string(boot);
       t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-b", std::string(boot)});
-      for (const auto& arg : SplitSpaces(slice.filter)) t.argv.push_back(arg);
+      for (const auto& arg : SplitSpaces(slice.selector)) t.argv.push_back(arg);
       t.keep = KeepMode::kTail;
       t.cap_bytes = 64 * kMiB;
       t.json_lines = true;

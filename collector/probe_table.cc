@@ -77,15 +77,6 @@ constexpr ProbeRow kStaticProbes[] = {
     {"host.nvidia_smi_query_xml", ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},
 };
 
-constexpr JournalSlice kJournalSlices[] = {
-    {"journal.kernel", "-k"},
-    {"journal.systemd", "_PID=1"},
-    {"journal.kubelet", "-u kubelet.service"},
-    {"journal.containerd", "-u containerd.service"},
-    {"journal.nvidia_persistenced", "-u nvidia-persistenced.service"},
-    {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service"},
-};
-
 // What these read, nvidia-smi cannot change: the versions of installed
 // binaries, configuration files, and the API server's objects (not on the
 // node at all).
@@ -101,6 +92,5 @@ bool DriverCanChange(std::string_view artifact_name) {
   }
   return true;
 }
-std::span<const JournalSlice> JournalSlices() { return kJournalSlices; }
 
 }  // namespace gpuf

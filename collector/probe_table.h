@@ -60,13 +60,6 @@ std::span<const ProbeRow> StaticProbes();
 // need not end before nvidia-smi starts (probe_schedule.h).
 bool DriverCanChange(std::string_view artifact_name);
 
-// A journal slice: journalctl filter arguments for one component.
-struct JournalSlice {
-  std::string_view name;    // artifact name, e.g. "journal.kernel"
-  std::string_view filter;  // journalctl arguments, space separated
-};
-
-std::span<const JournalSlice> JournalSlices();
 
 // Boot offsets sliced: the boot at capture and the one before it.
 inline constexpr std::string_view kJournalBoots[] = {"0", "-1"};

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -15,23 +16,6 @@
 namespace gpuf {
 
 namespace {
-
-// Which slice an identifier's lines go to; PID 1 always goes to journal.systemd.
-struct SliceRow {
-  std::string_view identifier;
-  std::string_view slice;
-  std::string_view unit;
-};
-
-constexpr SliceRow kSlices[] = {
-    {"kernel", "journal.kernel", ""},
-    {"systemd", "journal.systemd", ""},
-    {"kubelet", "journal.kubelet", "kubelet.service"},
-    {"containerd", "journal.containerd", "containerd.service"},
-    {"nvidia-persistenced", "journal.nvidia_persistenced", "nvidia-persistenced.service"},
-    {"nv-fabricmanager", "journal.nvidia_fabricmanager", "nvidia-fabricmanager.service"},
-    {"nvidia-fabricmanager", "journal.nvidia_fabricmanager", "nvidia-fabricmanager.service"},
-};
 
 // Unit Descriptions as the packages ship them.
 struct DescriptionRow {
@@ -201,11 +185,9 @@ class SliceWriter {
       slice = "journal.systemd";
       unit = UnitOfSystemdLine(l.message, hints_);
     } else {
-      for (const auto& row : kSlices) {
-        if (row.identifier == l.identifier) {
-          slice = row.slice;
-          unit = row.unit;
-        }
+      if (const JournalSliceRow* row = JournalSliceForIdentifier(l.identifier)) {
+        slice = row->name;
+        unit = row->unit;
       }
     }
     if (slice.empty()) return;

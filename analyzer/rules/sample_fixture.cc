@@ -8,6 +8,7 @@
 #include "analyzer/parsers/kubelet_log.h"
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/rules/sample_parser.h"
+#include "common/journal_slices.h"
 
 namespace gpuf {
 
@@ -29,21 +30,6 @@ bool IsJournal(const std::string& name) { return name.rfind("journal.", 0) == 0;
 bool IsContainerLog(const std::string& name) {
   return name.rfind("plugin.log", 0) == 0 || name.rfind("plugin.crictl_logs", 0) == 0;
 }
-
-struct JournalDefaults {
-  std::string_view artifact;
-  std::string_view identifier;
-  std::string_view unit;
-};
-
-constexpr JournalDefaults kJournalDefaults[] = {
-    {"journal.kernel", "kernel", ""},
-    {"journal.systemd", "systemd", "init.scope"},
-    {"journal.kubelet", "kubelet", "kubelet.service"},
-    {"journal.containerd", "containerd", "containerd.service"},
-    {"journal.nvidia_persistenced", "nvidia-persistenced", "nvidia-persistenced.service"},
-    {"journal.nvidia_fabricmanager", "nv-fabricmanager", "nvidia-fabricmanager.service"},
-};
 
 class FixtureBuilder {
  public:
@@ -137,10 +123,9 @@ class FixtureBuilder {
   Status InsertJournalEntry(int64_t artifact_id, int number, const ArtifactName& n, const SampleLine& line) {
     std::string identifier = line.identifier;
     std::string unit = line.unit;
-    for (const auto& d : kJournalDefaults) {
-      if (d.artifact != n.name) continue;
-      if (identifier.empty()) identifier = d.identifier;
-      if (unit.empty()) unit = d.unit;
+    if (const JournalSliceRow* slice = FindJournalSlice(n.name)) {
+      if (identifier.empty()) identifier = slice->identifier;
+      if (unit.empty()) unit = slice->unit;
     }
     if (identifier.empty()) identifier = n.name.substr(8);
     std::string event;

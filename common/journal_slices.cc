@@ -1,0 +1,50 @@
+#include "common/journal_slices.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr JournalSliceRow kJournalSlices[] = {
+    {"journal.kernel", "-k", "kernel", ""},
+    {"journal.systemd", "_PID=1", "systemd", "init.scope"},
+    {"journal.kubelet", "-u kubelet.service", "kubelet", "kubelet.service"},
+    {"journal.containerd", "-u containerd.service", "containerd", "containerd.service"},
+    {"journal.nvidia_persistenced", "-u nvidia-persistenced.service", "nvidia-persistenced",
+     "nvidia-persistenced.service"},
+    {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service", "nv-fabricmanager",
+     "nvidia-fabricmanager.service"},
+};
+
+struct IdentifierAlias {
+  std::string_view identifier;
+  std::string_view slice;
+};
+
+// Fabric Manager logs as nv-fabricmanager, but some packagings and syslog
+// forwarders name it after its unit.
+constexpr IdentifierAlias kAliases[] = {
+    {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
+};
+
+}  // namespace
+
+std::span<const JournalSliceRow> JournalSliceTable() { return kJournalSlices; }
+
+const JournalSliceRow* FindJournalSlice(std::string_view name) {
+  for (const auto& row : kJournalSlices) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+const JournalSliceRow* JournalSliceForIdentifier(std::string_view identifier) {
+  for (const auto& row : kJournalSlices) {
+    if (row.identifier == identifier) return &row;
+  }
+  for (const auto& alias : kAliases) {
+    if (alias.identifier == identifier) return FindJournalSlice(alias.slice);
+  }
+  return nullptr;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,31 @@
+// The journal slices a bundle holds (schema/bundle.md): which entries each
+// one takes on the node, and what those entries carry. One table serves the
+// collector (the journalctl match), the importer (a text line's identifier
+// to its slice) and rule samples (the fields a sample line stands for).
+#ifndef GPUF_COMMON_JOURNAL_SLICES_H_
+#define GPUF_COMMON_JOURNAL_SLICES_H_
+
+#include <span>
+#include <string_view>
+
+namespace gpuf {
+
+struct JournalSliceRow {
+  std::string_view name;        // artifact name, e.g. "journal.kubelet"
+  std::string_view selector;    // journalctl arguments, space separated
+  std::string_view identifier;  // SYSLOG_IDENTIFIER of its entries
+  std::string_view unit;        // _SYSTEMD_UNIT of its entries, "" for the kernel
+};
+
+std::span<const JournalSliceRow> JournalSliceTable();
+
+// The slice named `name`, or nullptr.
+const JournalSliceRow* FindJournalSlice(std::string_view name);
+
+// The slice whose entries carry `identifier`, also under the names other
+// builds log with ("nvidia-fabricmanager"); nullptr when none.
+const JournalSliceRow* JournalSliceForIdentifier(std::string_view identifier);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_JOURNAL_SLICES_H_

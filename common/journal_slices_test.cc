@@ -1,0 +1,35 @@
+#include "common/journal_slices.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+namespace gpuf {
+
+TEST_SUITE("journal_slices") {
+
+TEST_CASE("JournalSliceTable: names are unique and each selects its entries by unit, PID 1 or -k") {
+  std::set<std::string_view> names;
+  for (const auto& row : JournalSliceTable()) {
+    CHECK(names.insert(row.name).second);
+    CHECK(row.name.rfind("journal.", 0) == 0);
+    if (!row.unit.empty() && row.identifier != "systemd") {
+      CHECK(row.selector == "-u " + std::string(row.unit));
+    }
+  }
+  CHECK(FindJournalSlice("journal.systemd")->selector == "_PID=1");
+  CHECK(FindJournalSlice("journal.kernel")->unit == "");
+  CHECK(FindJournalSlice("journal.nope") == nullptr);
+}
+
+TEST_CASE("JournalSliceForIdentifier: an identifier and the other name Fabric Manager logs under") {
+  CHECK(JournalSliceForIdentifier("kubelet")->name == "journal.kubelet");
+  CHECK(JournalSliceForIdentifier("nv-fabricmanager")->name == "journal.nvidia_fabricmanager");
+  CHECK(JournalSliceForIdentifier("nvidia-fabricmanager")->name == "journal.nvidia_fabricmanager");
+  CHECK(JournalSliceForIdentifier("sshd") == nullptr);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

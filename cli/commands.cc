@@ -7,11 +7,11 @@ namespace gpuf {
 namespace {
 
 constexpr Command kCommands[] = {
-    {"collect", "capture a GPU node's evidence into a bundle (read-only; run before any recovery)", RunCollect},
-    {"watch", "check the GPU chain cheaply; collect once per incident when it is broken (for a timer)", RunWatch},
+    {"collect", kCollectHelp, RunCollect},
+    {"watch", kWatchHelp, RunWatch},
     {"analyze", "load a bundle into SQLite and report what it shows about the GPU chain", RunAnalyze},
-    {"redact", "write a copy of a bundle with names, addresses and secrets pseudonymized, for a support case", RunRedact},
-    {"verify", "check every member of a bundle against its manifest (sizes and sha256)", RunVerify},
+    {"redact", kRedactHelp, RunRedact},
+    {"verify", kVerifyHelp, RunVerify},
     {"timeline", "print the node's merged boot timeline (text, jsonl for Timesketch, csv)", RunTimeline},
     {"diff", "compare two bundles: versions, plugin deployment, intervals, GPU counts, findings, recovery", RunDiff},
     {"sql", "run one read-only SQL query against a bundle or a kept database", RunSql},

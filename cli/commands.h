@@ -24,6 +24,15 @@ struct Command {
 
 std::span<const Command> Commands();
 
+// One-line help of the commands gpuforensics-collect has too (collect_main.cc).
+inline constexpr std::string_view kCollectHelp =
+    "capture a GPU node's evidence into a bundle (read-only; run before any recovery)";
+inline constexpr std::string_view kWatchHelp =
+    "check the GPU chain cheaply; collect once per incident when it is broken (for a timer)";
+inline constexpr std::string_view kVerifyHelp = "check every member of a bundle against its manifest (sizes and sha256)";
+inline constexpr std::string_view kRedactHelp =
+    "write a copy of a bundle with names, addresses and secrets pseudonymized, for a support case";
+
 // The redaction options shared by collect and redact (cmd_redact.cc).
 void AddRedactOptions(po::options_description& options);
 RedactOptions RedactOptionsFrom(const po::variables_map& values);

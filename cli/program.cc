@@ -1,0 +1,47 @@
+#include "cli/program.h"
+
+#include <cstdio>
+
+#include "common/exit_codes.h"
+
+namespace gpuf {
+
+namespace {
+
+void PrintUsage(const Program& program, FILE* out) {
+  const std::string name(program.name);
+  std::fprintf(out, "usage: %s <command> [options]\n       %s <command> --help\n       %s --version\n\n%.*s\n",
+               name.c_str(), name.c_str(), name.c_str(), static_cast<int>(program.heading.size()),
+               program.heading.data());
+  for (const auto& c : program.commands) {
+    std::fprintf(out, "  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.help.size()), c.help.data());
+  }
+}
+
+}  // namespace
+
+int RunProgram(const Program& program, const std::vector<std::string>& args) {
+  if (args.empty()) {
+    PrintUsage(program, stderr);
+    return kExitUsage;
+  }
+  const std::string& command = args[0];
+  if (command == "--help" || command == "-h" || command == "help") {
+    PrintUsage(program, stdout);
+    return kExitOk;
+  }
+  if (command == "--version" || command == "-V") {
+    std::printf("%.*s %.*s\n", static_cast<int>(program.name.size()), program.name.data(),
+                static_cast<int>(program.version.size()), program.version.data());
+    return kExitOk;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& c : program.commands) {
+    if (c.name == command) return c.handler(rest);
+  }
+  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.name.size()), program.name.data(),
+               program.unknown_command(command).c_str());
+  return kExitUsage;
+}
+
+}  // namespace gpuf

@@ -77,8 +77,9 @@ int RunCollect(const std::vector<std::string>& args) {
     o.redact = true;
     o.redaction = RedactOptionsFrom(v);
     // Bad patterns or a bad map must stop the run before the node is touched.
-    auto checked = RedactionRun::Open(o.redaction, o.redaction.map_path);
-    if (!checked.ok()) return ReportFailure("collect", checked.status());
+    // The trial run is closed at once: it holds the map's lock.
+    Status usable = RedactionRun::Open(o.redaction, o.redaction.map_path).status();
+    if (!usable.ok()) return ReportFailure("collect", usable);
     if (!o.redaction.map_path.empty()) {
       Status writable = CheckMapWritable(o.redaction.map_path);
       if (!writable.ok()) return ReportFailure("collect", writable);

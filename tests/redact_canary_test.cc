@@ -6,9 +6,12 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "common/sha256.h"
 #include "tests/fake_node.h"
@@ -341,6 +344,39 @@ TEST_CASE("redact: every sample bundle keeps its findings and chain verdict") {
     CHECK_MESSAGE(after.findings == before.findings, name << "\n" << before.findings.dump() << "\n" << after.findings.dump());
   }
   CHECK(samples >= 13);
+}
+
+TEST_CASE("redact: redactions run at once on one map lose none of each other's pseudonyms") {
+  const std::vector<std::string> names = {"seed-incident", "healthy", "recovery", "xid-79-fallen-off-bus"};
+  test::TempDir dir;
+  std::set<std::string> expected;  // what each bundle adds to a map of its own
+  for (const auto& name : names) {
+    const std::string map = dir / (name + ".alone.map.json");
+    auto run = test::RunGpuforensics({"redact", test::SourcePath("samples/" + name + ".tar.zst"),
+                                      dir / (name + ".alone.tar.zst"), "--map", map});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    for (const auto& original : MapOriginals(json::parse(test::ReadFile(map)))) expected.insert(original);
+  }
+
+  const std::string shared = dir / "case.map.json";
+  std::vector<test::ProcessResult> runs(names.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < names.size(); ++i) {
+    threads.emplace_back([&, i] {
+      runs[i] = test::RunGpuforensics({"redact", test::SourcePath("samples/" + names[i] + ".tar.zst"),
+                                       dir / (names[i] + ".shared.tar.zst"), "--map", shared});
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& run : runs) CHECK_MESSAGE(run.exit_code == 0, run.err);
+
+  json map = json::parse(test::ReadFile(shared));
+  CHECK(map["bundles"].size() == names.size());
+  std::vector<std::string> originals = MapOriginals(map);
+  std::set<std::string> kept(originals.begin(), originals.end());
+  std::vector<std::string> lost;
+  std::set_difference(expected.begin(), expected.end(), kept.begin(), kept.end(), std::back_inserter(lost));
+  CHECK_MESSAGE(lost.empty(), "originals missing from the shared map: " << Join(lost));
 }
 
 TEST_CASE("redact: analyze says a bundle was redacted, and how") {

@@ -69,8 +69,14 @@ Result<std::unique_ptr<RedactionRun>> RedactionRun::Open(const RedactOptions& op
     GPUF_ASSIGN_OR_RETURN(auto loaded, LoadUserPatterns(file));
     for (auto& re : loaded) patterns.push_back(std::move(re));
   }
+  std::optional<MapLock> lock;
+  if (!map_path.empty()) {
+    GPUF_ASSIGN_OR_RETURN(MapLock acquired, MapLock::Acquire(map_path));
+    lock = std::move(acquired);
+  }
   GPUF_ASSIGN_OR_RETURN(PseudonymMap map, PseudonymMap::Load(map_path));
   std::unique_ptr<RedactionRun> r(new RedactionRun(std::move(map), map_path, std::move(classes)));
+  r->lock_ = std::move(lock);
   r->user_patterns_ = static_cast<int>(patterns.size() + options.keywords.size());
   for (auto& re : patterns) r->text_->AddUserPattern(std::move(re));
   for (const auto& word : options.keywords) r->text_->AddKeyword(word);

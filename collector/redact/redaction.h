@@ -8,10 +8,12 @@
 #define GPUF_COLLECTOR_REDACT_REDACTION_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collector/redact/literal_learner.h"
+#include "collector/redact/map_lock.h"
 #include "collector/redact/pseudonym_map.h"
 #include "collector/redact/text_redactor.h"
 #include "common/manifest.h"
@@ -40,7 +42,8 @@ Result<std::vector<std::unique_ptr<RE2>>> LoadUserPatterns(const std::string& pa
 class RedactionRun {
  public:
   // Fails with InvalidArgument (unknown class, bad pattern file) or
-  // BadInput/IoError (the map file).
+  // BadInput/IoError (the map file). With a map path, waits for any other
+  // run on that map to end (MapLock) and holds it until this run ends.
   static Result<std::unique_ptr<RedactionRun>> Open(const RedactOptions& options, const std::string& map_path);
 
   TextRedactor& text() { return *text_; }
@@ -60,6 +63,7 @@ class RedactionRun {
  private:
   RedactionRun(PseudonymMap map, std::string map_path, std::set<std::string> classes);
 
+  std::optional<MapLock> lock_;  // held from loading the map until the run ends
   PseudonymMap map_;
   std::string map_path_;
   std::unique_ptr<TextRedactor> text_;

@@ -3,9 +3,8 @@
 #include <optional>
 
 #include "analyzer/member_loaders.h"
+#include "analyzer/parsers/journal_event.h"
 #include "analyzer/parsers/journal_json.h"
-#include "analyzer/parsers/klog.h"
-#include "analyzer/parsers/kubelet_log.h"
 #include "analyzer/parsers/kube_node.h"
 #include "analyzer/parsers/listing.h"
 #include "analyzer/parsers/nvidia_smi_list.h"
@@ -23,28 +22,6 @@ std::optional<int64_t> BootOffset(const std::string& instance) {
   } catch (...) {
     return std::nullopt;
   }
-}
-
-struct JournalEvent {
-  std::string kind;
-  std::string subject;
-};
-
-// PID 1's unit and reload messages, and the kubelet's device-plugin lines
-// (klog header inside MESSAGE). Everything else is left to the rules.
-JournalEvent ClassifyJournalEntry(const JournalEntry& e) {
-  if (e.pid == 1 || e.identifier == "systemd") {
-    SystemdEvent s = ClassifySystemdMessage(e.message);
-    // Before systemd 250 the text names the unit's Description only; the
-    // entry's UNIT field names the unit.
-    if (s.kind != SystemdEventKind::kUnknown) return {SystemdEventKindName(s.kind), s.unit.empty() ? e.unit : s.unit};
-  }
-  if (e.identifier == "kubelet" || e.unit == "kubelet.service") {
-    auto header = ParseKlogHeader(e.message);
-    KubeletEvent k = ClassifyKubeletMessage(header ? std::string_view(header->message) : std::string_view(e.message));
-    if (k.kind != KubeletEventKind::kUnknown) return {KubeletEventKindName(k.kind), k.resource};
-  }
-  return {};
 }
 
 std::string BaseName(const std::string& path) {

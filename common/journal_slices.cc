@@ -7,7 +7,9 @@ namespace {
 constexpr JournalSliceRow kJournalSlices[] = {
     {"journal.kernel", "-k", "kernel", ""},
     {"journal.systemd", "_PID=1", "systemd", "init.scope"},
-    {"journal.kubelet", "-u kubelet.service", "kubelet", "kubelet.service"},
+    // k3s and MicroK8s run the kubelet inside their own units.
+    {"journal.kubelet", "-u kubelet.service -u k3s.service -u k3s-agent.service -u snap.microk8s.daemon-kubelite.service",
+     "kubelet", "kubelet.service"},
     {"journal.containerd", "-u containerd.service", "containerd", "containerd.service"},
     {"journal.nvidia_persistenced", "-u nvidia-persistenced.service", "nvidia-persistenced",
      "nvidia-persistenced.service"},
@@ -21,9 +23,12 @@ struct IdentifierAlias {
 };
 
 // Fabric Manager logs as nv-fabricmanager, but some packagings and syslog
-// forwarders name it after its unit.
+// forwarders name it after its unit. k3s and MicroK8s log the kubelet's lines
+// under their own names.
 constexpr IdentifierAlias kAliases[] = {
     {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
+    {"k3s", "journal.kubelet"},
+    {"kubelite", "journal.kubelet"},
 };
 
 }  // namespace

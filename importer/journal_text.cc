@@ -187,7 +187,7 @@ class SliceWriter {
     } else {
       if (const JournalSliceRow* row = JournalSliceForIdentifier(l.identifier)) {
         slice = row->name;
-        unit = row->unit;
+        if (row->identifier == l.identifier) unit = row->unit;  // an alias's own unit is not known
       }
     }
     if (slice.empty()) return;

@@ -15,7 +15,8 @@ CREATE TABLE journal_entries (
   transport       TEXT,              -- _TRANSPORT
   event           TEXT,              -- recognised kubelet or systemd event ('registration_request',
                                      -- 'list_and_watch_ended', 'unit_started', 'daemon_reload', ...), else NULL
-  event_subject   TEXT,              -- what the event is about: the resource or the unit, else NULL
+  event_subject   TEXT,              -- what the event is about: the resource or the unit, else NULL;
+                                     -- a unit that runs the kubelet inside it (k3s) is 'kubelet.service'
   message         TEXT               -- MESSAGE as stored (byte arrays as their bytes), capped at 1 MiB
 );
 CREATE INDEX journal_by_time ON journal_entries(realtime_us);

@@ -5,6 +5,7 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace gpuf {
@@ -235,8 +236,57 @@ const char* KubeletEventKindName(KubeletEventKind kind) {
   return "unknown";
 }
 
+namespace {
+
+constexpr std::string_view kKubeletIdentifiers[] = {"kubelet", "k3s", "kubelite"};
+constexpr std::string_view kKubeletUnits[] = {"kubelet.service", "k3s.service", "k3s-agent.service",
+                                              "snap.microk8s.daemon-kubelite.service"};
+
+}  // namespace
+
+bool IsKubeletIdentifier(std::string_view identifier) {
+  for (std::string_view known : kKubeletIdentifiers) {
+    if (identifier == known) return true;
+  }
+  return false;
+}
+
+bool IsKubeletUnit(std::string_view unit) {
+  for (std::string_view known : kKubeletUnits) {
+    if (unit == known) return true;
+  }
+  return false;
+}
+
+// A kubelet run with --logging-format=json writes one object a line,
+// {"ts":1580306777.04728,"v":0,"msg":"...","resourceName":"nvidia.com/gpu"};
+// its text form is the structured klog message: "msg" key="value" ...
+std::optional<std::string> StructuredFromJson(std::string_view message) {
+  auto doc = nlohmann::ordered_json::parse(message, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("msg") || !doc["msg"].is_string()) return std::nullopt;
+  auto quoted = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  };
+  std::string text = quoted(doc["msg"].get<std::string>());
+  for (const auto& [key, value] : doc.items()) {
+    if (key == "msg" || key == "ts" || key == "v" || key == "caller") continue;
+    text += " " + key + "=" +
+            (value.is_string() ? quoted(value.get<std::string>())
+                               : value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  }
+  return text;
+}
+
 KubeletEvent ClassifyKubeletMessage(std::string_view message) {
   message = TrimRight(message);
+  if (!message.empty() && message.front() == '{') {
+    if (auto text = StructuredFromJson(message)) return ClassifyKubeletMessage(*text);
+  }
   if (!message.empty() && message.front() == '"') {
     KubeletEvent e = Structured(message);
     if (e.kind != KubeletEventKind::kUnknown) return e;

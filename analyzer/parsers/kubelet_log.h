@@ -49,7 +49,18 @@ struct KubeletEvent {
   std::string detail;
 };
 
+// Distributions that run the kubelet inside another process (k3s, MicroK8s'
+// kubelite) log its lines under that process's identifier and start it with
+// their own unit. True for the kubelet's own identifier and unit too.
+bool IsKubeletIdentifier(std::string_view identifier);
+bool IsKubeletUnit(std::string_view unit);
+
+// Also reads the kubelet's --logging-format=json lines.
 KubeletEvent ClassifyKubeletMessage(std::string_view message);
+
+// A --logging-format=json line as the structured text klog would have
+// written: "msg" key="value" ...; nullopt when it is not such an object.
+std::optional<std::string> StructuredFromJson(std::string_view message);
 
 enum class SystemdEventKind {
   kUnknown,

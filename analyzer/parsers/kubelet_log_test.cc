@@ -126,6 +126,23 @@ TEST_CASE("ClassifyKubeletMessage: structured ListAndWatch end and new-client fa
   CHECK(fresh.path.empty());
 }
 
+TEST_CASE("ClassifyKubeletMessage: kubelet --logging-format=json lines") {
+  KubeletEvent reg = ClassifyKubeletMessage(
+      R"({"ts":1580306777.04728,"caller":"devicemanager/plugin/v1beta1/server.go:144","msg":"Got registration request from device plugin with resource","v":0,"resourceName":"nvidia.com/gpu"})");
+  CHECK(reg.kind == K::kRegistrationRequest);
+  CHECK(reg.resource == "nvidia.com/gpu");
+  KubeletEvent ended = ClassifyKubeletMessage(
+      R"({"ts":1580306777.1,"msg":"ListAndWatch ended unexpectedly for device plugin","v":0,"err":"rpc error: code = Unavailable desc = \"EOF\"","resource":"nvidia.com/gpu"})");
+  CHECK(ended.kind == K::kListAndWatchEnded);
+  CHECK(ended.resource == "nvidia.com/gpu");
+  CHECK(ended.error == R"(rpc error: code = Unavailable desc = \"EOF\")");
+  CHECK(StructuredFromJson(R"({"ts":1.5,"msg":"Zero out resource capacity in existing node","v":0,"resourceName":"nvidia.com/gpu","node":"gpu-1"})") ==
+        R"("Zero out resource capacity in existing node" resourceName="nvidia.com/gpu" node="gpu-1")");
+  CHECK(ClassifyKubeletMessage(R"({"ts":1.5,"msg":"Syncing iptables rules","v":2})").kind == K::kUnknown);
+  CHECK_FALSE(StructuredFromJson(R"({"level":"info"})"));
+  CHECK_FALSE(StructuredFromJson("{not json"));
+}
+
 TEST_CASE("ClassifyKubeletMessage: capacity zeroed when the checkpoint was missing") {
   KubeletEvent structured = ClassifyKubeletMessage(
       R"("Zero out resource capacity in existing node" resourceName="nvidia.com/gpu" node="gpu-node-1")");

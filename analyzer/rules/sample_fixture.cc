@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "analyzer/parsers/journal_event.h"
 #include "analyzer/parsers/klog.h"
-#include "analyzer/parsers/kubelet_log.h"
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/rules/sample_parser.h"
 #include "common/journal_slices.h"
@@ -128,22 +128,14 @@ class FixtureBuilder {
       if (unit.empty()) unit = slice->unit;
     }
     if (identifier.empty()) identifier = n.name.substr(8);
-    std::string event;
-    std::string subject;
-    if (identifier == "systemd") {
-      SystemdEvent e = ClassifySystemdMessage(line.text);
-      if (e.kind != SystemdEventKind::kUnknown) {
-        event = SystemdEventKindName(e.kind);
-        subject = e.unit.empty() ? unit : e.unit;
-      }
-    } else if (identifier == "kubelet") {
-      auto header = ParseKlogHeader(line.text);
-      KubeletEvent e = ClassifyKubeletMessage(header ? std::string_view(header->message) : std::string_view(line.text));
-      if (e.kind != KubeletEventKind::kUnknown) {
-        event = KubeletEventKindName(e.kind);
-        subject = e.resource;
-      }
-    }
+    JournalEntry entry;
+    entry.identifier = identifier;
+    entry.unit = unit;
+    if (identifier == "systemd") entry.pid = 1;
+    entry.message = line.text;
+    const JournalEvent classified = ClassifyJournalEntry(entry);
+    const std::string& event = classified.kind;
+    const std::string& subject = classified.subject;
     std::optional<int64_t> boot;
     if (n.instance.rfind("boot:", 0) == 0) boot = std::strtoll(n.instance.c_str() + 5, nullptr, 10);
     GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare(

@@ -1,0 +1,24 @@
+// The event a journal entry records, for journal_entries.event and
+// event_subject: PID 1's unit and reload messages, and the kubelet's
+// device-plugin lines (klog header, structured text or JSON inside MESSAGE).
+// Everything else is left to the rules. A unit that runs the kubelet inside
+// it (k3s) is recorded as kubelet.service: its start is the kubelet's.
+#ifndef GPUF_ANALYZER_PARSERS_JOURNAL_EVENT_H_
+#define GPUF_ANALYZER_PARSERS_JOURNAL_EVENT_H_
+
+#include <string>
+
+#include "analyzer/parsers/journal_json.h"
+
+namespace gpuf {
+
+struct JournalEvent {
+  std::string kind;     // "unit_started", "registration_request", ...; "" when none
+  std::string subject;  // the unit or the resource
+};
+
+JournalEvent ClassifyJournalEntry(const JournalEntry& entry);
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_PARSERS_JOURNAL_EVENT_H_

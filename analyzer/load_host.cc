@@ -9,6 +9,7 @@
 #include "analyzer/parsers/listing.h"
 #include "analyzer/parsers/nvidia_smi_list.h"
 #include "analyzer/parsers/proc_nvidia.h"
+#include "common/journal_slices.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -123,6 +124,7 @@ void JournalLineLoader::Store(const Row& row) {
            NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
            NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
            ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
+  if (in_.artifact.name == kPluginJournalSlice) StorePluginJournalLine(ctx_, in_, row.number, e);
 }
 
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {

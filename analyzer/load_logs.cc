@@ -114,4 +114,19 @@ void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in) {
   LoadRecords(ctx, in, ParseCrictlTimestampedLogs(in.bytes));
 }
 
+void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry) {
+  // The journal row beside this one already warned about an overlong message.
+  std::string_view message = std::string_view(entry.message).substr(0, LoadContext::kMaxLineBytes);
+  InnerHeader inner = StripInnerHeader(std::string(message));
+  PluginEvent event = ClassifyPluginMessage(inner.message);
+  std::optional<std::string> kind;
+  if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
+  std::optional<int64_t> time_ns;
+  if (entry.realtime_us) time_ns = *entry.realtime_us * 1000;
+  ctx.Run("INSERT INTO log_lines (artifact_id, line, time_ns, stream, severity, source_file, event, message) "
+          "VALUES (?,?,?,?,?,?,?,?)",
+          in.artifact_id, line, time_ns, in.output.stream, NullIfEmpty(inner.severity),
+          NullIfEmpty(inner.source_file), kind, inner.message);
+}
+
 }  // namespace gpuf

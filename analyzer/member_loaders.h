@@ -55,6 +55,9 @@ void LoadCharLinks(LoadContext& ctx, const MemberInput& in);
 void LoadPluginSockets(LoadContext& ctx, const MemberInput& in);
 void LoadNodeResources(LoadContext& ctx, const MemberInput& in);
 void LoadJournal(LoadContext& ctx, const MemberInput& in);
+// A journal entry of the plugin run as a host service (kPluginJournalSlice),
+// as a log_lines row like a pod log's: the plugin's lines are its log.
+void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry);
 // A journal slice one line at a time, as the loader streams it (in.bytes is
 // not read): the same rows as LoadJournal.
 class JournalLineLoader {

@@ -72,6 +72,7 @@ FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid,
              (SELECT b.start_ns FROM temp.boots b WHERE b.boot_id = j.boot_id) AS boot_start
       FROM journal_entries j JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
+        AND a.name <> 'journal.nvidia_device_plugin'  -- the plugin's own lines: placed from log_lines
         AND NOT EXISTS (SELECT 1 FROM journal_entries d
                         WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
                           AND (d.artifact_id, d.line) < (j.artifact_id, j.line)

@@ -136,6 +136,15 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   tasks.push_back(t);
 }
 
+// Whether the host has a unit file for `unit` where systemd looks for them.
+bool UnitInstalled(const Plan& plan, std::string_view unit) {
+  for (std::string_view dir : {"/etc/systemd/system/", "/run/systemd/system/", "/usr/lib/systemd/system/",
+                               "/lib/systemd/system/"}) {
+    if (plan.host->Lstat(std::string(dir) + std::string(unit)).ok()) return true;
+  }
+  return false;
+}
+
 void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> base = {"journalctl"};
   for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
@@ -144,6 +153,7 @@ void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   boots.extra_env = {"TZ=UTC"};
   tasks.push_back(boots);
   for (const auto& slice : JournalSliceTable()) {
+    if (slice.only_where_installed && !UnitInstalled(plan, slice.unit)) continue;
     for (auto boot : kJournalBoots) {
       ProbeTask t = CommandTask(std::string(slice.name), kPhasePassive, base, plan);
       t.instance = "boot:" + std::string(boot);

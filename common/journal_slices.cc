@@ -15,6 +15,8 @@ constexpr JournalSliceRow kJournalSlices[] = {
      "nvidia-persistenced.service"},
     {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service", "nv-fabricmanager",
      "nvidia-fabricmanager.service"},
+    {kPluginJournalSlice, "-u nvidia-k8s-device-plugin.service", "nvidia-device-plugin",
+     "nvidia-k8s-device-plugin.service", true},
 };
 
 struct IdentifierAlias {

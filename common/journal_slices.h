@@ -15,7 +15,14 @@ struct JournalSliceRow {
   std::string_view selector;    // journalctl arguments, space separated
   std::string_view identifier;  // SYSLOG_IDENTIFIER of its entries
   std::string_view unit;        // _SYSTEMD_UNIT of its entries, "" for the kernel
+  // Collected only where the unit is installed: the device plugin runs as a
+  // host service on few distributions (Bottlerocket), as a pod elsewhere.
+  bool only_where_installed = false;
 };
+
+// The slice holding the device plugin's own lines when it runs as a host
+// service; they are the plugin's log as much as a pod's log file is.
+inline constexpr std::string_view kPluginJournalSlice = "journal.nvidia_device_plugin";
 
 std::span<const JournalSliceRow> JournalSliceTable();
 

@@ -117,7 +117,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
             "runtime.crictl_ps",    "plugin.inspect",        "plugin.log",             "plugin.crictl_logs",
             "plugin.nvidia_smi_list", "plugin.devices_list", "plugin.bpftool_cgroup",  "plugin.systemd_scope",
             "journal.kubelet",      "journal.containerd",    "journal.nvidia_fabricmanager",
-            "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",      "config.containerd",
+            "journal.nvidia_device_plugin", "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",      "config.containerd",
             "config.nvidia_container_runtime", "config.static_pod", "k8s.node"};
   }
   if (kind == "must-gather") {
@@ -126,8 +126,8 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     return {"dev.nvidia_nodes",   "dev.char_links",     "kubelet.device_plugins", "kubelet.checkpoint",
             "runtime.crictl_ps",  "plugin.inspect",     "plugin.nvidia_smi_list", "plugin.devices_list",
             "plugin.bpftool_cgroup", "plugin.systemd_scope", "journal.kubelet",   "journal.containerd",
-            "journal.systemd",    "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",
-            "config.containerd",  "config.nvidia_container_runtime"};
+            "journal.systemd",    "journal.nvidia_device_plugin", "host.nvidia_smi_query_xml",
+            "pci.nvidia_functions", "systemd.units", "config.containerd", "config.nvidia_container_runtime"};
   }
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's

@@ -109,6 +109,20 @@ TEST_CASE("ConvertJournalText: a line with two spaces where the host should be i
   CHECK(split.slices.empty());
 }
 
+TEST_CASE("ConvertJournalText: the device plugin run as a host service has a slice of its own") {
+  TimeHints hints;
+  hints.year = 2026;
+  JournalSplit split = ConvertJournalText(
+      "Oct 17 12:05:33 ip-10-0-0-1.ec2.internal nvidia-device-plugin[1667]: I1017 12:05:33.312453    1667 "
+      "server.go:154] Registered device plugin for 'nvidia.com/gpu' with Kubelet\n",
+      hints);
+  CHECK(split.lines_skipped == 0);
+  auto e = ParseJournalJsonLine(split.slices["journal.nvidia_device_plugin"]);
+  REQUIRE(e);
+  CHECK(e->identifier == "nvidia-device-plugin");
+  CHECK(e->unit == "nvidia-k8s-device-plugin.service");
+}
+
 TEST_CASE("ConvertJournalText: short-iso carries its own offset") {
   TimeHints hints;
   JournalSplit split =

@@ -1,8 +1,9 @@
--- Lines of container logs (device-plugin pod logs, crictl logs) with the
--- CRI wrapper and the klog or Go-log header taken apart. Times are UTC ns.
+-- Lines of the device plugin's own logs (pod log files, crictl logs, and the
+-- journal of the plugin run as a host service) with the CRI wrapper and the
+-- klog or Go-log header taken apart. Times are UTC ns.
 -- Example: SELECT time_ns, severity, message FROM log_lines WHERE message LIKE 'Failed to initialize NVML%';
 CREATE TABLE log_lines (
-  artifact_id   INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- plugin.log or plugin.crictl_logs
+  artifact_id   INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- plugin.log, plugin.crictl_logs or journal.nvidia_device_plugin
   container_id  TEXT,            -- when known
   line          INTEGER NOT NULL,  -- first line of the record in the artifact
   time_ns       INTEGER,         -- best time: the CRI timestamp, else the inner header's

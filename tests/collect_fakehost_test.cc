@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <thread>
 
 #include "collector/probe_table.h"
@@ -57,6 +58,29 @@ std::string Member(const Collected& c, const json& artifact, const std::string& 
     }
   }
   return "";
+}
+
+// Writes a real journal file under the fake root from export-format entries
+// (systemd-journal-remote), as a node's journald would have.
+bool WriteJournal(const FakeHost& host, const std::string& export_text) {
+  const std::string dir = host.root() + "/var/log/journal/4f1c2b3a4d5e6f708192a3b4c5d6e7f8";
+  std::filesystem::create_directories(dir);
+  const std::string input = host.root() + "/../journal.export";
+  test::WriteFile(input, export_text);
+  auto r = test::RunProcess({"/lib/systemd/systemd-journal-remote", "--output=" + dir + "/system.journal",
+                             "--compress=no", "--split-mode=none", input},
+                            {"SYSTEMD_LOG_LEVEL=warning"});
+  return r.exit_code == 0;
+}
+
+// One journal entry of the device plugin run as a host service, in export format.
+std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) {
+  const int64_t boot_us = 1763435860LL * 1000000;
+  return "__REALTIME_TIMESTAMP=" + std::to_string(realtime_us) + "\n__MONOTONIC_TIMESTAMP=" +
+         std::to_string(realtime_us - boot_us) +
+         "\n_BOOT_ID=9c1d4e2a5b6f4a3b8c7d0e1f2a3b4c5d\n_MACHINE_ID=4f1c2b3a4d5e6f708192a3b4c5d6e7f8\n"
+         "_HOSTNAME=gpu-node-7\nPRIORITY=6\nSYSLOG_IDENTIFIER=nvidia-device-plugin\n_PID=1667\n_TRANSPORT=stdout\n"
+         "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\nMESSAGE=" + message + "\n\n";
 }
 
 }  // namespace
@@ -368,6 +392,49 @@ TEST_CASE("collect: nvidia-smi missing from the plugin image is not called an NV
   Collected c = Collect(host, host.root() + "/../node.tar.zst");
   CHECK(c.process.err.find("plugin container nvidia-smi:  5f1d2c3b4a596 nvidia-smi is not in the image "
                            "(not an NVML failure)") != std::string::npos);
+}
+
+TEST_CASE("collect: a device plugin run as a host service has its journal read as its log") {
+  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
+    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
+    return;
+  }
+  FakeHost host;
+  test::BuildFakeNode(host);
+  const int64_t t = 1763436000LL * 1000000;  // 140 s after boot
+  REQUIRE(WriteJournal(host,
+      PluginServiceEntry(t, "I1118 03:20:00.000000    1667 server.go:216] Starting GRPC server for 'nvidia.com/gpu'") +
+      PluginServiceEntry(t + 5000, "I1118 03:20:00.005000    1667 server.go:154] Registered device plugin for "
+                                   "'nvidia.com/gpu' with Kubelet") +
+      PluginServiceEntry(t + 5040, "I1118 03:20:00.005040    1667 main.go:246] inotify: "
+                                   "/var/lib/kubelet/device-plugins/kubelet.sock created, restarting.")));
+  const std::string without = host.root() + "/../no-unit.tar.zst";
+  CHECK(Artifact(Collect(host, without).manifest, "journal.nvidia_device_plugin", "boot:0") == nullptr);
+
+  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service",
+               "[Service]\nExecStart=/usr/bin/nvidia-device-plugin\n");
+  const std::string out = host.root() + "/../host-service.tar.zst";
+  Collected c = Collect(host, out);
+  const json* journal = Artifact(c.manifest, "journal.nvidia_device_plugin", "boot:0");
+  REQUIRE(journal);
+  CHECK((*journal)["status"] == "ok");
+  CHECK(Member(c, *journal, "stdout").find("Registered device plugin for 'nvidia.com/gpu'") != std::string::npos);
+
+  auto events = test::RunGpuforensics({"sql", out,
+      "SELECT l.event FROM log_lines l JOIN artifacts a USING (artifact_id) "
+      "WHERE a.name = 'journal.nvidia_device_plugin' ORDER BY l.line"});
+  CHECK(events.out == "event\ngrpc_server_starting\nregistered\nkubelet_socket_created\n");
+  // On the timeline once each, as the plugin's: not again as journal lines.
+  auto timeline = test::RunGpuforensics({"sql", out,
+      "SELECT source, coalesce(milestone, '-') FROM events WHERE artifact_id IN "
+      "(SELECT artifact_id FROM artifacts WHERE name = 'journal.nvidia_device_plugin') ORDER BY time_ns"});
+  CHECK(timeline.out == "source\tcoalesce(milestone, '-')\nplugin\t-\nplugin\tplugin_registered\n"
+                        "plugin\tplugin_kubelet_restart_seen\n");
+  auto report = test::RunGpuforensics({"analyze", out, "--format", "json"});
+  json findings = json::parse(report.out)["findings"];
+  bool race = false;
+  for (const auto& f : findings) race = race || f["id"] == "dp-kubelet-sock-restart-race";
+  CHECK_MESSAGE(race, report.out);
 }
 
 }  // TEST_SUITE

@@ -131,6 +131,12 @@ class Classifier {
       return;
     }
     run_.outcome = FromExitCode(exit_code);
+    // Exit 14: a corrupted infoROM, reported beside a working GPU's table.
+    if (exit_code == 14) {
+      run_.outcome = Outcome::kOk;
+      run_.message = warning_line_;
+      return;
+    }
     if (run_.outcome == Outcome::kOk) return;
     run_.message = !warning_line_.empty()         ? warning_line_
                    : !first_stream_line_[1].empty() ? first_stream_line_[1]

@@ -179,13 +179,15 @@ TEST_CASE("ClassifyNvidiaSmi: nvidia-smi missing is not an NVML failure") {
   }
 }
 
-TEST_CASE("ClassifyNvidiaSmi: a normal table is ok, with a warning and rc 14 it is other") {
+TEST_CASE("ClassifyNvidiaSmi: a normal table is ok, and with rc 14 ok with the infoROM warning kept") {
   std::string table = Fixture("nvidia-smi-table_470-infoROM-corrupted-rc14_cloud-native-docs.txt");
   table.erase(table.rfind("14\n"));  // the transcript echoed the exit code
-  NvidiaSmiRun failed = ClassifyNvidiaSmi(table, "", 14);
-  CHECK(failed.outcome == NvidiaSmiOutcome::kOther);
-  CHECK(failed.message == "WARNING: infoROM is corrupted at gpu 0000:0B:00.0");
-  CHECK(failed.warnings.empty());
+  NvidiaSmiRun warned = ClassifyNvidiaSmi(table, "", 14);
+  CHECK(warned.outcome == NvidiaSmiOutcome::kOk);  // the GPU answers; only its infoROM is damaged
+  CHECK(warned.message == "WARNING: infoROM is corrupted at gpu 0000:0B:00.0");
+  CHECK(warned.warnings.empty());
+  CHECK(ClassifyNvidiaSmi("Failed to initialize NVML: Unknown Error\n", "", 14).outcome ==
+        NvidiaSmiOutcome::kNvmlUnknownError);
   NvidiaSmiRun ok = ClassifyNvidiaSmi(Fixture("nvidia-smi-table_580-fmt-T4_karpenter-blueprints.txt"), "", 0);
   CHECK(ok.outcome == NvidiaSmiOutcome::kOk);
   CHECK(ok.message == "");

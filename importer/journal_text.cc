@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <vector>
@@ -179,8 +180,13 @@ class SliceWriter {
            const std::string& earlier_id = "") {
     std::string slice;
     std::string unit;
+    // A user's systemd manager logs as systemd too, with its own PID; its
+    // "Reloading." is not the system's daemon-reload.
+    const bool user_manager = l.identifier == "systemd" && l.pid && *l.pid != 1;
     if (kernel) {
       slice = "journal.kernel";
+    } else if (user_manager) {
+      return;
     } else if (l.pid == 1 || l.identifier == "systemd") {
       slice = "journal.systemd";
       unit = UnitOfSystemdLine(l.message, hints_);
@@ -297,31 +303,99 @@ JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints) {
   return std::move(writer.out());
 }
 
+namespace {
+
+// "[   17.288000] msg": seconds since boot.
+std::optional<int64_t> DmesgMonotonicUs(std::string_view stamp) {
+  stamp = Trim(stamp);
+  size_t dot = stamp.find('.');
+  if (dot == std::string_view::npos || dot > 12 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
+    return std::nullopt;
+  }
+  std::string micro(stamp.substr(dot + 1, 6));
+  while (micro.size() < 6) micro += '0';
+  return Int64Or(stamp.substr(0, dot), 0) * 1000000 + Int64Or(micro, 0);
+}
+
+// "[Mon May 25 10:11:12 2026] msg" (dmesg -T): the host's local time, in UTC ns.
+std::optional<int64_t> DmesgWallClockNs(std::string_view stamp, const TimeHints& hints) {
+  static const RE2 human(R"(\w{3} (\w{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4}))");
+  std::string month;
+  int day = 0, hour = 0, minute = 0, second = 0, year = 0;
+  if (!RE2::FullMatch(re2::StringPiece(stamp.data(), stamp.size()), human, &month, &day, &hour, &minute, &second,
+                      &year)) {
+    return std::nullopt;
+  }
+  auto m = std::find(std::begin(kMonths), std::end(kMonths), month);
+  if (m == std::end(kMonths) || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  if (year < 1970 || year > 2200) return std::nullopt;  // beyond that, ns since 1970 overflow int64
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = static_cast<int>(m - std::begin(kMonths));
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return (static_cast<int64_t>(timegm(&tm)) - hints.utc_offset_seconds) * 1000000000LL;
+}
+
+// A line printed without a time stamp (printk.time=0, or a capture that cut
+// them) still reads as a kernel message when it starts with its subsystem:
+// "NVRM: ...", "nvidia-nvlink: ...".
+bool LooksLikeKernelMessage(std::string_view line) {
+  size_t colon = line.find(": ");
+  return colon != std::string_view::npos && colon > 0 && line.substr(0, colon).find(' ') == std::string_view::npos;
+}
+
+}  // namespace
+
 JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints) {
   SliceWriter writer(hints);
+  ShortLine pending;
+  std::optional<int64_t> pending_monotonic_us;
+  bool has_pending = false;
+  auto flush = [&] {
+    if (has_pending) writer.Add(pending, true, pending_monotonic_us);
+    has_pending = false;
+  };
+  auto start = [&](std::string message, int64_t time_ns, std::optional<int64_t> monotonic_us) {
+    flush();
+    pending = ShortLine();
+    pending.identifier = "kernel";
+    pending.message = std::move(message);
+    pending.time_ns = time_ns;
+    pending_monotonic_us = monotonic_us;
+    has_pending = true;
+  };
   ForEachLine(text, [&](int, std::string_view line) {
     if (line.empty()) return;
     ++writer.out().lines_read;
+    // A message of several lines: dmesg indents the ones after the first.
+    if (has_pending && (line.front() == ' ' || line.front() == '\t')) {
+      pending.message += "\n" + std::string(Trim(line));
+      return;
+    }
     size_t close = line.find("] ");
-    if (line.front() != '[' || close == std::string_view::npos) {
-      ++writer.out().lines_skipped;
+    if (line.front() == '[' && close != std::string_view::npos) {
+      std::string_view stamp = line.substr(1, close - 1);
+      std::string message(line.substr(close + 2));
+      if (auto monotonic_us = DmesgMonotonicUs(stamp)) {
+        start(std::move(message), hints.boot_start_ns > 0 ? hints.boot_start_ns + *monotonic_us * 1000 : 0,
+              monotonic_us);
+        return;
+      }
+      if (auto wall_ns = DmesgWallClockNs(stamp, hints)) {
+        start(std::move(message), *wall_ns, std::nullopt);
+        return;
+      }
+    } else if (LooksLikeKernelMessage(line)) {
+      start(std::string(line), 0, std::nullopt);
       return;
     }
-    std::string_view stamp = Trim(line.substr(1, close - 1));
-    size_t dot = stamp.find('.');
-    if (dot == std::string_view::npos || dot > 12 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
-      ++writer.out().lines_skipped;
-      return;
-    }
-    std::string micro(stamp.substr(dot + 1, 6));
-    while (micro.size() < 6) micro += '0';
-    int64_t monotonic_us = Int64Or(stamp.substr(0, dot), 0) * 1000000 + Int64Or(micro, 0);
-    ShortLine l;
-    l.identifier = "kernel";
-    l.message = std::string(line.substr(close + 2));
-    l.time_ns = hints.boot_start_ns > 0 ? hints.boot_start_ns + monotonic_us * 1000 : 0;
-    writer.Add(l, true, monotonic_us);
+    flush();
+    ++writer.out().lines_skipped;
   });
+  flush();
   return std::move(writer.out());
 }
 

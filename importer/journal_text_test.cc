@@ -2,7 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "analyzer/parsers/journal_json.h"
+#include "common/text_lines.h"
 #include "importer/conversions.h"
 
 namespace gpuf {
@@ -123,6 +127,19 @@ TEST_CASE("ConvertJournalText: the device plugin run as a host service has a sli
   CHECK(e->unit == "nvidia-k8s-device-plugin.service");
 }
 
+TEST_CASE("ConvertJournalText: a user's systemd manager is not PID 1") {
+  TimeHints hints;
+  hints.year = 2026;
+  JournalSplit split = ConvertJournalText(
+      "Nov 30 18:14:35 node-1 systemd[4321]: Reloading.\nNov 30 18:14:36 node-1 systemd[1]: Reloading.\n", hints);
+  CHECK(split.lines_read == 2);
+  std::string systemd = split.slices["journal.systemd"];
+  CHECK(std::count(systemd.begin(), systemd.end(), '\n') == 1);
+  auto e = ParseJournalJsonLine(systemd.substr(0, systemd.find('\n')));
+  REQUIRE(e);
+  CHECK(e->pid == 1);
+}
+
 TEST_CASE("ConvertJournalText: short-iso carries its own offset") {
   TimeHints hints;
   JournalSplit split =
@@ -145,6 +162,34 @@ TEST_CASE("ConvertDmesgText: seconds since boot placed at the boot's start") {
   REQUIRE(second);
   CHECK(second->source_monotonic_us == 17288000);
   CHECK(second->realtime_us == 1794971876288000LL);
+}
+
+TEST_CASE("ConvertDmesgText: a notice of several lines, lines without stamps and dmesg -T") {
+  TimeHints hints;
+  hints.boot_start_ns = 1794971859000000000LL;
+  hints.utc_offset_seconds = 8 * 3600;
+  JournalSplit split = ConvertDmesgText(
+      "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+      "               NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+      "               NVRM: fallen off the bus and is not responding to commands.\n"
+      "NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+      "[Wed Nov 18 19:44:02 2026] NVRM: Xid (PCI:0000:61:00): 119, pid=48213, name=nvidia-smi, Timeout\n"
+      "# dmesg |grep -i xid\n",
+      hints);
+  CHECK(split.lines_read == 6);
+  CHECK(split.lines_skipped == 1);
+  std::vector<JournalEntry> entries;
+  ForEachLine(split.slices["journal.kernel"], [&](int, std::string_view line) {
+    if (auto e = ParseJournalJsonLine(line)) entries.push_back(*e);
+  });
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].message ==
+        "NVRM: The NVIDIA GPU 0000:b3:00.0\nNVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+        "NVRM: fallen off the bus and is not responding to commands.");
+  CHECK(entries[0].source_monotonic_us == 1843308145);
+  CHECK(entries[1].message.rfind("NVRM: Xid (PCI:0000:ca:00): 79", 0) == 0);
+  CHECK_FALSE(entries[1].realtime_us);  // no time was printed
+  CHECK(entries[2].realtime_us == 1795002242000000LL);  // 19:44:02 at +08:00
 }
 
 TEST_CASE("InferUtcOffsetFromJournal: containerd's own time next to the journal's local time") {

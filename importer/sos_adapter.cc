@@ -10,6 +10,7 @@
 #include "common/time_format.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
+#include "importer/boot_list.h"
 #include "importer/conversions.h"
 
 namespace gpuf {
@@ -25,27 +26,6 @@ std::string Dashless(std::string_view id) {
   std::string out;
   for (char c : Trim(id)) if (c != '-') out += c;
   return out;
-}
-
-struct BootFacts {
-  std::string id;
-  int64_t start_ns = 0;
-};
-
-// `journalctl --list-boots`, old and table forms:
-//   -1 9041bba558bd41d70d8d3d4dd1461f95 Mon 2026-11-02 09:12:03 CST—Wed 2026-11-18 11:17:30 CST
-std::map<int, BootFacts> BootsFromList(std::string_view text, int utc_offset_seconds) {
-  static const RE2 row(R"(^\s*(-?\d+)\s+([0-9a-f]{32})\s+\w{3} (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d))");
-  std::map<int, BootFacts> boots;
-  ForEachLine(text, [&](int, std::string_view line) {
-    int offset, y, mo, d, h, mi, s;
-    std::string id;
-    if (!RE2::PartialMatch(line, row, &offset, &id, &y, &mo, &d, &h, &mi, &s)) return;
-    auto utc = UnixNsFromUtcCivil(y, mo, d, h, mi, s);
-    if (!utc) return;
-    boots[offset] = {id, *utc - int64_t{utc_offset_seconds} * 1000000000LL};
-  });
-  return boots;
 }
 
 // A plugin container's `crictl logs -t` file, by the row of its short id in `crictl ps -a`.
@@ -88,9 +68,9 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
     plan.utc_offset_seconds = InferUtcOffsetFromJournal(*journal).value_or(0);
   }
 
-  std::map<int, BootFacts> boots;
+  std::map<int, ListedBoot> boots;
   if (const auto* list = Text(tree, "sos_commands/systemd/journalctl_--list-boots")) {
-    boots = BootsFromList(*list, plan.utc_offset_seconds);
+    boots = ParseBootList(*list, plan.utc_offset_seconds);
   }
   if (const auto* stat = Text(tree, "proc/stat")) {
     static const RE2 btime(R"((?m)^btime (\d+)$)");

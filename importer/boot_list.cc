@@ -1,0 +1,26 @@
+#include "importer/boot_list.h"
+
+#include <re2/re2.h>
+
+#include "common/text_lines.h"
+#include "common/time_format.h"
+
+namespace gpuf {
+
+std::map<int, ListedBoot> ParseBootList(std::string_view text, int utc_offset_seconds) {
+  static const RE2 row(R"(^\s*(-?\d+)\s+([0-9a-f]{32})\s+\S+ (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d))");
+  std::map<int, ListedBoot> boots;
+  ForEachLine(text, [&](int, std::string_view line) {
+    int offset, y, mo, d, h, mi, s;
+    std::string id;
+    if (!RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), row, &offset, &id, &y, &mo, &d, &h, &mi, &s)) {
+      return;
+    }
+    auto utc = UnixNsFromUtcCivil(y, mo, d, h, mi, s);
+    if (!utc) return;
+    boots[offset] = {id, *utc - int64_t{utc_offset_seconds} * 1000000000LL};
+  });
+  return boots;
+}
+
+}  // namespace gpuf

@@ -10,7 +10,8 @@ constexpr JournalSliceRow kJournalSlices[] = {
     // k3s and MicroK8s run the kubelet inside their own units.
     {"journal.kubelet", "-u kubelet.service -u k3s.service -u k3s-agent.service -u snap.microk8s.daemon-kubelite.service",
      "kubelet", "kubelet.service"},
-    {"journal.containerd", "-u containerd.service", "containerd", "containerd.service"},
+    // The container runtime: containerd, or CRI-O where OpenShift runs.
+    {"journal.containerd", "-u containerd.service -u crio.service", "containerd", "containerd.service"},
     {"journal.nvidia_persistenced", "-u nvidia-persistenced.service", "nvidia-persistenced",
      "nvidia-persistenced.service"},
     {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service", "nv-fabricmanager",
@@ -26,9 +27,10 @@ struct IdentifierAlias {
 
 // Fabric Manager logs as nv-fabricmanager, but some packagings and syslog
 // forwarders name it after its unit. k3s and MicroK8s log the kubelet's lines
-// under their own names.
+// under their own names; CRI-O is the runtime where containerd is not.
 constexpr IdentifierAlias kAliases[] = {
     {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
+    {"crio", "journal.containerd"},
     {"k3s", "journal.kubelet"},
     {"kubelite", "journal.kubelet"},
 };

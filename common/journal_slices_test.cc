@@ -28,6 +28,7 @@ TEST_CASE("JournalSliceForIdentifier: an identifier and the other name Fabric Ma
   CHECK(JournalSliceForIdentifier("nv-fabricmanager")->name == "journal.nvidia_fabricmanager");
   CHECK(JournalSliceForIdentifier("nvidia-fabricmanager")->name == "journal.nvidia_fabricmanager");
   CHECK(JournalSliceForIdentifier("k3s")->name == "journal.kubelet");
+  CHECK(JournalSliceForIdentifier("crio")->name == "journal.containerd");
   CHECK(JournalSliceForIdentifier("nvidia-device-plugin")->name == kPluginJournalSlice);
   CHECK(FindJournalSlice(kPluginJournalSlice)->only_where_installed);
   CHECK(JournalSliceForIdentifier("sshd") == nullptr);

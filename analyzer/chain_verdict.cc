@@ -165,11 +165,12 @@ Result<ChainStep> Kubelet(Database& db, int64_t bundle) {
 }
 
 // The plugin instance that matters is the one running at capture: events of
-// the boot at capture since the last plugin start.
+// the boot at capture since the last plugin start (its container's, or its
+// unit's where it runs as a host service).
 constexpr char kSinceLastStart[] =
     " FROM events WHERE bundle_id = :bundle AND boot_offset = 0 AND time_ns >= coalesce("
     "(SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 "
-    " AND milestone = 'plugin_container_started'), 0)";
+    " AND milestone IN ('plugin_container_started', 'plugin_service_started')), 0)";
 
 // Whether the plugin wrote any line since its last start: asked as EXISTS,
 // which stops at the first line, where a count read every later event.

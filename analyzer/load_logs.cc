@@ -1,6 +1,8 @@
 // Loader for the device plugin's own logs: pod log files (CRI format) and
 // `crictl logs -t` output, taken apart into log_lines, with the plugin's
 // "Running with config:" dumps into plugin_config.
+#include <cstdint>
+
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/cri_log.h"
@@ -122,7 +124,9 @@ void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, c
   std::optional<std::string> kind;
   if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
   std::optional<int64_t> time_ns;
-  if (entry.realtime_us) time_ns = *entry.realtime_us * 1000;
+  if (entry.realtime_us && *entry.realtime_us >= 0 && *entry.realtime_us <= INT64_MAX / 1000) {
+    time_ns = *entry.realtime_us * 1000;
+  }
   ctx.Run("INSERT INTO log_lines (artifact_id, line, time_ns, stream, severity, source_file, event, message) "
           "VALUES (?,?,?,?,?,?,?,?)",
           in.artifact_id, line, time_ns, in.output.stream, NullIfEmpty(inner.severity),

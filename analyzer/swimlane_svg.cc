@@ -40,6 +40,7 @@ constexpr LaneRule kLaneRules[] = {
     {"kubelet_sock_created", "kubelet", "kubelet.sock", Mark::kNeutral},
     {"plugin_container_created", "plugin", "created", Mark::kNeutral},
     {"plugin_container_started", "plugin", "started", Mark::kOk},
+    {"plugin_service_started", "plugin", "started", Mark::kOk},
     {"plugin_container_finished", "plugin", "exited", Mark::kNeutral},
     {"plugin_nvml_init_failed", "plugin", "NVML init failed", Mark::kBad},
     {"plugin_serving", "plugin", "serving", Mark::kOk},
@@ -147,7 +148,8 @@ std::vector<Lane> BuildLanes(const std::vector<TimelineRow>& milestones, int64_t
     } else {
       lane.events.push_back({seconds, std::string(rule->label), rule->mark, &m});
     }
-    if (m.milestone == "plugin_container_created" || m.milestone == "plugin_container_started") {
+    if (m.milestone == "plugin_container_created" || m.milestone == "plugin_container_started" ||
+        m.milestone == "plugin_service_started") {
       if (!lane.bar_from || seconds < *lane.bar_from) lane.bar_from = seconds;
     }
     if (m.milestone == "plugin_container_finished") lane.bar_to = seconds;

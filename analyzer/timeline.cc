@@ -62,6 +62,7 @@ SELECT :bundle, artifact_id, line,
          WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-fabricmanager%' THEN 'fabricmanager_started'
          WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN 'containerd_started'
          WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN 'kubelet_started'
+         WHEN event = 'unit_started' AND event_subject = 'nvidia-k8s-device-plugin.service' THEN 'plugin_service_started'
          WHEN event IN ('daemon_reload', 'daemon_reloading') THEN 'daemon_reload'
          WHEN event = 'registration_request' THEN 'kubelet_registration_received'
          WHEN event = 'list_and_watch_ended' THEN 'kubelet_list_and_watch_ended'
@@ -72,7 +73,9 @@ FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid,
              (SELECT b.start_ns FROM temp.boots b WHERE b.boot_id = j.boot_id) AS boot_start
       FROM journal_entries j JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
-        AND a.name <> 'journal.nvidia_device_plugin'  -- the plugin's own lines: placed from log_lines
+        -- The plugin's own lines in its unit's journal are placed from log_lines, while
+        -- PID 1's lines about the unit stay journal lines.
+        AND NOT (a.name = 'journal.nvidia_device_plugin' AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
         AND NOT EXISTS (SELECT 1 FROM journal_entries d
                         WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
                           AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
@@ -234,7 +237,10 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
   for (auto& [boot, b] : boots) {
     for (bool last : {false, true}) {
       auto& table = last ? b.last : b.first;
-      if (auto started = Pick(b, "plugin_container_started", last)) {
+      // The plugin's start: its container's, or its unit's where it is a host service.
+      auto started = Pick(b, "plugin_container_started", last);
+      if (!started) started = Pick(b, "plugin_service_started", last);
+      if (started) {
         table.emplace("plugin_start", *started);
         continue;
       }

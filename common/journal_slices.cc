@@ -32,7 +32,7 @@ constexpr IdentifierAlias kAliases[] = {
     {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
     {"crio", "journal.containerd"},
     {"k3s", "journal.kubelet"},
-    {"kubelite", "journal.kubelet"},
+    {"microk8s.daemon-kubelite", "journal.kubelet"},
 };
 
 }  // namespace

@@ -309,7 +309,8 @@ namespace {
 std::optional<int64_t> DmesgMonotonicUs(std::string_view stamp) {
   stamp = Trim(stamp);
   size_t dot = stamp.find('.');
-  if (dot == std::string_view::npos || dot > 12 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
+  // At most 9 digits of seconds (31 years up): more would overflow as ns.
+  if (dot == std::string_view::npos || dot > 9 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
     return std::nullopt;
   }
   std::string micro(stamp.substr(dot + 1, 6));

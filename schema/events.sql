@@ -21,6 +21,7 @@ CREATE TABLE events (
   milestone       TEXT,            -- NULL, or one of: driver_loaded, persistenced_started, fabricmanager_started,
                                    -- containerd_started, kubelet_started, kubelet_sock_created,
                                    -- plugin_container_created, plugin_container_started, plugin_container_finished,
+                                   -- plugin_service_started (its unit, where the plugin is a host service),
                                    -- plugin_nvml_init_failed, plugin_serving, plugin_registered,
                                    -- plugin_kubelet_restart_seen, kubelet_registration_received,
                                    -- kubelet_list_and_watch_ended, daemon_reload, xid, device_unhealthy, boot, collection

@@ -83,6 +83,16 @@ std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) 
          "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\nMESSAGE=" + message + "\n\n";
 }
 
+// PID 1's line about the plugin's unit, as journalctl -u selects it too.
+std::string SystemdEntry(int64_t realtime_us, const std::string& message) {
+  const int64_t boot_us = 1763435860LL * 1000000;
+  return "__REALTIME_TIMESTAMP=" + std::to_string(realtime_us) + "\n__MONOTONIC_TIMESTAMP=" +
+         std::to_string(realtime_us - boot_us) +
+         "\n_BOOT_ID=9c1d4e2a5b6f4a3b8c7d0e1f2a3b4c5d\n_MACHINE_ID=4f1c2b3a4d5e6f708192a3b4c5d6e7f8\n"
+         "_HOSTNAME=gpu-node-7\nPRIORITY=6\nSYSLOG_IDENTIFIER=systemd\n_PID=1\n_TRANSPORT=journal\n"
+         "_SYSTEMD_UNIT=init.scope\nUNIT=nvidia-k8s-device-plugin.service\nMESSAGE=" + message + "\n\n";
+}
+
 }  // namespace
 
 TEST_SUITE("collect_fakehost") {
@@ -402,7 +412,13 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   FakeHost host;
   test::BuildFakeNode(host);
   const int64_t t = 1763436000LL * 1000000;  // 140 s after boot
+  // A first start fails NVML; systemd restarts the unit, and the second one serves.
   REQUIRE(WriteJournal(host,
+      SystemdEntry(t - 4000000, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
+      PluginServiceEntry(t - 3000000, "E1118 03:19:57.000000    1660 factory.go:112] Failed to initialize NVML: "
+                                      "Unknown Error.") +
+      SystemdEntry(t - 2000000, "nvidia-k8s-device-plugin.service: Scheduled restart job, restart counter is at 1.") +
+      SystemdEntry(t - 1000000, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
       PluginServiceEntry(t, "I1118 03:20:00.000000    1667 server.go:216] Starting GRPC server for 'nvidia.com/gpu'") +
       PluginServiceEntry(t + 5000, "I1118 03:20:00.005000    1667 server.go:154] Registered device plugin for "
                                    "'nvidia.com/gpu' with Kubelet") +
@@ -423,14 +439,23 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   auto events = test::RunGpuforensics({"sql", out,
       "SELECT l.event FROM log_lines l JOIN artifacts a USING (artifact_id) "
       "WHERE a.name = 'journal.nvidia_device_plugin' ORDER BY l.line"});
-  CHECK(events.out == "event\ngrpc_server_starting\nregistered\nkubelet_socket_created\n");
-  // On the timeline once each, as the plugin's: not again as journal lines.
+  // PID 1's lines about the unit stay systemd's.
+  CHECK(events.out == "event\nnvml_init_failed\ngrpc_server_starting\nregistered\nkubelet_socket_created\n");
+  // On the timeline once each: the plugin's lines as the plugin's, PID 1's as systemd's.
   auto timeline = test::RunGpuforensics({"sql", out,
       "SELECT source, coalesce(milestone, '-') FROM events WHERE artifact_id IN "
       "(SELECT artifact_id FROM artifacts WHERE name = 'journal.nvidia_device_plugin') ORDER BY time_ns"});
-  CHECK(timeline.out == "source\tcoalesce(milestone, '-')\nplugin\t-\nplugin\tplugin_registered\n"
-                        "plugin\tplugin_kubelet_restart_seen\n");
+  CHECK(timeline.out == "source\tcoalesce(milestone, '-')\nsystemd\tplugin_service_started\n"
+                        "plugin\tplugin_nvml_init_failed\nsystemd\t-\nsystemd\tplugin_service_started\nplugin\t-\n"
+                        "plugin\tplugin_registered\nplugin\tplugin_kubelet_restart_seen\n");
+  auto copies = test::RunGpuforensics({"sql", out, "SELECT count(*) FROM events WHERE message LIKE 'Started nvidia-k8s%'"});
+  CHECK(copies.out == "count(*)\n2\n");
+  auto starts = test::RunGpuforensics({"sql", out,
+      "SELECT count(*) FROM events WHERE milestone = 'plugin_service_started'"});
+  CHECK(starts.out == "count(*)\n2\n");
   auto report = test::RunGpuforensics({"analyze", out, "--format", "json"});
+  // The NVML failure belongs to the start before the last: the unit's restart counts as the plugin's.
+  CHECK(json::parse(report.out)["chain"][6]["status"] == "ok");
   json findings = json::parse(report.out)["findings"];
   bool race = false;
   for (const auto& f : findings) race = race || f["id"] == "dp-kubelet-sock-restart-race";

@@ -238,7 +238,7 @@ const char* KubeletEventKindName(KubeletEventKind kind) {
 
 namespace {
 
-constexpr std::string_view kKubeletIdentifiers[] = {"kubelet", "k3s", "kubelite"};
+constexpr std::string_view kKubeletIdentifiers[] = {"kubelet", "k3s", "microk8s.daemon-kubelite"};
 constexpr std::string_view kKubeletUnits[] = {"kubelet.service", "k3s.service", "k3s-agent.service",
                                               "snap.microk8s.daemon-kubelite.service"};
 
@@ -262,8 +262,14 @@ bool IsKubeletUnit(std::string_view unit) {
 // {"ts":1580306777.04728,"v":0,"msg":"...","resourceName":"nvidia.com/gpu"};
 // its text form is the structured klog message: "msg" key="value" ...
 std::optional<std::string> StructuredFromJson(std::string_view message) {
-  auto doc = nlohmann::ordered_json::parse(message, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("msg") || !doc["msg"].is_string()) return std::nullopt;
+  // nlohmann::json, not ordered_json: the latter copies each value as it
+  // parses, a recursion as deep as the nesting, which a hostile line makes
+  // deep enough to overflow the stack. Keys come out sorted; the classifier
+  // looks fields up by name.
+  const auto doc = nlohmann::json::parse(message, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
+  auto msg = doc.find("msg");
+  if (msg == doc.end() || !msg->is_string()) return std::nullopt;
   auto quoted = [](const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
@@ -272,12 +278,15 @@ std::optional<std::string> StructuredFromJson(std::string_view message) {
     }
     return out + "\"";
   };
-  std::string text = quoted(doc["msg"].get<std::string>());
-  for (const auto& [key, value] : doc.items()) {
-    if (key == "msg" || key == "ts" || key == "v" || key == "caller") continue;
+  std::string text = quoted(msg->get_ref<const std::string&>());
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const std::string& key = it.key();
+    const auto& value = it.value();
+    // Nested values name nothing the classifier reads (and printing one recurses too).
+    if (key == "msg" || key == "ts" || key == "v" || key == "caller" || value.is_structured()) continue;
     text += " " + key + "=" +
             (value.is_string() ? quoted(value.get<std::string>())
-                               : value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+                               : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
   return text;
 }

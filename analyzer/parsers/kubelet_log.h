@@ -59,7 +59,8 @@ bool IsKubeletUnit(std::string_view unit);
 KubeletEvent ClassifyKubeletMessage(std::string_view message);
 
 // A --logging-format=json line as the structured text klog would have
-// written: "msg" key="value" ...; nullopt when it is not such an object.
+// written: "msg" key="value" ... (keys sorted, nested values left out);
+// nullopt when it is not such an object.
 std::optional<std::string> StructuredFromJson(std::string_view message);
 
 enum class SystemdEventKind {

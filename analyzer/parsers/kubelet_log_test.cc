@@ -137,9 +137,14 @@ TEST_CASE("ClassifyKubeletMessage: kubelet --logging-format=json lines") {
   CHECK(ended.resource == "nvidia.com/gpu");
   CHECK(ended.error == R"(rpc error: code = Unavailable desc = \"EOF\")");
   CHECK(StructuredFromJson(R"({"ts":1.5,"msg":"Zero out resource capacity in existing node","v":0,"resourceName":"nvidia.com/gpu","node":"gpu-1"})") ==
-        R"("Zero out resource capacity in existing node" resourceName="nvidia.com/gpu" node="gpu-1")");
+        R"("Zero out resource capacity in existing node" node="gpu-1" resourceName="nvidia.com/gpu")");
   CHECK(ClassifyKubeletMessage(R"({"ts":1.5,"msg":"Syncing iptables rules","v":2})").kind == K::kUnknown);
   CHECK_FALSE(StructuredFromJson(R"({"level":"info"})"));
+  // Nested values are left out: printing one recurses a level at a time.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  CHECK(StructuredFromJson(R"({"msg":"Zero out resource capacity in existing node","a":)" + deep +
+                           R"(,"resourceName":"nvidia.com/gpu"})") ==
+        R"("Zero out resource capacity in existing node" resourceName="nvidia.com/gpu")");
   CHECK_FALSE(StructuredFromJson("{not json"));
 }
 

@@ -99,24 +99,30 @@ class FixtureBuilder {
 
   Status InsertLine(int64_t artifact_id, int number, const SampleLine& line) {
     ArtifactName n = SplitName(Key(line.artifact));
-    if (IsJournal(n.name)) return InsertJournalEntry(artifact_id, number, n, line);
-    if (IsContainerLog(n.name)) {
-      std::string_view message = line.text;
-      auto klog = ParseKlogHeader(line.text);
-      auto golog = klog ? std::nullopt : ParseGoLogHeader(line.text);
-      std::string stripped = klog ? klog->message : golog ? golog->message : std::string(message);
-      PluginEvent event = ClassifyPluginMessage(stripped);
-      std::optional<std::string> kind;
-      if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
-      GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO log_lines (artifact_id, line, time_ns, stream, "
-                                                     "event, message) VALUES (?,?,?,'stderr',?,?)"));
-      s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.time_ns).Bind(5, stripped);
-      if (kind) s.Bind(4, *kind);
-      GPUF_RETURN_IF_ERROR(s.Run());
+    if (IsJournal(n.name)) {
+      GPUF_RETURN_IF_ERROR(InsertJournalEntry(artifact_id, number, n, line));
+      // The plugin's own lines in its unit's journal are log_lines too, as the loader writes them.
+      if (n.name != kPluginJournalSlice || line.identifier == "systemd") return Status::Ok();
+      return InsertPluginLogLine(artifact_id, number, line);
     }
+    if (IsContainerLog(n.name)) GPUF_RETURN_IF_ERROR(InsertPluginLogLine(artifact_id, number, line));
     GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO artifact_lines (artifact_id, stream, line, text) "
                                                    "VALUES (?, 'content', ?, ?)"));
     s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.text);
+    return s.Run();
+  }
+
+  Status InsertPluginLogLine(int64_t artifact_id, int number, const SampleLine& line) {
+    auto klog = ParseKlogHeader(line.text);
+    auto golog = klog ? std::nullopt : ParseGoLogHeader(line.text);
+    std::string stripped = klog ? klog->message : golog ? golog->message : line.text;
+    PluginEvent event = ClassifyPluginMessage(stripped);
+    std::optional<std::string> kind;
+    if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
+    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO log_lines (artifact_id, line, time_ns, stream, "
+                                                   "event, message) VALUES (?,?,?,'stderr',?,?)"));
+    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.time_ns).Bind(5, stripped);
+    if (kind) s.Bind(4, *kind);
     return s.Run();
   }
 

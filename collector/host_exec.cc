@@ -1,5 +1,7 @@
 #include "collector/host_exec.h"
 
+#include <string_view>
+
 #include "collector/subprocess.h"
 
 namespace gpuf {
@@ -8,6 +10,9 @@ namespace {
 
 constexpr const char* kHostPathDirs[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
                                          "/usr/bin",        "/sbin",          "/bin"};
+
+// The driver's tools a driver container keeps in its own root.
+constexpr std::string_view kDriverRootTools[] = {"nvidia-smi"};
 
 }  // namespace
 
@@ -35,14 +40,54 @@ bool HostExec::HostHasTool(const std::string& tool) const {
   return false;
 }
 
-bool HostExec::Has(const std::string& tool) const {
+bool HostExec::FoundNormally(const std::string& tool) const {
   if (mode_ == ExecMode::kPath) return !FindExecutable(tool, path_env_).empty();
   return HostHasTool(tool);
+}
+
+std::string HostExec::DriverRootTool(const std::string& tool) const {
+  bool driver_tool = false;
+  for (std::string_view t : kDriverRootTools) driver_tool = driver_tool || t == tool;
+  if (!driver_tool) return "";
+  for (const char* dir : kHostPathDirs) {
+    std::string in_root = JoinHostPath(dir, tool);
+    if (host_.Lstat(JoinHostPath(kDriverRoot, in_root)).ok()) return in_root;
+  }
+  return "";
+}
+
+bool HostExec::Has(const std::string& tool) const { return FoundNormally(tool) || !DriverRootTool(tool).empty(); }
+
+// chroot into the driver container's root as this machine sees it, or, with
+// nsenter, as the host does.
+// The tool is named by its path in that root: chroot searches the caller's
+// PATH, which need not name the root's directories.
+PreparedCommand HostExec::PrepareInDriverRoot(const std::string& tool_path,
+                                              const std::vector<std::string>& argv) const {
+  PreparedCommand prepared;
+  const std::string wrapper = mode_ == ExecMode::kNsenter ? "nsenter" : "chroot";
+  prepared.executable = FindExecutable(wrapper, path_env_);
+  if (prepared.executable.empty()) {
+    prepared.missing = "'" + wrapper + "' (to run " + argv.at(0) + " in the driver container's root) not found on PATH";
+    return prepared;
+  }
+  if (mode_ == ExecMode::kNsenter) {
+    prepared.argv = {"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "chroot", kDriverRoot};
+  } else {
+    prepared.argv = {"chroot", host_.Outside(kDriverRoot)};
+  }
+  prepared.argv.push_back(tool_path);
+  prepared.argv.insert(prepared.argv.end(), argv.begin() + 1, argv.end());
+  return prepared;
 }
 
 PreparedCommand HostExec::Prepare(const std::vector<std::string>& argv) const {
   PreparedCommand prepared;
   const std::string& tool = argv.at(0);
+  if (!FoundNormally(tool)) {
+    std::string in_driver_root = DriverRootTool(tool);
+    if (!in_driver_root.empty()) return PrepareInDriverRoot(in_driver_root, argv);
+  }
   if (mode_ == ExecMode::kPath) {
     prepared.executable = FindExecutable(tool, path_env_);
     prepared.argv = argv;

@@ -13,6 +13,10 @@
 //
 // In the last two modes a tool counts as present when the host has it on a
 // standard PATH directory under ROOT, and host paths are passed unprefixed.
+//
+// In every mode, nvidia-smi missing from the host is looked for in the GPU
+// Operator's driver container, whose root is mounted on the host at
+// /run/nvidia/driver, and run there with chroot: its own binary and libraries.
 #ifndef GPUF_COLLECTOR_HOST_EXEC_H_
 #define GPUF_COLLECTOR_HOST_EXEC_H_
 
@@ -50,8 +54,14 @@ class HostExec {
   // journalctl arguments that point it at the host's journal.
   std::vector<std::string> JournalRootArgs() const;
 
+  static constexpr const char* kDriverRoot = "/run/nvidia/driver";
+
  private:
   bool HostHasTool(const std::string& tool) const;
+  bool FoundNormally(const std::string& tool) const;
+  // The tool's path inside the driver container's root, "" when it has none.
+  std::string DriverRootTool(const std::string& tool) const;
+  PreparedCommand PrepareInDriverRoot(const std::string& tool_path, const std::vector<std::string>& argv) const;
 
   ExecMode mode_;
   const HostRoot& host_;

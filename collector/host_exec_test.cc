@@ -41,6 +41,33 @@ TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH
   CHECK(ParseExecMode("docker").status().message() == "--exec must be path, chroot or nsenter, not 'docker'");
 }
 
+TEST_CASE("HostExec: nvidia-smi of a driver container runs in its root, in every mode") {
+  test::TempDir dir;
+  test::WriteFile(dir / "root/run/nvidia/driver/usr/bin/nvidia-smi", "#!/bin/sh\n", 0755);
+  test::WriteFile(dir / "bin/chroot", "#!/bin/sh\n", 0755);
+  test::WriteFile(dir / "bin/nsenter", "#!/bin/sh\n", 0755);
+  auto host = HostRoot::Open(dir / "root");
+  REQUIRE(host.ok());
+  const std::string path = dir / "bin";
+
+  HostExec in_path(ExecMode::kPath, *host, path);
+  CHECK(in_path.Has("nvidia-smi"));
+  PreparedCommand c = in_path.Prepare({"nvidia-smi", "-L"});
+  CHECK(c.executable == dir / "bin/chroot");
+  CHECK(c.argv == std::vector<std::string>{"chroot", dir / "root/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
+  CHECK(HostExec(ExecMode::kChroot, *host, path).Prepare({"nvidia-smi", "-L"}).argv ==
+        std::vector<std::string>{"chroot", dir / "root/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
+  CHECK(HostExec(ExecMode::kNsenter, *host, path).Prepare({"nvidia-smi", "-L"}).argv ==
+        std::vector<std::string>{"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "chroot",
+                                 "/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
+  // Only the driver's own tools are looked for there.
+  CHECK_FALSE(in_path.Has("crictl"));
+
+  // The host's own nvidia-smi comes first.
+  test::WriteFile(dir / "bin/nvidia-smi", "#!/bin/sh\n", 0755);
+  CHECK(in_path.Prepare({"nvidia-smi", "-L"}).argv == std::vector<std::string>{"nvidia-smi", "-L"});
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

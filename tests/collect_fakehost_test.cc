@@ -462,6 +462,40 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   CHECK_MESSAGE(race, report.out);
 }
 
+TEST_CASE("collect: nvidia-smi of a GPU Operator driver container is run in its root") {
+  if (geteuid() != 0 || !std::filesystem::exists("/usr/sbin/chroot")) {
+    MESSAGE("skipped: needs root and chroot");
+    return;
+  }
+  FakeHost host;
+  test::BuildFakeNode(host);
+  // The host has no nvidia-smi; the driver container's root has one, with a
+  // shell and the C library to run it, as its image does.
+  std::filesystem::remove(host.bin() + "/nvidia-smi");
+  const std::string driver_root = host.root() + "/run/nvidia/driver";
+  for (const char* lib : {"/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2"}) {
+    std::filesystem::create_directories(std::filesystem::path(driver_root + lib).parent_path());
+    std::filesystem::copy_file(lib, driver_root + lib);
+  }
+  std::filesystem::create_directories(driver_root + "/bin");
+  std::filesystem::copy_file("/bin/dash", driver_root + "/bin/sh");
+  test::WriteFile(driver_root + "/usr/bin/nvidia-smi",
+                  "#!/bin/sh\ncase \"$*\" in\n"
+                  "  '-L') echo 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-620668c5-7b59-fa53-aae0-3ab523142ad2)' ;;\n"
+                  "  *) echo '<?xml version=\"1.0\" ?>'; echo '<nvidia_smi_log></nvidia_smi_log>' ;;\n"
+                  "esac\n",
+                  0755);
+  std::filesystem::create_symlink("/usr/sbin/chroot", host.root() + "/../tools/chroot");
+
+  Collected c = Collect(host, host.root() + "/../driver-container.tar.zst");
+  const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");
+  REQUIRE(smi);
+  CHECK_MESSAGE((*smi)["status"] == "ok", Member(c, *smi, "stderr") << (*smi).dump());
+  CHECK((*smi)["argv"][0] == "chroot");
+  CHECK((*smi)["argv"][1] == driver_root);
+  CHECK(Member(c, *smi, "stdout").find("GPU 0: NVIDIA H100 80GB HBM3") != std::string::npos);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -36,6 +36,18 @@ void LoadContainerdConfig(LoadContext& ctx, const MemberInput& in) {
   for (const auto& glob : c.imports) Value(ctx, in, "containerd.import", glob);
 }
 
+void LoadCrioConfig(LoadContext& ctx, const MemberInput& in) {
+  CrioConfig c = ParseCrioConfig(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, c.warnings);
+  if (!c.default_runtime.empty()) Value(ctx, in, "crio.default_runtime", c.default_runtime);
+  if (!c.cgroup_manager.empty()) Value(ctx, in, "crio.cgroup_manager", c.cgroup_manager);
+  for (const auto& r : c.runtimes) {
+    const std::string prefix = "crio.runtime." + r.name + ".";
+    if (!r.runtime_path.empty()) Value(ctx, in, prefix + "runtime_path", r.runtime_path);
+    if (!r.runtime_type.empty()) Value(ctx, in, prefix + "runtime_type", r.runtime_type);
+  }
+}
+
 void LoadNvidiaRuntimeConfig(LoadContext& ctx, const MemberInput& in) {
   NvidiaRuntimeConfig c = ParseNvidiaRuntimeConfig(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, c.warnings);

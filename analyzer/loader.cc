@@ -51,6 +51,7 @@ constexpr LoaderRow kLoaders[] = {
     {"config.static_pod", "content", LoadStaticPod},
     {"config.containerd", "content", LoadContainerdConfig},
     {"config.containerd_dropin", "content", LoadContainerdConfig},
+    {"config.crio", "content", LoadCrioConfig},
     {"config.nvidia_container_runtime", "content", LoadNvidiaRuntimeConfig},
     {"config.kubelet", "content", LoadKubeletConfig},
     {"kubelet.checkpoint", "content", LoadKubeletCheckpoint},

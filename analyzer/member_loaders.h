@@ -41,6 +41,7 @@ void LoadStatfs(LoadContext& ctx, const MemberInput& in);
 void LoadStaticPod(LoadContext& ctx, const MemberInput& in);
 // load_config.cc
 void LoadContainerdConfig(LoadContext& ctx, const MemberInput& in);
+void LoadCrioConfig(LoadContext& ctx, const MemberInput& in);
 void LoadNvidiaRuntimeConfig(LoadContext& ctx, const MemberInput& in);
 void LoadKubeletConfig(LoadContext& ctx, const MemberInput& in);
 void LoadKubeletCheckpoint(LoadContext& ctx, const MemberInput& in);

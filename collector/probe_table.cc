@@ -44,13 +44,14 @@ constexpr ProbeRow kStaticProbes[] = {
      "systemctl show --no-pager "
      "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"
      "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
-     "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service"},
+     "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service crio.service"},
     // Runtime configuration.
     {"config.containerd", ProbeKind::kFile, kPhasePassive, "/etc/containerd/config.toml"},
     {"config.containerd_dropin", ProbeKind::kFile, kPhasePassive,
      "/etc/containerd/conf.d/*.toml /etc/containerd/config.d/*.toml"},
     {"config.nvidia_container_runtime", ProbeKind::kFile, kPhasePassive,
      "/etc/nvidia-container-runtime/config.toml"},
+    {"config.crio", ProbeKind::kFile, kPhasePassive, "/etc/crio/crio.conf /etc/crio/crio.conf.d/*.conf"},
     {"config.kubelet", ProbeKind::kFile, kPhasePassive, "/var/lib/kubelet/config.yaml"},
     {"config.crictl", ProbeKind::kFile, kPhasePassive, "/etc/crictl.yaml"},
     {"config.cdi", ProbeKind::kFile, kPhasePassive, "/etc/cdi/* /var/run/cdi/*"},

@@ -180,7 +180,7 @@ TEST_CASE("collect: read-only — every command it ran is on the read-only list"
       "systemctl --version",
       "systemctl show --no-pager --property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"
       "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
-      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service",
+      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service crio.service",
       "systemctl show --no-pager -p DeviceAllow -p DevicePolicy -p NeedDaemonReload cri-containerd-" + id + ".scope",
   };
   std::sort(expected.begin(), expected.end());
@@ -494,6 +494,27 @@ TEST_CASE("collect: nvidia-smi of a GPU Operator driver container is run in its 
   CHECK((*smi)["argv"][0] == "chroot");
   CHECK((*smi)["argv"][1] == driver_root);
   CHECK(Member(c, *smi, "stdout").find("GPU 0: NVIDIA H100 80GB HBM3") != std::string::npos);
+}
+
+TEST_CASE("collect: CRI-O's configuration and drop-ins are read for the runtime rules") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddFile("/etc/crio/crio.conf", "[crio.runtime]\ndefault_runtime = \"runc\"\n");
+  host.AddFile("/etc/crio/crio.conf.d/99-nvidia.conf",
+               "[crio.runtime]\ndefault_runtime = \"nvidia\"\n\n[crio.runtime.runtimes.nvidia]\n"
+               "runtime_path = \"/usr/bin/nvidia-container-runtime\"\nruntime_type = \"oci\"\n");
+  const std::string out = host.root() + "/../crio.tar.zst";
+  Collected c = Collect(host, out);
+  CHECK(Artifact(c.manifest, "config.crio", "/etc/crio/crio.conf.d/99-nvidia.conf"));
+  auto values = test::RunGpuforensics({"sql", out,
+      "SELECT a.instance, v.key, v.value FROM config_values v JOIN artifacts a USING (artifact_id) "
+      "WHERE v.key LIKE 'crio.%' ORDER BY a.instance, v.key"});
+  CHECK(values.out == "instance\tkey\tvalue\n"
+                      "\tcrio.default_runtime\trunc\n"  // a single file's artifact has no instance
+                      "/etc/crio/crio.conf.d/99-nvidia.conf\tcrio.default_runtime\tnvidia\n"
+                      "/etc/crio/crio.conf.d/99-nvidia.conf\tcrio.runtime.nvidia.runtime_path\t"
+                      "/usr/bin/nvidia-container-runtime\n"
+                      "/etc/crio/crio.conf.d/99-nvidia.conf\tcrio.runtime.nvidia.runtime_type\toci\n");
 }
 
 }  // TEST_SUITE

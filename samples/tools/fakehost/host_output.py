@@ -677,9 +677,9 @@ spec:
         A("systemctl", ["show", "--no-pager",
                         "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload",
                         "nvidia-persistenced.service", "nvidia-fabricmanager.service",
-                        "kubelet.service", "containerd.service"],
+                        "kubelet.service", "containerd.service", "crio.service"],
           self.systemctl_show_units(["nvidia-persistenced.service", "nvidia-fabricmanager.service",
-                                     "kubelet.service", "containerd.service"]))
+                                     "kubelet.service", "containerd.service", "crio.service"]))
         live = [c for c in h.containers if not c.removed]
         for c in live:
             if h.cgroup_driver == "systemd":

@@ -91,6 +91,59 @@ TEST_CASE("Rule pack: lints clean, and every rule's samples pass") {
   }
 }
 
+TEST_CASE("Rule samples: a sample can name text its outcome's summary must say") {
+  test::TempDir dir;
+  test::WriteFile(dir / "tiny-xid.yaml", R"(id: tiny-xid
+title: an Xid
+severity: low
+description: any Xid in the kernel log
+references:
+  - {kind: kb, url: 'https://example.invalid/xid', title: Xid}
+requires:
+  - journal.kernel
+select:
+  xid:
+    log: journal.kernel
+    pattern: 'NVRM: Xid \((?P<bus>[^)]+)\): (?P<n>\d+),'
+outcomes:
+  - when: xid
+    result: warn
+    confidence: possible
+    summary: 'Xid {xid.n} on {xid.bus}'
+    evidence: [xid]
+  - result: pass
+    summary: no Xid in the kernel log
+remediation:
+  - Capture first.
+samples:
+  - name: the Xid it says
+    expect: warn possible
+    summary: Xid 79 on PCI:0000:3b:00
+    logs:
+      journal.kernel: ['[1] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.']
+  - name: another Xid than it says
+    expect: warn possible
+    summary: Xid 48
+    logs:
+      journal.kernel: ['[1] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.']
+  - name: why it passed
+    expect: pass
+    summary: no Xid
+    logs:
+      journal.kernel: ['[1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05']
+)");
+  auto set = LoadRules({dir.path()});
+  REQUIRE_MESSAGE(set.ok(), set.status().message());
+  auto checks = RunRuleSamples(*set);
+  REQUIRE(checks.ok());
+  REQUIRE(checks->size() == 3);
+  CHECK((*checks)[0].passed);
+  CHECK_FALSE((*checks)[1].passed);
+  CHECK((*checks)[1].expected == "warn possible, saying 'Xid 48'");
+  CHECK((*checks)[1].actual == "warn possible, saying 'Xid 79 on PCI:0000:3b:00'");
+  CHECK((*checks)[2].passed);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -84,6 +84,7 @@ struct RuleSample {
   std::string name;
   std::string expect_result;      // "fail" | "warn" | "pass" | "skipped"
   std::string expect_confidence;  // "" unless a finding is expected
+  std::string expect_summary;     // text the outcome's summary must contain; "" for any
   std::string bundle;             // a bundle file, resolved against the rule file's folder
   // Inline evidence: artifacts (name[instance] -> status), lines, rows.
   std::vector<std::pair<std::string, std::string>> artifacts;

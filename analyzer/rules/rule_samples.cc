@@ -14,19 +14,33 @@ namespace gpuf {
 namespace {
 
 std::string Expected(const RuleSample& s) {
-  return s.expect_confidence.empty() ? s.expect_result : s.expect_result + " " + s.expect_confidence;
+  std::string expected = s.expect_confidence.empty() ? s.expect_result : s.expect_result + " " + s.expect_confidence;
+  if (!s.expect_summary.empty()) expected += ", saying '" + s.expect_summary + "'";
+  return expected;
 }
 
-// The rule's outcome in `summary`, in the form samples expect.
-void Judge(const RuleRunSummary& summary, const std::string& rule_id, SampleCheck& check) {
+// The rule's outcome in `summary`, in the form samples expect; the summary
+// said (a finding's, else the reason the rule passed) when the sample names
+// text it must contain.
+void Judge(const RuleRunSummary& summary, const std::string& rule_id, const RuleSample& sample,
+           SampleCheck& check) {
   check.actual = "not run";
+  std::string said;
   for (const auto& run : summary.runs) {
     if (run.rule_id != rule_id) continue;
     check.actual = run.outcome;
     check.detail = run.reason;
+    said = run.reason;
   }
   for (const auto& f : summary.findings) {
-    if (f.rule_id == rule_id) check.actual += " " + f.confidence;
+    if (f.rule_id != rule_id) continue;
+    check.actual += " " + f.confidence;
+    said = f.summary;
+  }
+  if (!sample.expect_summary.empty()) {
+    check.actual += said.find(sample.expect_summary) != std::string::npos
+                        ? ", saying '" + sample.expect_summary + "'"
+                        : ", saying '" + said + "'";
   }
   check.passed = check.actual == check.expected;
 }
@@ -55,7 +69,7 @@ Result<SampleCheck> CheckInline(const Rule& rule, const RuleSample& sample) {
   RuleSet alone;
   alone.rules.push_back(rule);
   GPUF_ASSIGN_OR_RETURN(RuleRunSummary summary, RunRuleSet(db, *bundle, alone));
-  Judge(summary, rule.id, check);
+  Judge(summary, rule.id, sample, check);
   return check;
 }
 
@@ -69,12 +83,17 @@ std::string BundlePath(const Rule& rule, const RuleSample& sample) {
 
 Result<std::vector<SampleCheck>> RunRuleSamples(const RuleSet& set) {
   std::vector<SampleCheck> checks;
-  // Bundle samples: path -> (rule index, sample index, position in checks).
-  std::map<std::string, std::vector<std::pair<const Rule*, size_t>>> by_bundle;
+  // Bundle samples by path: the rule, the sample and its position in checks.
+  struct BundleUser {
+    const Rule* rule;
+    const RuleSample* sample;
+    size_t at;
+  };
+  std::map<std::string, std::vector<BundleUser>> by_bundle;
   for (const auto& rule : set.rules) {
     for (const auto& sample : rule.samples) {
       if (!sample.bundle.empty()) {
-        by_bundle[BundlePath(rule, sample)].emplace_back(&rule, checks.size());
+        by_bundle[BundlePath(rule, sample)].push_back({&rule, &sample, checks.size()});
         checks.push_back(Begin(rule, sample));
         continue;
       }
@@ -86,14 +105,14 @@ Result<std::vector<SampleCheck>> RunRuleSamples(const RuleSet& set) {
     GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
     auto loaded = PrepareBundle(path, db);
     if (!loaded.ok()) {
-      for (const auto& [rule, at] : users) {
-        checks[at].actual = "error";
-        checks[at].detail = loaded.status().message();
+      for (const auto& user : users) {
+        checks[user.at].actual = "error";
+        checks[user.at].detail = loaded.status().message();
       }
       continue;
     }
     GPUF_ASSIGN_OR_RETURN(RuleRunSummary summary, RunRuleSet(db, loaded->bundle_id, set));
-    for (const auto& [rule, at] : users) Judge(summary, rule->id, checks[at]);
+    for (const auto& user : users) Judge(summary, user.rule->id, *user.sample, checks[user.at]);
   }
   return checks;
 }

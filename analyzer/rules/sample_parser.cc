@@ -118,10 +118,12 @@ bool ReadArtifacts(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
 
 bool ReadSample(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
   s.mark = YamlReader::MarkOf(node);
-  if (!reader.Fields(node, "a sample", {"name", "expect", "bundle", "artifacts", "logs", "rows"}, {"name", "expect"}) ||
+  if (!reader.Fields(node, "a sample", {"name", "expect", "summary", "bundle", "artifacts", "logs", "rows"},
+                     {"name", "expect"}) ||
       !reader.Scalar(node["name"], "name", &s.name) || !ReadExpect(reader, node["expect"], s)) {
     return false;
   }
+  if (node["summary"] && !reader.Scalar(node["summary"], "summary", &s.expect_summary)) return false;
   if (node["bundle"]) {
     if (node["artifacts"] || node["logs"] || node["rows"]) {
       return reader.Error(node, "a sample is a bundle or inline evidence, not both");

@@ -32,12 +32,17 @@ const char* ExecModeName(ExecMode mode) {
   return "path";
 }
 
+std::string HostExec::ToolOnPathUnder(const std::string& root, const std::string& tool) const {
+  for (const char* dir : kHostPathDirs) {
+    std::string in_root = JoinHostPath(dir, tool);
+    if (host_.Lstat(root == "/" ? in_root : root + in_root).ok()) return in_root;
+  }
+  return "";
+}
+
 bool HostExec::HostHasTool(const std::string& tool) const {
   if (tool.find('/') != std::string::npos) return host_.Lstat(tool).ok();
-  for (const char* dir : kHostPathDirs) {
-    if (host_.Lstat(JoinHostPath(dir, tool)).ok()) return true;
-  }
-  return false;
+  return !ToolOnPathUnder("/", tool).empty();
 }
 
 bool HostExec::FoundNormally(const std::string& tool) const {
@@ -48,12 +53,7 @@ bool HostExec::FoundNormally(const std::string& tool) const {
 std::string HostExec::DriverRootTool(const std::string& tool) const {
   bool driver_tool = false;
   for (std::string_view t : kDriverRootTools) driver_tool = driver_tool || t == tool;
-  if (!driver_tool) return "";
-  for (const char* dir : kHostPathDirs) {
-    std::string in_root = JoinHostPath(dir, tool);
-    if (host_.Lstat(JoinHostPath(kDriverRoot, in_root)).ok()) return in_root;
-  }
-  return "";
+  return driver_tool ? ToolOnPathUnder(kDriverRoot, tool) : "";
 }
 
 bool HostExec::Has(const std::string& tool) const { return FoundNormally(tool) || !DriverRootTool(tool).empty(); }

@@ -57,6 +57,9 @@ class HostExec {
   static constexpr const char* kDriverRoot = "/run/nvidia/driver";
 
  private:
+  // The tool's path on a standard PATH directory under `root` (a host path),
+  // as seen from inside that root; "" when none has it.
+  std::string ToolOnPathUnder(const std::string& root, const std::string& tool) const;
   bool HostHasTool(const std::string& tool) const;
   bool FoundNormally(const std::string& tool) const;
   // The tool's path inside the driver container's root, "" when it has none.

@@ -73,24 +73,30 @@ bool WriteJournal(const FakeHost& host, const std::string& export_text) {
   return r.exit_code == 0;
 }
 
-// One journal entry of the device plugin run as a host service, in export format.
-std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) {
+// One journal entry of the fake node's boot in export format: its time, the
+// node's ids, `fields` ("NAME=value\n" lines) and the message.
+std::string ExportEntry(int64_t realtime_us, const std::string& fields, const std::string& message) {
   const int64_t boot_us = 1763435860LL * 1000000;
   return "__REALTIME_TIMESTAMP=" + std::to_string(realtime_us) + "\n__MONOTONIC_TIMESTAMP=" +
          std::to_string(realtime_us - boot_us) +
          "\n_BOOT_ID=9c1d4e2a5b6f4a3b8c7d0e1f2a3b4c5d\n_MACHINE_ID=4f1c2b3a4d5e6f708192a3b4c5d6e7f8\n"
-         "_HOSTNAME=gpu-node-7\nPRIORITY=6\nSYSLOG_IDENTIFIER=nvidia-device-plugin\n_PID=1667\n_TRANSPORT=stdout\n"
-         "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\nMESSAGE=" + message + "\n\n";
+         "_HOSTNAME=gpu-node-7\nPRIORITY=6\n" + fields + "MESSAGE=" + message + "\n\n";
+}
+
+// A line of the device plugin run as a host service.
+std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) {
+  return ExportEntry(realtime_us,
+                     "SYSLOG_IDENTIFIER=nvidia-device-plugin\n_PID=1667\n_TRANSPORT=stdout\n"
+                     "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\n",
+                     message);
 }
 
 // PID 1's line about the plugin's unit, as journalctl -u selects it too.
 std::string SystemdEntry(int64_t realtime_us, const std::string& message) {
-  const int64_t boot_us = 1763435860LL * 1000000;
-  return "__REALTIME_TIMESTAMP=" + std::to_string(realtime_us) + "\n__MONOTONIC_TIMESTAMP=" +
-         std::to_string(realtime_us - boot_us) +
-         "\n_BOOT_ID=9c1d4e2a5b6f4a3b8c7d0e1f2a3b4c5d\n_MACHINE_ID=4f1c2b3a4d5e6f708192a3b4c5d6e7f8\n"
-         "_HOSTNAME=gpu-node-7\nPRIORITY=6\nSYSLOG_IDENTIFIER=systemd\n_PID=1\n_TRANSPORT=journal\n"
-         "_SYSTEMD_UNIT=init.scope\nUNIT=nvidia-k8s-device-plugin.service\nMESSAGE=" + message + "\n\n";
+  return ExportEntry(realtime_us,
+                     "SYSLOG_IDENTIFIER=systemd\n_PID=1\n_TRANSPORT=journal\n_SYSTEMD_UNIT=init.scope\n"
+                     "UNIT=nvidia-k8s-device-plugin.service\n",
+                     message);
 }
 
 }  // namespace

@@ -6,27 +6,11 @@
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/cri_log.h"
-#include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/plugin_log.h"
 
 namespace gpuf {
 
 namespace {
-
-struct InnerHeader {
-  std::string severity;
-  std::string source_file;
-  std::string message;
-};
-
-// Strips the klog or Go-log header the plugin wrote inside the CRI record.
-InnerHeader StripInnerHeader(const std::string& text) {
-  if (auto klog = ParseKlogHeader(text)) {
-    return {std::string(1, klog->severity), klog->file + ":" + std::to_string(klog->source_line), klog->message};
-  }
-  if (auto golog = ParseGoLogHeader(text)) return {"", "", golog->message};
-  return {"", "", text};
-}
 
 std::optional<std::string> ContainerForLog(LoadContext& ctx, const MemberInput& in) {
   if (!in.artifact.container_id.empty()) return in.artifact.container_id;
@@ -40,8 +24,7 @@ std::optional<std::string> ContainerForLog(LoadContext& ctx, const MemberInput& 
 // A record taken apart, ready to store.
 struct LogRow {
   const CriLogRecord* record;
-  InnerHeader inner;
-  std::optional<std::string> event;
+  PluginLine line;
 };
 
 void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
@@ -51,9 +34,9 @@ void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<s
     std::string stream = r.stream.empty() ? in.output.stream : r.stream;
     ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
             "message) VALUES (?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(row.inner.severity),
-            NullIfEmpty(row.inner.source_file), row.event,
-            ctx.CapLine(in.artifact_id, in.output.member, r.line, row.inner.message));
+            in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(row.line.severity),
+            NullIfEmpty(row.line.source_file), row.line.event,
+            ctx.CapLine(in.artifact_id, in.output.member, r.line, row.line.message));
   }
 }
 
@@ -70,10 +53,8 @@ std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, co
   BatchPipe<LogRow> store(
       [&](const std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, threaded);
   for (const auto& r : parsed.records) {
-    LogRow row{&r, StripInnerHeader(r.message), std::nullopt};
-    PluginEvent event = ClassifyPluginMessage(row.inner.message);
-    if (event.kind != PluginEventKind::kUnknown) row.event = PluginEventKindName(event.kind);
-    messages.push_back(row.inner.message);
+    LogRow row{&r, ReadPluginLine(r.message)};
+    messages.push_back(row.line.message);
     store.Add(std::move(row));
   }
   store.Close();
@@ -119,18 +100,15 @@ void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in) {
 void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry) {
   // The journal row beside this one already warned about an overlong message.
   std::string_view message = std::string_view(entry.message).substr(0, LoadContext::kMaxLineBytes);
-  InnerHeader inner = StripInnerHeader(std::string(message));
-  PluginEvent event = ClassifyPluginMessage(inner.message);
-  std::optional<std::string> kind;
-  if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
+  PluginLine plugin_line = ReadPluginLine(std::string(message));
   std::optional<int64_t> time_ns;
   if (entry.realtime_us && *entry.realtime_us >= 0 && *entry.realtime_us <= INT64_MAX / 1000) {
     time_ns = *entry.realtime_us * 1000;
   }
   ctx.Run("INSERT INTO log_lines (artifact_id, line, time_ns, stream, severity, source_file, event, message) "
           "VALUES (?,?,?,?,?,?,?,?)",
-          in.artifact_id, line, time_ns, in.output.stream, NullIfEmpty(inner.severity),
-          NullIfEmpty(inner.source_file), kind, inner.message);
+          in.artifact_id, line, time_ns, in.output.stream, NullIfEmpty(plugin_line.severity),
+          NullIfEmpty(plugin_line.source_file), plugin_line.event, plugin_line.message);
 }
 
 }  // namespace gpuf

@@ -1,4 +1,5 @@
 #include "analyzer/parsers/plugin_log.h"
+#include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/regex_cascade.h"
 #include "common/text_lines.h"
 
@@ -351,6 +352,22 @@ PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
     scan.configs.push_back(std::move(config));
   }
   return scan;
+}
+
+PluginLine ReadPluginLine(const std::string& text) {
+  PluginLine line;
+  if (auto klog = ParseKlogHeader(text)) {
+    line.severity = std::string(1, klog->severity);
+    line.source_file = klog->file + ":" + std::to_string(klog->source_line);
+    line.message = klog->message;
+  } else if (auto golog = ParseGoLogHeader(text)) {
+    line.message = golog->message;
+  } else {
+    line.message = text;
+  }
+  PluginEvent event = ClassifyPluginMessage(line.message);
+  if (event.kind != PluginEventKind::kUnknown) line.event = PluginEventKindName(event.kind);
+  return line;
 }
 
 }  // namespace gpuf

@@ -76,6 +76,18 @@ struct PluginEvent {
 // kUnknown for messages that are not the plugin's (or not yet known).
 PluginEvent ClassifyPluginMessage(std::string_view message);
 
+// A line the plugin wrote, with its klog or Go-log header taken off and its
+// message classified: what log_lines stores for it, whether the line came
+// from a pod log, crictl logs, the journal or a rule sample.
+struct PluginLine {
+  std::string severity;              // klog letter I W E F; "" for Go-log and plain lines
+  std::string source_file;           // klog "main.go:256"; ""
+  std::string message;               // without the header
+  std::optional<std::string> event;  // PluginEventKindName; nullopt when unclassified
+};
+
+PluginLine ReadPluginLine(const std::string& text);
+
 // One message line with the artifact line it came from.
 struct LogMessage {
   int line = 0;

@@ -403,6 +403,21 @@ TEST_CASE("FindPluginConfigs: dumps cut short or broken become warnings") {
   CHECK(bad.warnings[0].message == "config dump is not a JSON object");
 }
 
+TEST_CASE("ReadPluginLine: klog and Go-log headers come off, the message is classified") {
+  PluginLine klog = ReadPluginLine(
+      "I1017 12:05:33.312453    1667 server.go:154] Registered device plugin for 'nvidia.com/gpu' with Kubelet");
+  CHECK(klog.severity == "I");
+  CHECK(klog.source_file == "server.go:154");
+  CHECK(klog.message == "Registered device plugin for 'nvidia.com/gpu' with Kubelet");
+  CHECK(klog.event == "registered");
+  PluginLine golog = ReadPluginLine("2021/04/26 23:19:16 Loading NVML");
+  CHECK(golog.severity == "");
+  CHECK(golog.message == "Loading NVML");
+  PluginLine plain = ReadPluginLine("something else entirely");
+  CHECK(plain.message == "something else entirely");
+  CHECK_FALSE(plain.event);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "analyzer/parsers/journal_event.h"
-#include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/rules/sample_parser.h"
 #include "common/journal_slices.h"
@@ -113,16 +112,11 @@ class FixtureBuilder {
   }
 
   Status InsertPluginLogLine(int64_t artifact_id, int number, const SampleLine& line) {
-    auto klog = ParseKlogHeader(line.text);
-    auto golog = klog ? std::nullopt : ParseGoLogHeader(line.text);
-    std::string stripped = klog ? klog->message : golog ? golog->message : line.text;
-    PluginEvent event = ClassifyPluginMessage(stripped);
-    std::optional<std::string> kind;
-    if (event.kind != PluginEventKind::kUnknown) kind = PluginEventKindName(event.kind);
+    PluginLine read = ReadPluginLine(line.text);
     GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO log_lines (artifact_id, line, time_ns, stream, "
                                                    "event, message) VALUES (?,?,?,'stderr',?,?)"));
-    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.time_ns).Bind(5, stripped);
-    if (kind) s.Bind(4, *kind);
+    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.time_ns).Bind(5, read.message);
+    if (read.event) s.Bind(4, *read.event);
     return s.Run();
   }
 

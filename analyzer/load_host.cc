@@ -124,9 +124,8 @@ void JournalLineLoader::Store(const Row& row) {
            NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
            NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
            ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
-  // journalctl -u also returns PID 1's lines about the unit; they are systemd's.
-  const bool from_systemd = e.pid == 1 || e.identifier == "systemd";
-  if (in_.artifact.name == kPluginJournalSlice && !from_systemd) StorePluginJournalLine(ctx_, in_, row.number, e);
+  // The plugin's own lines; PID 1's about its unit stay systemd's.
+  if (in_.artifact.name == kPluginJournalSlice && !FromSystemd(e)) StorePluginJournalLine(ctx_, in_, row.number, e);
 }
 
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {

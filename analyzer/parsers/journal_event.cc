@@ -5,8 +5,10 @@
 
 namespace gpuf {
 
+bool FromSystemd(const JournalEntry& e) { return e.pid == 1 || e.identifier == "systemd"; }
+
 JournalEvent ClassifyJournalEntry(const JournalEntry& e) {
-  if (e.pid == 1 || e.identifier == "systemd") {
+  if (FromSystemd(e)) {
     SystemdEvent s = ClassifySystemdMessage(e.message);
     // Before systemd 250 the text names the unit's Description only; the
     // entry's UNIT field names the unit.

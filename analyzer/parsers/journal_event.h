@@ -19,6 +19,10 @@ struct JournalEvent {
 
 JournalEvent ClassifyJournalEntry(const JournalEntry& entry);
 
+// PID 1's own line (also in a unit's slice: journalctl -u selects PID 1's
+// lines about the unit).
+bool FromSystemd(const JournalEntry& entry);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_PARSERS_JOURNAL_EVENT_H_

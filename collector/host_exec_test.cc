@@ -6,19 +6,30 @@
 
 namespace gpuf {
 
-TEST_SUITE("host_exec") {
+namespace {
 
-TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH") {
-  test::TempDir dir;
-  test::WriteFile(dir / "root/usr/bin/nvidia-smi", "#!/bin/sh\n", 0755);
+// A host root holding nvidia-smi at `host_path`, and chroot and nsenter
+// stubs in dir/bin (the PATH the tests give).
+HostRoot HostWithNvidiaSmi(const test::TempDir& dir, const std::string& host_path) {
+  test::WriteFile(dir / ("root" + host_path), "#!/bin/sh\n", 0755);
   test::WriteFile(dir / "bin/chroot", "#!/bin/sh\n", 0755);
   test::WriteFile(dir / "bin/nsenter", "#!/bin/sh\n", 0755);
   auto host = HostRoot::Open(dir / "root");
   REQUIRE(host.ok());
+  return std::move(*host);
+}
+
+}  // namespace
+
+TEST_SUITE("host_exec") {
+
+TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH") {
+  test::TempDir dir;
+  const HostRoot root = HostWithNvidiaSmi(dir, "/usr/bin/nvidia-smi");
   const std::string path = dir / "bin";
 
   SUBCASE("chroot") {
-    HostExec exec(ExecMode::kChroot, *host, path);
+    HostExec exec(ExecMode::kChroot, root, path);
     PreparedCommand c = exec.Prepare({"nvidia-smi", "-L"});
     CHECK(c.executable == dir / "bin/chroot");
     CHECK(c.argv == std::vector<std::string>{"chroot", dir / "root", "nvidia-smi", "-L"});
@@ -27,13 +38,13 @@ TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH
     CHECK(exec.Prepare({"crictl", "ps"}).missing == "'crictl' not found on the host's PATH under " + dir / "root");
   }
   SUBCASE("nsenter") {
-    HostExec exec(ExecMode::kNsenter, *host, path);
+    HostExec exec(ExecMode::kNsenter, root, path);
     PreparedCommand c = exec.Prepare({"nvidia-smi", "-L"});
     CHECK(c.argv == std::vector<std::string>{"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "nvidia-smi",
                                              "-L"});
   }
   SUBCASE("path") {
-    HostExec exec(ExecMode::kPath, *host, path);
+    HostExec exec(ExecMode::kPath, root, path);
     CHECK(exec.Prepare({"nvidia-smi", "-L"}).missing == "'nvidia-smi' not found on PATH");
     CHECK(exec.HostPathArg("/etc/x") == dir / "root/etc/x");
     CHECK(exec.JournalRootArgs() == std::vector<std::string>{"--root", dir / "root"});
@@ -43,21 +54,17 @@ TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH
 
 TEST_CASE("HostExec: nvidia-smi of a driver container runs in its root, in every mode") {
   test::TempDir dir;
-  test::WriteFile(dir / "root/run/nvidia/driver/usr/bin/nvidia-smi", "#!/bin/sh\n", 0755);
-  test::WriteFile(dir / "bin/chroot", "#!/bin/sh\n", 0755);
-  test::WriteFile(dir / "bin/nsenter", "#!/bin/sh\n", 0755);
-  auto host = HostRoot::Open(dir / "root");
-  REQUIRE(host.ok());
+  const HostRoot root = HostWithNvidiaSmi(dir, "/run/nvidia/driver/usr/bin/nvidia-smi");
   const std::string path = dir / "bin";
 
-  HostExec in_path(ExecMode::kPath, *host, path);
+  HostExec in_path(ExecMode::kPath, root, path);
   CHECK(in_path.Has("nvidia-smi"));
   PreparedCommand c = in_path.Prepare({"nvidia-smi", "-L"});
   CHECK(c.executable == dir / "bin/chroot");
   CHECK(c.argv == std::vector<std::string>{"chroot", dir / "root/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
-  CHECK(HostExec(ExecMode::kChroot, *host, path).Prepare({"nvidia-smi", "-L"}).argv ==
+  CHECK(HostExec(ExecMode::kChroot, root, path).Prepare({"nvidia-smi", "-L"}).argv ==
         std::vector<std::string>{"chroot", dir / "root/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
-  CHECK(HostExec(ExecMode::kNsenter, *host, path).Prepare({"nvidia-smi", "-L"}).argv ==
+  CHECK(HostExec(ExecMode::kNsenter, root, path).Prepare({"nvidia-smi", "-L"}).argv ==
         std::vector<std::string>{"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "chroot",
                                  "/run/nvidia/driver", "/usr/bin/nvidia-smi", "-L"});
   // Only the driver's own tools are looked for there.

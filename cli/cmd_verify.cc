@@ -1,28 +1,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analyzer/bundle_reader.h"
+#include "analyzer/bundle_verify.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
-
-namespace {
-
-class CountingVisitor : public BundleVisitor {
- public:
-  Status OnManifest(const Manifest& m) override {
-    for (const auto& a : m.artifacts) expected += static_cast<int>(a.outputs.size());
-    return Status::Ok();
-  }
-  void OnMember(const ManifestArtifact&, const ManifestOutput&, std::string, bool ok) override {
-    (ok ? verified : mismatched) += 1;
-  }
-  int expected = 0, verified = 0, mismatched = 0;
-};
-
-}  // namespace
 
 int RunVerify(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics verify BUNDLE\n\n"
@@ -41,14 +25,12 @@ int RunVerify(const std::vector<std::string>& args) {
     return ReportFailure("verify", Status::InvalidArgument("no bundle given", "usage: gpuforensics verify BUNDLE"));
   }
   const std::string bundle = parsed->values["bundle"].as<std::string>();
-  CountingVisitor visitor;
-  std::vector<IntegrityIssue> issues;
-  Status status = ReadBundle(bundle, BundleLimits{}, visitor, issues);
-  if (!status.ok()) return ReportFailure("verify", status.WithContext("reading '" + bundle + "'"));
-  for (const auto& issue : issues) std::printf("FAIL %s: %s\n", issue.member.c_str(), issue.problem.c_str());
-  std::printf("%s: %d of %d members verified, %zu problems\n", bundle.c_str(), visitor.verified, visitor.expected,
-              issues.size());
-  return issues.empty() ? kExitOk : kExitFindings;
+  auto checked = VerifyBundle(bundle);
+  if (!checked.ok()) return ReportFailure("verify", checked.status().WithContext("reading '" + bundle + "'"));
+  for (const auto& issue : checked->issues) std::printf("FAIL %s: %s\n", issue.member.c_str(), issue.problem.c_str());
+  std::printf("%s: %d of %d members verified, %zu problems\n", bundle.c_str(), checked->verified, checked->expected,
+              checked->issues.size());
+  return checked->issues.empty() ? kExitOk : kExitFindings;
 }
 
 }  // namespace gpuf

@@ -24,7 +24,7 @@ int RunCollect(const std::vector<std::string>& args) {
   options.add_options()
       ("output,o", po::value<std::string>(), "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here)")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
-      ("node", po::value<std::string>(), "node name (default: the host's hostname)")
+      ("node", po::value<std::string>(), "node name (default: $NODE_NAME, else the host's hostname)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")

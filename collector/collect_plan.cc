@@ -228,6 +228,8 @@ std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
 
 std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
   if (!options.node.empty()) return options.node;
+  // A pod learns its node's name from the downward API (deploy/kubernetes/).
+  if (const char* env = std::getenv("NODE_NAME"); env && *env) return env;
   auto hostname = host.ReadSmallFile("/etc/hostname", 256);
   if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
   if (host.root() == "/") {

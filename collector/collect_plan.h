@@ -41,7 +41,7 @@ struct Discovered {
   ContainerFacts facts;
 };
 
-// --node, else the host's /etc/hostname, else (root "/") gethostname.
+// --node, else $NODE_NAME, else the host's /etc/hostname, else (root "/") gethostname.
 std::string ResolveNode(const CollectOptions& options, const HostRoot& host);
 // --kubeconfig, else $KUBECONFIG, else the kubelet's kubeconfig when it
 // exists (as a path the host command can open); "" when none.

@@ -8,10 +8,14 @@ namespace gpuf {
 
 namespace {
 
+const char* program_name = "gpuforensics";
 OptionsCapture capture_fn = nullptr;
 void* capture_context = nullptr;
 
 }  // namespace
+
+void SetProgramName(const char* name) { program_name = name; }
+const char* ProgramName() { return program_name; }
 
 void SetOptionsCapture(OptionsCapture capture, void* context) {
   capture_fn = capture;
@@ -32,14 +36,14 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), parsed.values);
     po::notify(parsed.values);
   } catch (const std::exception& e) {
-    return Status::InvalidArgument(e.what(), "see 'gpuforensics " + command + " --help'");
+    return Status::InvalidArgument(e.what(), "see '" + std::string(program_name) + " " + command + " --help'");
   }
   parsed.help = parsed.values.count("help") > 0;
   return parsed;
 }
 
 int ReportFailure(const std::string& command, const Status& status) {
-  std::fprintf(stderr, "gpuforensics %s: %s\n", command.c_str(), status.message().c_str());
+  std::fprintf(stderr, "%s %s: %s\n", program_name, command.c_str(), status.message().c_str());
   return ExitCodeFor(status);
 }
 

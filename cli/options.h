@@ -34,6 +34,11 @@ void SetOptionsCapture(OptionsCapture capture, void* context);
 // Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
 int ReportFailure(const std::string& command, const Status& status);
 
+// How messages name the program: "gpuforensics" unless a binary says
+// otherwise ("kubectl gpuforensics"). Set once in main, before parsing.
+void SetProgramName(const char* name);
+const char* ProgramName();
+
 }  // namespace gpuf
 
 #endif  // GPUF_CLI_OPTIONS_H_

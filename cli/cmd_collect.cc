@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/collect_progress_reporter.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/options.h"
@@ -133,7 +134,11 @@ int RunCollect(const std::vector<std::string>& args) {
     stdout_staging = *staging;
     o.output = stdout_staging + "/bundle.tar.zst";
   }
-  auto outcome = Collect(o, InstallInterruptHandlers());
+  auto outcome = [&] {
+    // Progress only on a terminal; erased before the triage below.
+    CollectProgressReporter progress(isatty(STDERR_FILENO) != 0);
+    return Collect(o, InstallInterruptHandlers(), progress.Sink());
+  }();
   if (!outcome.ok()) {
     if (to_stdout) std::filesystem::remove_all(stdout_staging);
     return ReportFailure("collect", outcome.status());

@@ -93,7 +93,8 @@ Result<std::string> MakeStagingDir(const std::string& output_path) {
 
 }  // namespace
 
-Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt) {
+Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
+                               CollectProgress* progress) {
   const int64_t started_wall = WallClockNowNs();
   const int64_t started_mono = MonotonicNowNs();
   GPUF_ASSIGN_OR_RETURN(HostRoot host, HostRoot::Open(options.root));
@@ -128,6 +129,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   env.deadline_monotonic_ns = started_mono + options.deadline_ms * kMsToNs;
   env.interrupt = interrupt;
   env.reproducible = options.fixed_time_ns.has_value();
+  env.progress = progress;
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
 

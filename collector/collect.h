@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "collector/collect_progress.h"
 #include "collector/redact/redaction.h"
 #include "common/manifest.h"
 #include "common/status.h"
@@ -47,7 +48,9 @@ struct CollectOutcome {
 
 // Fails only when no bundle can be written (bad options, output not
 // writable). Everything that goes wrong on the node is recorded instead.
-Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt);
+// `progress`, when set, is told as the probe groups and probes run.
+Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
+                               CollectProgress* progress = nullptr);
 
 }  // namespace gpuf
 

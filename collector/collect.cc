@@ -20,6 +20,7 @@
 #include "collector/probe_schedule.h"
 #include "collector/probe_table.h"
 #include "collector/redact/collect_redaction.h"
+#include "collector/runtime_sockets.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "collector/triage.h"
@@ -117,6 +118,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   plan.kubeconfig = ResolveKubeconfig(options, host, exec);
   plan.have_crictl = exec.Has("crictl");
   plan.have_ctr = exec.Has("ctr");
+  if (mode != ExecMode::kPath || host.root() == "/") {
+    plan.crictl_unreachable = MissingCrictlSocket(CrictlEndpoints(options.runtime_endpoint, host), host);
+    plan.ctr_unreachable = MissingContainerdSocket(options.containerd_address, host);
+  }
 
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
   std::string output_path = OutputPathFor(options, plan.node, stamp_ns);

@@ -33,6 +33,9 @@ struct Plan {
   std::string kubeconfig;  // "" when none is usable
   bool have_crictl = false;
   bool have_ctr = false;
+  // Why crictl or ctr cannot connect (runtime_sockets.h); "" when it can or is not checked.
+  std::string crictl_unreachable;
+  std::string ctr_unreachable;
 };
 
 // A device-plugin container and what its inspection told.

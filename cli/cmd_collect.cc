@@ -149,6 +149,13 @@ int RunCollect(const std::vector<std::string>& args) {
     std::fprintf(stderr, "gpuforensics collect: bundle is INCOMPLETE (%s)\n",
                  outcome->manifest.incomplete_reason.c_str());
   }
+  if (geteuid() != 0 && !outcome->refused.empty()) {
+    const size_t n = outcome->refused.size();
+    std::fprintf(stderr, "gpuforensics collect: WARNING: not run as root; %zu %s refused, %s evidence is not in the "
+                         "bundle:\n", n, n == 1 ? "probe was" : "probes were", n == 1 ? "its" : "their");
+    for (const auto& line : outcome->refused) std::fprintf(stderr, "  %s\n", line.c_str());
+    std::fprintf(stderr, "gpuforensics collect: run it as root, or from a privileged pod (deploy/README.md)\n");
+  }
   if (o.redact) {
     std::fprintf(stderr, "gpuforensics collect: redacted; map (keep it private) %s\n",
                  (o.redaction.map_path.empty() ? DefaultMapPath(outcome->bundle_path) : o.redaction.map_path).c_str());

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "collector/access_report.h"
 #include "collector/bundle_writer.h"
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
@@ -163,9 +164,9 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.no_driver = options.no_driver;
   manifest.fixed_time = options.fixed_time_ns.has_value();
 
-  std::string triage = TriageSummary(all, [](const ProbeResult& r, std::string_view stream) {
-    return ReadStaged(r, stream);
-  });
+  const StagedReader read_staged = [](const ProbeResult& r, std::string_view stream) { return ReadStaged(r, stream); };
+  std::string triage = TriageSummary(all, read_staged);
+  std::vector<std::string> refused = RefusedProbes(all, read_staged);
 
   if (options.redact) {
     // The default name carries the node's name: a redacted bundle carries its pseudonym.
@@ -197,7 +198,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   Status written = WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL);
   std::filesystem::remove_all(staging);
   GPUF_RETURN_IF_ERROR(written);
-  return CollectOutcome{output_path, std::move(manifest), triage};
+  return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused)};
 }
 
 }  // namespace gpuf

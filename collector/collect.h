@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "collector/collect_progress.h"
 #include "collector/redact/redaction.h"
@@ -44,6 +45,8 @@ struct CollectOutcome {
   std::string bundle_path;
   Manifest manifest;
   std::string triage;  // short human summary for stderr
+  // Probes refused for lack of permission, "probe: detail" (access_report.h).
+  std::vector<std::string> refused;
 };
 
 // Fails only when no bundle can be written (bad options, output not

@@ -31,8 +31,9 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (command == "--version" || command == "-V") {
-    std::printf("%.*s %.*s\n", static_cast<int>(program.name.size()), program.name.data(),
-                static_cast<int>(program.version.size()), program.version.data());
+    std::printf("%.*s %.*s (commit %.*s)\n", static_cast<int>(program.name.size()), program.name.data(),
+                static_cast<int>(program.version.size()), program.version.data(),
+                static_cast<int>(program.commit.size()), program.commit.data());
     return kExitOk;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "cli/program.h"
+#include "common/build_commit.h"
 #include "kube/kubectl_collect.h"
 
 #ifndef GPUF_VERSION
@@ -28,7 +29,7 @@ std::string UnknownCommand(std::string_view command) {
 
 int main(int argc, char** argv) {
   gpuf::SetProgramName("kubectl gpuforensics");
-  const gpuf::Program program = {"kubectl gpuforensics", GPUF_VERSION,
+  const gpuf::Program program = {"kubectl gpuforensics", GPUF_VERSION, gpuf::BuildCommit(),
                                  "collect nodes through the cluster's API (analyze the bundles with gpuforensics):",
                                  kPluginCommands, UnknownCommand};
   return gpuf::RunProgram(program, std::vector<std::string>(argv + 1, argv + argc));

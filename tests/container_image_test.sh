@@ -33,7 +33,7 @@ mknod -m 666 "$image/dev/null" c 1 3
 image_path=$(sed -n 's/^ENV PATH=//p' "$src/deploy/Containerfile")
 in_image() { env -i PATH="$image_path" /usr/sbin/chroot "$image" /bin/sh -c "$1"; }
 version=$(in_image 'gpuforensics --version')
-[ "$version" = "gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2)" ] ||
+[ "$version" = "gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2-)" ] ||
   fail "--version in the image: $version"
 in_image 'test -x /bin/chroot && test -x /bin/nsenter' ||
   fail "chroot and nsenter (for --exec) are not on the image's PATH"

@@ -253,7 +253,11 @@ int Collect(Request& r, const KubectlRunner& kubectl) {
     };
   }
   auto targets = ResolveNodes(r, kubectl, interrupt);
-  if (!targets.ok()) return Fail(targets.status());
+  if (!targets.ok()) {
+    // No node matched: the command named nothing. The list itself failed: no node collected.
+    int status = Fail(targets.status());
+    return targets.status().code() == Status::Code::kNotFound ? status : kExitFindings;
+  }
   if (!r.dry_run_format.empty()) return PrintDryRun(r, *targets);
   std::vector<NodeOutcome> outcomes = CollectAll(r, *targets, kubectl, r.plan);
   bool swept = SweepRun(kubectl, r.plan.run_id);

@@ -241,6 +241,9 @@ def case_selector_success(tmp, minor):
         check(swept(requests, run_id), "selector: the run's label is swept at the end")
         check(all(r.get("refused") is None for r in requests), "selector: every request carried the exec plugin's token")
         check(c.pods_left() == [], "selector: no pod left")
+        rc, out, err, _ = c.run(["--selector", "nosuch=label"])
+        check(rc == 2 and err == "kubectl gpuforensics collect: no node matches --selector nosuch=label\n",
+              f"selector: one that matches nothing is exit 2 ({rc}, {err!r})")
     finally:
         c.stop()
 

@@ -62,8 +62,10 @@ int RunCollect(const std::vector<std::string>& args) {
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
-      ("runtime-endpoint", po::value<std::string>(), "crictl --runtime-endpoint (default: crictl's own)")
-      ("containerd-address", po::value<std::string>(), "ctr --address when crictl is absent")
+      ("runtime-endpoint", po::value<std::string>(),
+       "crictl --runtime-endpoint (default: the host's /etc/crictl.yaml, else crictl's own endpoints)")
+      ("containerd-address", po::value<std::string>(),
+       "ctr --address when crictl is absent (default: /run/containerd/containerd.sock)")
       ("timeout", po::value<double>()->default_value(10), "seconds one probe may take")
       ("journal-timeout", po::value<double>()->default_value(30), "seconds one journal slice may take")
       ("deadline", po::value<double>()->default_value(120), "seconds the whole collection may take")
@@ -78,7 +80,7 @@ int RunCollect(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("collect", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, po::positional_options_description());
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -12,13 +12,13 @@ int RunVerify(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics verify BUNDLE\n\n"
       "Checks every member's size and sha256 against the manifest. Exits 0 when all\n"
       "match, 1 on any mismatch or missing member, 2 when the bundle is unreadable.\n\noptions");
-  options.add_options()("bundle", po::value<std::string>(), "bundle to verify (tar.zst)");
+  options.add_options()("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to verify (tar.zst)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
   auto parsed = ParseOptions("verify", args, options, positional);
   if (!parsed.ok()) return ReportFailure("verify", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   if (!parsed->values.count("bundle")) {

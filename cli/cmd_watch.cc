@@ -50,7 +50,7 @@ int RunWatch(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("watch", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("watch", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, po::positional_options_description());
     return kExitOk;
   }
   const auto& v = parsed->values;

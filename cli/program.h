@@ -24,6 +24,7 @@ struct Program {
 };
 
 // `args` are the arguments after the program name. Returns the exit status.
+// `help ...` goes to RunHelpFor (help_docs.h).
 int RunProgram(const Program& program, const std::vector<std::string>& args);
 
 }  // namespace gpuf

@@ -70,7 +70,7 @@ po::options_description Options() {
       ("namespace,n", po::value<std::string>(), "namespace of the pods (default: the kubeconfig context's)")
       ("context", po::value<std::string>(), "kubeconfig context to use (default: the current one)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
-      ("node-names", po::value<std::vector<std::string>>(), "the nodes (positional)");
+      ("node-names", po::value<std::vector<std::string>>()->value_name("NODE..."), "the nodes: a name or node/NAME each");
   return options;
 }
 
@@ -280,7 +280,7 @@ int RunKubectlCollect(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("collect", args, options, positional);
   if (!parsed.ok()) return Fail(parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   auto request = RequestFrom(parsed->values);

@@ -82,7 +82,9 @@ layer=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["manifests"]
         "$work/again/index.json" "$work/again/blobs/sha256/")
 mkdir "$work/fs"
 tar -xzf "$work/again/blobs/sha256/$layer" -C "$work/fs"
-again=$(python3 "$src/deploy/oci_image.py" "$work/fs" "$src/deploy/Containerfile" "$version" "$work/repacked")
+# The times scripts/release stamps: the commit's.
+again=$(SOURCE_DATE_EPOCH=$(git -C "$src" log -1 --format=%ct 2>/dev/null || echo 0) \
+        python3 "$src/deploy/oci_image.py" "$work/fs" "$src/deploy/Containerfile" "$version" "$work/repacked")
 [ "$again" = "$digest" ] || fail "the same file system packed again is $again, not $digest"
 
 pinned="$repo:$version@$digest"

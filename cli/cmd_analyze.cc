@@ -45,15 +45,16 @@ Result<Analysis> AnalyzeWithProgress(const std::string& bundle, Database& db, co
 }  // namespace
 
 int RunAnalyze(const std::vector<std::string>& args) {
-  po::options_description options("gpuforensics analyze BUNDLE [options]\n\n"
+  po::options_description options("gpuforensics analyze BUNDLE... [options]\n\n"
       "Loads a bundle into SQLite, rebuilds the boot timeline, runs the known-issue\n"
       "rules and reports. Runs offline, anywhere. Exit status: 0 nothing at medium\n"
       "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
   options.add_options()
-      ("bundle", po::value<std::string>(), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
+      ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
        "must-gather or folder of saved outputs (docs/inputs.md)")
       ("db", po::value<std::string>(),
-       "keep the SQLite database in this file (schema: schema/*.sql; default: in memory only)")
+       "keep the SQLite database in this file (schema: schema/*.sql; default: a private temporary file in $TMPDIR, "
+       "deleted when analyze ends)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")
       ("format", po::value<std::string>()->default_value("text"),
@@ -61,8 +62,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
       ("tz", po::value<std::string>()->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name");
   options.add_options()
-      ("more-bundles", po::value<std::vector<std::string>>(),
-       "further bundles (positional): with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
+      ("more-bundles", po::value<std::vector<std::string>>()->value_name("BUNDLE..."),
+       "further bundles: with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
       ("jobs", po::value<unsigned>()->default_value(0), "fleet database: bundles analyzed at once (0: one per CPU)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
@@ -70,7 +71,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("analyze", args, options, positional);
   if (!parsed.ok()) return ReportFailure("analyze", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -1,8 +1,13 @@
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 
+#include "cli/collect_progress_reporter.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/options.h"
@@ -17,19 +22,50 @@
 
 namespace gpuf {
 
+namespace {
+
+// --output -: the bundle is written to a private directory in $TMPDIR,
+// then copied to stdout (kubectl exec streams it back to a laptop).
+Result<std::string> MakeStdoutStaging() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpuforensics-collect-XXXXXX";
+  if (!mkdtemp(templ.data())) return Status::IoError("creating a directory in $TMPDIR", std::strerror(errno));
+  return templ;
+}
+
+Status CopyToStdout(const std::string& path) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (!in) return Status::IoError("opening '" + path + "'", std::strerror(errno));
+  char buf[1 << 16];
+  size_t n;
+  Status status;
+  while (status.ok() && (n = std::fread(buf, 1, sizeof buf, in)) > 0) {
+    if (std::fwrite(buf, 1, n, stdout) != n) status = Status::IoError("writing the bundle to stdout", std::strerror(errno));
+  }
+  if (status.ok() && std::ferror(in)) status = Status::IoError("reading '" + path + "'", std::strerror(errno));
+  if (status.ok() && std::fflush(stdout) != 0) status = Status::IoError("writing the bundle to stdout", std::strerror(errno));
+  std::fclose(in);
+  return status;
+}
+
+}  // namespace
+
 int RunCollect(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics collect [options]\n\n"
       "Captures the node's GPU chain read-only into one tar.zst bundle. Run it before\n"
       "any recovery step.\n\noptions");
   options.add_options()
-      ("output,o", po::value<std::string>(), "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here)")
+      ("output,o", po::value<std::string>(),
+       "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here); - writes the bundle to stdout")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
-      ("node", po::value<std::string>(), "node name (default: the host's hostname)")
+      ("node", po::value<std::string>(), "node name (default: $NODE_NAME, else the host's hostname)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
-      ("runtime-endpoint", po::value<std::string>(), "crictl --runtime-endpoint (default: crictl's own)")
-      ("containerd-address", po::value<std::string>(), "ctr --address when crictl is absent")
+      ("runtime-endpoint", po::value<std::string>(),
+       "crictl --runtime-endpoint (default: the host's /etc/crictl.yaml, else crictl's own endpoints)")
+      ("containerd-address", po::value<std::string>(),
+       "ctr --address when crictl is absent (default: /run/containerd/containerd.sock)")
       ("timeout", po::value<double>()->default_value(10), "seconds one probe may take")
       ("journal-timeout", po::value<double>()->default_value(30), "seconds one journal slice may take")
       ("deadline", po::value<double>()->default_value(120), "seconds the whole collection may take")
@@ -44,7 +80,7 @@ int RunCollect(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("collect", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, po::positional_options_description());
     return kExitOk;
   }
   const auto& v = parsed->values;
@@ -86,17 +122,52 @@ int RunCollect(const std::vector<std::string>& args) {
     }
   }
 
-  auto outcome = Collect(o, InstallInterruptHandlers());
-  if (!outcome.ok()) return ReportFailure("collect", outcome.status());
+  const bool to_stdout = o.output == "-";
+  std::string stdout_staging;
+  if (to_stdout) {
+    if (isatty(STDOUT_FILENO)) {
+      return ReportFailure("collect", Status::InvalidArgument("--output - writes a binary bundle; redirect stdout"));
+    }
+    if (o.redact && o.redaction.map_path.empty()) {
+      return ReportFailure("collect", Status::InvalidArgument("--output - with --redact needs --map"));
+    }
+    auto staging = MakeStdoutStaging();
+    if (!staging.ok()) return ReportFailure("collect", staging.status());
+    stdout_staging = *staging;
+    o.output = stdout_staging + "/bundle.tar.zst";
+  }
+  auto outcome = [&] {
+    // Progress only on a terminal; erased before the triage below.
+    CollectProgressReporter progress(isatty(STDERR_FILENO) != 0);
+    return Collect(o, InstallInterruptHandlers(), progress.Sink());
+  }();
+  if (!outcome.ok()) {
+    if (to_stdout) std::filesystem::remove_all(stdout_staging);
+    return ReportFailure("collect", outcome.status());
+  }
   std::fprintf(stderr, "gpuforensics collect: triage for node %s\n%s", outcome->manifest.node_name.c_str(),
                outcome->triage.c_str());
   if (!outcome->manifest.complete) {
     std::fprintf(stderr, "gpuforensics collect: bundle is INCOMPLETE (%s)\n",
                  outcome->manifest.incomplete_reason.c_str());
   }
+  if (geteuid() != 0 && !outcome->refused.empty()) {
+    const size_t n = outcome->refused.size();
+    std::fprintf(stderr, "gpuforensics collect: WARNING: not run as root; %zu %s refused, %s evidence is not in the "
+                         "bundle:\n", n, n == 1 ? "probe was" : "probes were", n == 1 ? "its" : "their");
+    for (const auto& line : outcome->refused) std::fprintf(stderr, "  %s\n", line.c_str());
+    std::fprintf(stderr, "gpuforensics collect: run it as root, or from a privileged pod (deploy/README.md)\n");
+  }
   if (o.redact) {
     std::fprintf(stderr, "gpuforensics collect: redacted; map (keep it private) %s\n",
                  (o.redaction.map_path.empty() ? DefaultMapPath(outcome->bundle_path) : o.redaction.map_path).c_str());
+  }
+  if (to_stdout) {
+    Status copied = CopyToStdout(outcome->bundle_path);
+    std::filesystem::remove_all(stdout_staging);
+    if (!copied.ok()) return ReportFailure("collect", copied);
+    std::fprintf(stderr, "gpuforensics collect: wrote the bundle to stdout\n");
+    return kExitOk;
   }
   std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
   std::printf("%s\n", outcome->bundle_path.c_str());

@@ -10,7 +10,7 @@
 namespace gpuf {
 
 int RunDiff(const std::vector<std::string>& args) {
-  po::options_description options("gpuforensics diff A.tar.zst B.tar.zst [options]\n\n"
+  po::options_description options("gpuforensics diff A B [options]\n\n"
       "Analyzes two bundles and prints what differs between them: component versions,\n"
       "how the device plugin is deployed and configured, the intervals of the boot at\n"
       "capture, the GPUs seen at each step of the chain, the chain verdict, the\n"
@@ -21,8 +21,8 @@ int RunDiff(const std::vector<std::string>& args) {
       "differ; read the verdict in the output or in the JSON); 2 when a bundle cannot\n"
       "be read; 64 for a bad command line.\n\noptions");
   options.add_options()
-      ("bundle-a", po::value<std::string>(), "A: the first bundle (before), also the first argument")
-      ("bundle-b", po::value<std::string>(), "B: the second bundle (after), also the second argument")
+      ("bundle-a", po::value<std::string>()->value_name("A"), "the first bundle (before)")
+      ("bundle-b", po::value<std::string>()->value_name("B"), "the second bundle (after)")
       ("format", po::value<std::string>()->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
       ("all", "also list the facts that are the same (text, markdown; json always has them)")
       ("tz", po::value<std::string>()->default_value("UTC"),
@@ -32,7 +32,7 @@ int RunDiff(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("diff", args, options, positional);
   if (!parsed.ok()) return ReportFailure("diff", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -33,7 +33,7 @@ int RunFleet(const std::vector<std::string>& args) {
       "B1 B2 ...': nodes by finding, by failed chain step, by component version, and\n"
       "the spread of the key intervals of the boot at capture. Tables: schema/fleet/.\n\noptions");
   options.add_options()
-      ("db", po::value<std::string>(), "fleet database")
+      ("db", po::value<std::string>()->value_name("FLEET.sqlite"), "fleet database")
       ("within", po::value<double>()->default_value(2.0),
        "seconds: count nodes whose interval is between 0 and this (e.g. plugin start after driver load)")
       ("nodes", po::value<std::string>(), "instead of the summary, list the nodes with a finding of this rule id")
@@ -44,7 +44,7 @@ int RunFleet(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("fleet", args, options, positional);
   if (!parsed.ok()) return ReportFailure("fleet", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -1,41 +1,38 @@
-// `gpuforensics help COMMAND` and the hidden documentation forms that
-// docs/generate uses:
-//   gpuforensics help --list                 every command name, one a line
-//   gpuforensics help --markdown [COMMAND]   docs/cli/COMMAND.md (README.md without one)
-//   gpuforensics help --man [COMMAND]        docs/man/gpuforensics-COMMAND.1 (gpuforensics.1)
+// `PROGRAM help COMMAND` and the documentation forms docs/generate uses:
+//   PROGRAM help --list                 every command name, one a line
+//   PROGRAM help --markdown [COMMAND]   the command's Markdown page (the index without one)
+//   PROGRAM help --man [COMMAND]        the command's man page (the program's without one)
+// for gpuforensics and kubectl gpuforensics alike.
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/help_docs.h"
-#include "cli/options.h"
 #include "common/exit_codes.h"
-
-#ifndef GPUF_VERSION
-#define GPUF_VERSION "0.0.0"
-#endif
 
 namespace gpuf {
 
 namespace {
 
-const Command* FindCommand(const std::string& name) {
-  for (const auto& c : Commands()) {
+const Command* FindCommand(const Program& program, const std::string& name) {
+  for (const auto& c : program.commands) {
     if (c.name == name) return &c;
   }
   return nullptr;
 }
 
-void KeepOptions(const po::options_description& options, void* context) {
-  auto* kept = static_cast<std::optional<po::options_description>*>(context);
-  if (!*kept) kept->emplace(options);
+void KeepOptions(const po::options_description& options, const po::positional_options_description& positional,
+                 void* context) {
+  auto* kept = static_cast<std::optional<CapturedOptions>*>(context);
+  if (!*kept) kept->emplace(CapturedOptions{options, positional});
 }
+
+}  // namespace
 
 // Runs the command with --help while ParseOptions hands its options over;
 // the help text it prints is swallowed.
-std::optional<po::options_description> CaptureOptions(const Command& command) {
-  std::optional<po::options_description> kept;
+std::optional<CapturedOptions> CaptureOptions(const Command& command) {
+  std::optional<CapturedOptions> kept;
   std::ostringstream swallowed;
   std::streambuf* saved = std::cout.rdbuf(swallowed.rdbuf());
   SetOptionsCapture(KeepOptions, &kept);
@@ -45,39 +42,39 @@ std::optional<po::options_description> CaptureOptions(const Command& command) {
   return kept;
 }
 
-int UnknownCommand(const std::string& name) {
-  std::fprintf(stderr, "gpuforensics help: unknown command '%s'; see 'gpuforensics --help'\n", name.c_str());
-  return kExitUsage;
-}
-
-}  // namespace
-
-int RunHelp(const std::vector<std::string>& args) {
+int RunHelpFor(const Program& program, const std::vector<std::string>& args) {
+  const std::string name(program.name);
   if (args.size() == 1 && args[0] == "--list") {
-    for (const auto& c : Commands()) std::printf("%.*s\n", static_cast<int>(c.name.size()), c.name.data());
+    for (const auto& c : program.commands) std::printf("%.*s\n", static_cast<int>(c.name.size()), c.name.data());
     return kExitOk;
   }
   std::string form = args.size() >= 1 && (args[0] == "--markdown" || args[0] == "--man") ? args[0] : "";
   std::vector<std::string> rest(args.begin() + (form.empty() ? 0 : 1), args.end());
   if (rest.size() > 1) {
-    std::fprintf(stderr, "gpuforensics help: usage: gpuforensics help [--markdown | --man] [COMMAND]\n");
+    std::fprintf(stderr, "%s help: usage: %s help [--markdown | --man] [COMMAND]\n", name.c_str(), name.c_str());
     return kExitUsage;
   }
+  const std::string version(program.version);
   if (rest.empty()) {
-    std::string out = form == "--man" ? IndexManPage(Commands(), GPUF_VERSION) : IndexMarkdown(Commands());
+    std::string out = form == "--man" ? IndexManPage(program.name, program.commands, version)
+                                      : IndexMarkdown(program.name, program.commands);
     std::fputs(out.c_str(), stdout);
     return kExitOk;
   }
-  const Command* command = FindCommand(rest[0]);
-  if (!command) return UnknownCommand(rest[0]);
+  const Command* command = FindCommand(program, rest[0]);
+  if (!command) {
+    std::fprintf(stderr, "%s help: unknown command '%s'; see '%s --help'\n", name.c_str(), rest[0].c_str(),
+                 name.c_str());
+    return kExitUsage;
+  }
   if (form.empty()) return command->handler({"--help"});
-  auto options = CaptureOptions(*command);
-  if (!options) {
-    std::fprintf(stderr, "gpuforensics help: '%s' does not describe its options\n", rest[0].c_str());
+  auto captured = CaptureOptions(*command);
+  if (!captured) {
+    std::fprintf(stderr, "%s help: '%s' does not describe its options\n", name.c_str(), rest[0].c_str());
     return kExitInternal;
   }
-  CommandDoc doc = DescribeCommand(*command, *options);
-  std::string out = form == "--man" ? CommandManPage(doc, GPUF_VERSION) : CommandMarkdown(doc);
+  CommandDoc doc = DescribeCommand(program.name, *command, *captured);
+  std::string out = form == "--man" ? CommandManPage(doc, version) : CommandMarkdown(doc);
   std::fputs(out.c_str(), stdout);
   return kExitOk;
 }

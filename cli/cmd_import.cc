@@ -16,14 +16,14 @@ int RunImport(const std::vector<std::string>& args) {
       "command outputs saved by hand (docs/inputs.md). Exit status: 0 written, 2 the\n"
       "source is unusable, 74 the bundle could not be written.\n\noptions");
   options.add_options()
-      ("source", po::value<std::string>(), "what to convert (file or directory)")
+      ("source", po::value<std::string>()->value_name("SOURCE"), "what to convert (file or directory)")
       ("output,o", po::value<std::string>(), "bundle to write (tar.zst)");
   po::positional_options_description positional;
   positional.add("source", 1);
   auto parsed = ParseOptions("import", args, options, positional);
   if (!parsed.ok()) return ReportFailure("import", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -49,15 +49,15 @@ int RunRedact(const std::vector<std::string>& args) {
       "rules need (times, PCI ids, versions, Xids, log wording, container ids) stays. The map\n"
       "from pseudonyms back to originals, with the original hashes, goes to --map only.\n\noptions");
   options.add_options()
-      ("input", po::value<std::string>(), "bundle to redact")
-      ("output", po::value<std::string>(), "redacted bundle to write (never the input)");
+      ("input", po::value<std::string>()->value_name("IN.tar.zst"), "bundle to redact")
+      ("output", po::value<std::string>()->value_name("OUT.tar.zst"), "redacted bundle to write (never the input)");
   AddRedactOptions(options);
   po::positional_options_description positional;
   positional.add("input", 1).add("output", 1);
   auto parsed = ParseOptions("redact", args, options, positional);
   if (!parsed.ok()) return ReportFailure("redact", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

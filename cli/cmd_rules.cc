@@ -116,17 +116,17 @@ int Run(const std::string& bundle, const po::variables_map& values) {
 int RunRulesCommand(const std::vector<std::string>& args) {
   po::options_description options(kUsage);
   options.add_options()
-      ("action", po::value<std::string>(), "list | lint | test | run")
-      ("target", po::value<std::string>(), "the rules folder (lint, test) or the bundle (run)")
+      ("action", po::value<std::string>()->value_name("ACTION"), "list | lint | test | run")
+      ("target", po::value<std::string>()->value_name("DIR|BUNDLE"), "the rules folder (lint, test) or the bundle (run)")
       ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
       ("no-builtin", "leave out the built-in rules")
-      ("db", po::value<std::string>(), "run: keep the database in this file (default: in memory only)");
+      ("db", po::value<std::string>(), "run: keep the database in this file (default: a private temporary file in $TMPDIR, deleted at exit)");
   po::positional_options_description positional;
   positional.add("action", 1).add("target", 1);
   auto parsed = ParseOptions("rules", args, options, positional);
   if (!parsed.ok()) return ReportFailure("rules", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const po::variables_map& values = parsed->values;

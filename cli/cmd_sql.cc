@@ -35,19 +35,20 @@ Result<Database> OpenSource(const std::string& source) {
 }  // namespace
 
 int RunSql(const std::vector<std::string>& args) {
-  po::options_description options("gpuforensics sql BUNDLE_OR_DB \"SELECT ...\"\n\n"
-      "Runs one read-only SQL statement against a bundle (loaded in memory) or a\n"
+  po::options_description options("gpuforensics sql BUNDLE_OR_DB QUERY\n\n"
+      "Runs one read-only SQL statement (QUERY, e.g. \"SELECT name FROM artifacts\")\n"
+      "against a bundle (loaded into a private temporary database in $TMPDIR) or a\n"
       "database kept with analyze --db, and prints the rows tab-separated with a\n"
       "header line. NULL prints as an empty field. Tables: schema/*.sql.\n\noptions");
   options.add_options()
-      ("source", po::value<std::string>(), "bundle (tar.zst) or SQLite database")
-      ("query", po::value<std::string>(), "one SQL statement");
+      ("source", po::value<std::string>()->value_name("BUNDLE_OR_DB"), "bundle (tar.zst) or SQLite database")
+      ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement");
   po::positional_options_description positional;
   positional.add("source", 1).add("query", 1);
   auto parsed = ParseOptions("sql", args, options, positional);
   if (!parsed.ok()) return ReportFailure("sql", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   if (!parsed->values.count("source") || !parsed->values.count("query")) {

@@ -28,7 +28,7 @@ int RunTimeline(const std::vector<std::string>& args) {
       "Prints the node's merged boot timeline: the milestones of the GPU chain by\n"
       "default, every timestamped event with --all.\n\noptions");
   options.add_options()
-      ("bundle", po::value<std::string>(), "bundle (tar.zst)")
+      ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle (tar.zst)")
       ("all", "every event, not only the milestones")
       ("format", po::value<std::string>()->default_value("text"), "text | jsonl | csv")
       ("tz", po::value<std::string>()->default_value("UTC"),
@@ -38,7 +38,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("timeline", args, options, positional);
   if (!parsed.ok()) return ReportFailure("timeline", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, positional);
     return kExitOk;
   }
   const auto& v = parsed->values;

@@ -41,7 +41,7 @@ int RunWatch(const std::vector<std::string>& args) {
       ("max-bytes", po::value<int64_t>()->default_value(2LL << 30), "bytes of bundles kept in --out-dir")
       ("check-allocatable", "also ask the API for the Node's nvidia.com/gpu allocatable (kubectl)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
-      ("node", po::value<std::string>(), "node name (default: the host's hostname)")
+      ("node", po::value<std::string>(), "node name (default: $NODE_NAME, else the host's hostname)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
       ("exec", po::value<std::string>()->default_value("path"), "how collect runs host commands: path, chroot, nsenter")
@@ -50,7 +50,7 @@ int RunWatch(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("watch", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("watch", parsed.status());
   if (parsed->help) {
-    std::cout << options << "\n";
+    std::cout << HelpText(options, po::positional_options_description());
     return kExitOk;
   }
   const auto& v = parsed->values;

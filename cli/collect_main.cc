@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/program.h"
+#include "common/build_commit.h"
 
 #ifndef GPUF_VERSION
 #define GPUF_VERSION "0.0.0"
@@ -30,7 +31,7 @@ std::string UnknownCommand(std::string_view command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const gpuf::Program program = {"gpuforensics-collect", GPUF_VERSION,
+  const gpuf::Program program = {"gpuforensics-collect", GPUF_VERSION, gpuf::BuildCommit(),
                                  "the node-side commands of gpuforensics (analyze the bundle elsewhere):",
                                  kNodeCommands, UnknownCommand};
   return gpuf::RunProgram(program, std::vector<std::string>(argv + 1, argv + argc));

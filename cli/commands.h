@@ -51,10 +51,9 @@ int RunWatch(const std::vector<std::string>& args);
 int RunDiff(const std::vector<std::string>& args);
 int RunFleet(const std::vector<std::string>& args);
 
-// Not in the table: `gpuforensics help [--markdown | --man] [COMMAND]` (cmd_help.cc).
-int RunHelp(const std::vector<std::string>& args);
 int RunImport(const std::vector<std::string>& args);
 int RunRedact(const std::vector<std::string>& args);
+int RunCompletion(const std::vector<std::string>& args);
 
 }  // namespace gpuf
 

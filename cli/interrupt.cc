@@ -7,8 +7,12 @@ namespace gpuf {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+volatile sig_atomic_t g_signal = 0;
 
-void OnInterrupt(int) { g_interrupted.store(true); }
+void OnInterrupt(int sig) {
+  g_signal = sig;
+  g_interrupted.store(true);
+}
 
 }  // namespace
 
@@ -22,5 +26,7 @@ const std::atomic<bool>* InstallInterruptHandlers() {
   signal(SIGPIPE, SIG_IGN);
   return &g_interrupted;
 }
+
+int InterruptSignal() { return g_signal; }
 
 }  // namespace gpuf

@@ -10,6 +10,10 @@ namespace gpuf {
 // Installs the handlers (and ignores SIGPIPE); returns the flag they set.
 const std::atomic<bool>* InstallInterruptHandlers();
 
+// The signal that set the flag (SIGINT or SIGTERM), 0 before any: a command
+// that cleans up after an interrupt ends by raising it again.
+int InterruptSignal();
+
 }  // namespace gpuf
 
 #endif  // GPUF_CLI_INTERRUPT_H_

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/program.h"
+#include "common/build_commit.h"
 
 #ifndef GPUF_VERSION
 #define GPUF_VERSION "0.0.0"
@@ -20,8 +21,7 @@ std::string UnknownCommand(std::string_view command) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() > 1 && args[0] == "help") return gpuf::RunHelp(std::vector<std::string>(args.begin() + 1, args.end()));
-  const gpuf::Program program = {"gpuforensics", GPUF_VERSION, "commands:", gpuf::Commands(), UnknownCommand};
-  return gpuf::RunProgram(program, args);
+  const gpuf::Program program = {"gpuforensics", GPUF_VERSION, gpuf::BuildCommit(), "commands:", gpuf::Commands(),
+                                 UnknownCommand};
+  return gpuf::RunProgram(program, std::vector<std::string>(argv + 1, argv + argc));
 }

@@ -1,21 +1,79 @@
 #include "cli/options.h"
 
 #include <cstdio>
+#include <set>
 
+#include "cli/suggest.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
 
 namespace {
 
+const char* program_name = "gpuforensics";
 OptionsCapture capture_fn = nullptr;
 void* capture_context = nullptr;
 
+// The long names the positional arguments are stored under.
+std::set<std::string> PositionalNames(const po::positional_options_description& positional) {
+  std::set<std::string> names;
+  unsigned count = positional.max_total_count();
+  // An unbounded last positional repeats its name forever: stop at the first repeat.
+  for (unsigned i = 0; i < count; ++i) {
+    if (!names.insert(positional.name_for_position(i)).second) break;
+  }
+  return names;
+}
+
+// "unrecognised option '--fromat'" -> "... did you mean '--format'?"
+std::string WithSuggestion(const po::unknown_option& e, const po::options_description& options,
+                           const std::set<std::string>& positional) {
+  std::string typo = e.get_option_name();
+  std::string message = e.what();
+  if (typo.rfind("--", 0) != 0) return message;
+  std::vector<std::string> names;
+  for (const auto& o : options.options()) {
+    if (!o->long_name().empty() && !positional.count(o->long_name())) names.push_back("--" + o->long_name());
+  }
+  std::string best = ClosestName(typo.substr(0, typo.find('=')), names);
+  return best.empty() ? message : message + ", did you mean '" + best + "'?";
+}
+
+// Boost keeps the caption private; it prints it first, then ":" and the options.
+std::string CaptionOf(const po::options_description& options) {
+  std::ostringstream printed;
+  printed << options;
+  std::string text = printed.str();
+  size_t first_option = text.find("\n  -");
+  std::string caption = text.substr(0, first_option == std::string::npos ? text.size() : first_option);
+  while (!caption.empty() && (caption.back() == '\n' || caption.back() == ':')) caption.pop_back();
+  return caption;
+}
+
 }  // namespace
+
+void SetProgramName(const char* name) { program_name = name; }
+const char* ProgramName() { return program_name; }
 
 void SetOptionsCapture(OptionsCapture capture, void* context) {
   capture_fn = capture;
   capture_context = context;
+}
+
+po::options_description VisibleOptions(const po::options_description& options,
+                                       const po::positional_options_description& positional) {
+  std::set<std::string> hidden = PositionalNames(positional);
+  po::options_description visible(CaptionOf(options));
+  for (const auto& o : options.options()) {
+    if (!hidden.count(o->long_name())) visible.add(o);
+  }
+  return visible;
+}
+
+std::string HelpText(const po::options_description& options, const po::positional_options_description& positional) {
+  std::ostringstream text;
+  text << VisibleOptions(options, positional) << "\n";
+  return text.str();
 }
 
 Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
@@ -24,22 +82,25 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
   options.add_options()("help,h", "show this help");
   ParsedOptions parsed;
   if (capture_fn) {
-    capture_fn(options, capture_context);
+    capture_fn(options, positional, capture_context);
     parsed.help = true;
     return parsed;
   }
+  const std::string see = "see '" + std::string(program_name) + " " + command + " --help'";
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), parsed.values);
     po::notify(parsed.values);
+  } catch (const po::unknown_option& e) {
+    return Status::InvalidArgument(WithSuggestion(e, options, PositionalNames(positional)), see);
   } catch (const std::exception& e) {
-    return Status::InvalidArgument(e.what(), "see 'gpuforensics " + command + " --help'");
+    return Status::InvalidArgument(e.what(), see);
   }
   parsed.help = parsed.values.count("help") > 0;
   return parsed;
 }
 
 int ReportFailure(const std::string& command, const Status& status) {
-  std::fprintf(stderr, "gpuforensics %s: %s\n", command.c_str(), status.message().c_str());
+  std::fprintf(stderr, "%s %s: %s\n", program_name, command.c_str(), status.message().c_str());
   return ExitCodeFor(status);
 }
 

@@ -4,6 +4,7 @@
 #define GPUF_CLI_OPTIONS_H_
 
 #include <boost/program_options.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,20 +20,34 @@ struct ParsedOptions {
 };
 
 // Adds --help, parses `args` against `options` (positionals as given), and
-// fails with InvalidArgument naming the command.
+// fails with InvalidArgument naming the command; a mistyped --option gets
+// the closest one suggested ("did you mean '--format'?").
 Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
                                    po::options_description options,
                                    const po::positional_options_description& positional);
 
 // While a capture is set, ParseOptions hands it the command's options (with
-// --help added) and answers as if --help was given: `gpuforensics help
-// --markdown|--man` documents every command from the very options its
-// --help prints. Pass nullptr to stop capturing.
-using OptionsCapture = void (*)(const po::options_description& options, void* context);
+// --help added) and positional arguments and answers as if --help was
+// given: `gpuforensics help --markdown|--man` documents every command from
+// the very options its --help prints. Pass nullptr to stop capturing.
+using OptionsCapture = void (*)(const po::options_description& options,
+                                const po::positional_options_description& positional, void* context);
 void SetOptionsCapture(OptionsCapture capture, void* context);
+
+// The options without those that hold positional arguments: those are
+// words of the usage line (analyze BUNDLE...), not --options.
+po::options_description VisibleOptions(const po::options_description& options,
+                                       const po::positional_options_description& positional);
+// What --help prints: the caption (usage lines, description) and the visible options.
+std::string HelpText(const po::options_description& options, const po::positional_options_description& positional);
 
 // Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
 int ReportFailure(const std::string& command, const Status& status);
+
+// How messages name the program: "gpuforensics" unless a binary says
+// otherwise ("kubectl gpuforensics"). Set once in main, before parsing.
+void SetProgramName(const char* name);
+const char* ProgramName();
 
 }  // namespace gpuf
 

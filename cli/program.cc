@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/help_docs.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
@@ -10,7 +11,7 @@ namespace {
 
 void PrintUsage(const Program& program, FILE* out) {
   const std::string name(program.name);
-  std::fprintf(out, "usage: %s <command> [options]\n       %s <command> --help\n       %s --version\n\n%.*s\n",
+  std::fprintf(out, "usage: %s COMMAND [options]\n       %s COMMAND --help\n       %s --version\n\n%.*s\n",
                name.c_str(), name.c_str(), name.c_str(), static_cast<int>(program.heading.size()),
                program.heading.data());
   for (const auto& c : program.commands) {
@@ -26,13 +27,15 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string& command = args[0];
-  if (command == "--help" || command == "-h" || command == "help") {
+  if (command == "--help" || command == "-h" || (command == "help" && args.size() == 1)) {
     PrintUsage(program, stdout);
     return kExitOk;
   }
+  if (command == "help") return RunHelpFor(program, std::vector<std::string>(args.begin() + 1, args.end()));
   if (command == "--version" || command == "-V") {
-    std::printf("%.*s %.*s\n", static_cast<int>(program.name.size()), program.name.data(),
-                static_cast<int>(program.version.size()), program.version.data());
+    std::printf("%.*s %.*s (commit %.*s)\n", static_cast<int>(program.name.size()), program.name.data(),
+                static_cast<int>(program.version.size()), program.version.data(),
+                static_cast<int>(program.commit.size()), program.commit.data());
     return kExitOk;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());

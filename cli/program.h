@@ -15,7 +15,8 @@ namespace gpuf {
 
 struct Program {
   std::string_view name;     // "gpuforensics"
-  std::string_view version;  // printed by --version after the name
+  std::string_view version;  // printed by --version after the name, and in man pages
+  std::string_view commit;   // --version names it too: the build's git commit, "unknown" outside git
   std::string_view heading;  // the line over the command list
   std::span<const Command> commands;
   // The one line printed for an unknown command, without the "NAME: " prefix.
@@ -23,6 +24,7 @@ struct Program {
 };
 
 // `args` are the arguments after the program name. Returns the exit status.
+// `help ...` goes to RunHelpFor (help_docs.h).
 int RunProgram(const Program& program, const std::vector<std::string>& args);
 
 }  // namespace gpuf

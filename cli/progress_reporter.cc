@@ -19,36 +19,33 @@ std::string Size(int64_t bytes) {
 }  // namespace
 
 ProgressReporter::ProgressReporter(bool enabled, FILE* out, std::chrono::milliseconds redraw_every)
-    : enabled_(enabled), out_(out), redraw_every_(redraw_every) {
-  if (enabled_) ticker_ = std::thread([this] { Tick(); });
-}
-
-ProgressReporter::~ProgressReporter() {
-  if (!enabled_) return;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  stop_.notify_all();
-  ticker_.join();
-  if (drawn_) std::fputs("\r\x1b[K", out_);
-  std::fflush(out_);
-}
+    : line_(enabled, out, redraw_every, [this](int64_t elapsed_s) { return Text(elapsed_s); }) {}
 
 LoadProgressFn ProgressReporter::Callback() {
-  if (!enabled_) return {};
+  if (!line_.enabled()) return {};
   return [this](const LoadProgress& p) { Update(p); };
 }
 
 void ProgressReporter::Update(const LoadProgress& p) {
+  bool draw;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool new_phase = phase_ != p.phase;
+    latest_ = p;
+    phase_ = p.phase;
+    latest_.phase = phase_.c_str();
+    have_progress_ = true;
+    // Thousands of small members would flood the terminal; the ticker shows the latest one.
+    draw = new_phase || std::chrono::steady_clock::now() - last_draw_ >= kMinRedraw;
+  }
+  if (draw) line_.Redraw();
+}
+
+std::string ProgressReporter::Text(int64_t elapsed_s) {
   std::lock_guard<std::mutex> lock(mutex_);
-  bool new_phase = phase_ != p.phase;
-  latest_ = p;
-  phase_ = p.phase;
-  latest_.phase = phase_.c_str();
-  have_progress_ = true;
-  // Thousands of small members would flood the terminal; the ticker shows the latest one.
-  if (new_phase || std::chrono::steady_clock::now() - last_draw_ >= kMinRedraw) Draw();
+  if (!have_progress_) return "";
+  last_draw_ = std::chrono::steady_clock::now();
+  return Line(latest_, elapsed_s);
 }
 
 std::string ProgressReporter::Line(const LoadProgress& p, int64_t elapsed_s) {
@@ -63,20 +60,6 @@ std::string ProgressReporter::Line(const LoadProgress& p, int64_t elapsed_s) {
     line += ", " + std::to_string(percent > 100 ? 100 : percent) + "% of " + Size(p.compressed_bytes_total) + " read";
   }
   return line;
-}
-
-void ProgressReporter::Draw() {
-  if (!have_progress_) return;
-  auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_);
-  std::fprintf(out_, "\r\x1b[K%s", Line(latest_, elapsed.count()).c_str());
-  std::fflush(out_);
-  drawn_ = true;
-  last_draw_ = std::chrono::steady_clock::now();
-}
-
-void ProgressReporter::Tick() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (!stop_.wait_for(lock, redraw_every_, [this] { return stopping_; })) Draw();
 }
 
 }  // namespace gpuf

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "collector/access_report.h"
 #include "collector/bundle_writer.h"
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
@@ -20,6 +21,7 @@
 #include "collector/probe_schedule.h"
 #include "collector/probe_table.h"
 #include "collector/redact/collect_redaction.h"
+#include "collector/runtime_sockets.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "collector/triage.h"
@@ -93,7 +95,8 @@ Result<std::string> MakeStagingDir(const std::string& output_path) {
 
 }  // namespace
 
-Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt) {
+Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
+                               CollectProgress* progress) {
   const int64_t started_wall = WallClockNowNs();
   const int64_t started_mono = MonotonicNowNs();
   GPUF_ASSIGN_OR_RETURN(HostRoot host, HostRoot::Open(options.root));
@@ -116,6 +119,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   plan.kubeconfig = ResolveKubeconfig(options, host, exec);
   plan.have_crictl = exec.Has("crictl");
   plan.have_ctr = exec.Has("ctr");
+  if (mode != ExecMode::kPath || host.root() == "/") {
+    plan.crictl_unreachable = MissingCrictlSocket(CrictlEndpoints(options.runtime_endpoint, host), host);
+    plan.ctr_unreachable = MissingContainerdSocket(options.containerd_address, host);
+  }
 
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
   std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
@@ -128,6 +135,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   env.deadline_monotonic_ns = started_mono + options.deadline_ms * kMsToNs;
   env.interrupt = interrupt;
   env.reproducible = options.fixed_time_ns.has_value();
+  env.progress = progress;
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
 
@@ -156,9 +164,9 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.no_driver = options.no_driver;
   manifest.fixed_time = options.fixed_time_ns.has_value();
 
-  std::string triage = TriageSummary(all, [](const ProbeResult& r, std::string_view stream) {
-    return ReadStaged(r, stream);
-  });
+  const StagedReader read_staged = [](const ProbeResult& r, std::string_view stream) { return ReadStaged(r, stream); };
+  std::string triage = TriageSummary(all, read_staged);
+  std::vector<std::string> refused = RefusedProbes(all, read_staged);
 
   if (options.redact) {
     // The default name carries the node's name: a redacted bundle carries its pseudonym.
@@ -190,7 +198,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   Status written = WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL);
   std::filesystem::remove_all(staging);
   GPUF_RETURN_IF_ERROR(written);
-  return CollectOutcome{output_path, std::move(manifest), triage};
+  return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused)};
 }
 
 }  // namespace gpuf

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "collector/collect_progress.h"
 #include "collector/redact/redaction.h"
 #include "common/manifest.h"
 #include "common/status.h"
@@ -43,11 +45,15 @@ struct CollectOutcome {
   std::string bundle_path;
   Manifest manifest;
   std::string triage;  // short human summary for stderr
+  // Probes refused for lack of permission, "probe: detail" (access_report.h).
+  std::vector<std::string> refused;
 };
 
 // Fails only when no bundle can be written (bad options, output not
 // writable). Everything that goes wrong on the node is recorded instead.
-Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt);
+// `progress`, when set, is told as the probe groups and probes run.
+Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
+                               CollectProgress* progress = nullptr);
 
 }  // namespace gpuf
 

@@ -51,9 +51,18 @@ std::vector<std::string> CtrPrefix(const Plan& plan) {
     argv.push_back("--address");
     argv.push_back(plan.options->containerd_address);
   }
+  // Without it ctr waits on a socket nobody listens on until the probe's timeout.
+  argv.push_back("--connect-timeout");
+  argv.push_back("2s");
   argv.push_back("-n");
   argv.push_back("k8s.io");
   return argv;
+}
+
+void SkipUnreachable(ProbeTask& t, const std::string& why) {
+  if (why.empty() || !t.skip_reason.empty()) return;
+  t.skip_reason = "not_found";
+  t.skip_detail = why;
 }
 
 ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv, const Plan& plan) {
@@ -124,6 +133,10 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   t.argv = SplitSpaces(command);
   if (t.argv[0] == "crictl" && !plan.options->runtime_endpoint.empty()) {
     t.argv.insert(t.argv.begin() + 1, {"--runtime-endpoint", plan.options->runtime_endpoint});
+  }
+  // crictl's default connection timeout is already short (2 s); its socket is checked all the same.
+  if (t.argv[0] == "crictl" && plan.have_crictl && t.argv.back() != "--version") {
+    SkipUnreachable(t, plan.crictl_unreachable);
   }
   if (row.needs_kubeconfig && plan.kubeconfig.empty()) {
     t.skip_reason = "not_applicable";
@@ -228,6 +241,8 @@ std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
 
 std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
   if (!options.node.empty()) return options.node;
+  // A pod learns its node's name from the downward API (deploy/kubernetes/).
+  if (const char* env = std::getenv("NODE_NAME"); env && *env) return env;
   auto hostname = host.ReadSmallFile("/etc/hostname", 256);
   if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
   if (host.root() == "/") {
@@ -258,9 +273,11 @@ std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
     std::vector<std::string> ls = CtrPrefix(plan);
     ls.insert(ls.end(), {"containers", "ls", "-q"});
     tasks.push_back(CommandTask("runtime.ctr_containers", kPhasePassive, ls, plan));
+    SkipUnreachable(tasks.back(), plan.ctr_unreachable);
     std::vector<std::string> tasks_ls = CtrPrefix(plan);
     tasks_ls.insert(tasks_ls.end(), {"tasks", "ls"});
     tasks.push_back(CommandTask("runtime.ctr_tasks", kPhasePassive, tasks_ls, plan));
+    SkipUnreachable(tasks.back(), plan.ctr_unreachable);
   }
   return tasks;
 }

@@ -33,6 +33,9 @@ struct Plan {
   std::string kubeconfig;  // "" when none is usable
   bool have_crictl = false;
   bool have_ctr = false;
+  // Why crictl or ctr cannot connect (runtime_sockets.h); "" when it can or is not checked.
+  std::string crictl_unreachable;
+  std::string ctr_unreachable;
 };
 
 // A device-plugin container and what its inspection told.
@@ -41,7 +44,7 @@ struct Discovered {
   ContainerFacts facts;
 };
 
-// --node, else the host's /etc/hostname, else (root "/") gethostname.
+// --node, else $NODE_NAME, else the host's /etc/hostname, else (root "/") gethostname.
 std::string ResolveNode(const CollectOptions& options, const HostRoot& host);
 // --kubeconfig, else $KUBECONFIG, else the kubelet's kubeconfig when it
 // exists (as a path the host command can open); "" when none.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/collect_progress.h"
 #include "collector/host_exec.h"
 #include "collector/host_root.h"
 #include "collector/probe_table.h"
@@ -58,6 +59,7 @@ struct ProbeEnvironment {
   int64_t deadline_monotonic_ns = 0;       // the collection's overall deadline
   const std::atomic<bool>* interrupt = nullptr;
   bool reproducible = false;               // --fixed-time: same inputs, same bytes
+  CollectProgress* progress = nullptr;     // told as groups and probes start and end; may be null
 };
 
 // `sequence` makes the staging file names unique.

@@ -1,6 +1,7 @@
 #include "collector/probe_schedule.h"
 
 #include "collector/probe_table.h"
+#include "common/time_format.h"
 
 #include <algorithm>
 #include <mutex>
@@ -12,10 +13,16 @@ namespace gpuf {
 
 namespace {
 
+std::string ProbeLabel(const ProbeTask& task) {
+  return task.instance.empty() ? task.name : task.name + "[" + task.instance + "]";
+}
+
 // Runs tasks with at most `jobs` at a time; results keep the task order.
-std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first_sequence, int jobs,
-                                  const ProbeEnvironment& env) {
+std::vector<ProbeResult> RunTasks(std::string_view group, const std::vector<ProbeTask>& tasks, int first_sequence,
+                                  int jobs, const ProbeEnvironment& env) {
   std::vector<ProbeResult> results(tasks.size());
+  if (tasks.empty()) return results;
+  if (env.progress) env.progress->GroupStarted(group, tasks.size());
   std::mutex mutex;
   size_t next = 0;
   auto worker = [&] {
@@ -26,13 +33,18 @@ std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first
         if (next >= tasks.size()) return;
         index = next++;
       }
+      const std::string label = env.progress ? ProbeLabel(tasks[index]) : "";
+      if (env.progress) env.progress->ProbeStarted(group, label);
+      const int64_t started = MonotonicNowNs();
       results[index] = RunProbe(tasks[index], first_sequence + static_cast<int>(index), env);
+      if (env.progress) env.progress->ProbeFinished(group, label, MonotonicNowNs() - started);
     }
   };
   std::vector<std::thread> threads;
   int count = std::max(1, std::min<int>(jobs, static_cast<int>(tasks.size())));
   for (int i = 0; i < count; ++i) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  if (env.progress) env.progress->GroupFinished(group);
   return results;
 }
 
@@ -40,11 +52,12 @@ std::vector<ProbeResult> RunTasks(const std::vector<ProbeTask>& tasks, int first
 // thread can be had they run in Wait, after whatever the caller ran.
 class BackgroundProbes {
  public:
-  BackgroundProbes(std::vector<ProbeTask> tasks, int first_sequence, int jobs, const ProbeEnvironment& env)
-      : tasks_(std::move(tasks)), first_sequence_(first_sequence), jobs_(jobs), env_(env) {
+  BackgroundProbes(std::string_view group, std::vector<ProbeTask> tasks, int first_sequence, int jobs,
+                   const ProbeEnvironment& env)
+      : group_(group), tasks_(std::move(tasks)), first_sequence_(first_sequence), jobs_(jobs), env_(env) {
     if (tasks_.empty()) return;
     try {
-      thread_ = std::thread([this] { results_ = RunTasks(tasks_, first_sequence_, jobs_, env_); });
+      thread_ = std::thread([this] { results_ = RunTasks(group_, tasks_, first_sequence_, jobs_, env_); });
     } catch (const std::system_error&) {
       // Wait runs them.
     }
@@ -59,12 +72,13 @@ class BackgroundProbes {
     if (thread_.joinable()) {
       thread_.join();
     } else {
-      results_ = RunTasks(tasks_, first_sequence_, jobs_, env_);
+      results_ = RunTasks(group_, tasks_, first_sequence_, jobs_, env_);
     }
     return std::move(results_);
   }
 
  private:
+  std::string_view group_;
   std::vector<ProbeTask> tasks_;
   int first_sequence_;
   int jobs_;
@@ -78,8 +92,8 @@ class Collection {
  public:
   explicit Collection(const ProbeEnvironment& env) : env_(env) {}
 
-  std::vector<ProbeResult> Run(const std::vector<ProbeTask>& tasks, int jobs) {
-    std::vector<ProbeResult> results = RunTasks(tasks, Reserve(tasks.size()), jobs, env_);
+  std::vector<ProbeResult> Run(std::string_view group, const std::vector<ProbeTask>& tasks, int jobs) {
+    std::vector<ProbeResult> results = RunTasks(group, tasks, Reserve(tasks.size()), jobs, env_);
     Add(results);
     return results;
   }
@@ -99,13 +113,13 @@ class Collection {
 
 std::vector<ProbeResult> RunInPhases(const Plan& plan, int jobs, const ProbeEnvironment& env) {
   Collection c(env);
-  std::vector<ProbeResult> phase_one = c.Run(PlanPhaseOne(plan), jobs);
+  std::vector<ProbeResult> phase_one = c.Run(kGroupNode, PlanPhaseOne(plan), jobs);
   std::vector<PluginContainer> containers;
-  std::vector<ProbeResult> phase_two = c.Run(PlanPhaseTwo(plan, phase_one, containers), jobs);
+  std::vector<ProbeResult> phase_two = c.Run(kGroupRuntime, PlanPhaseTwo(plan, phase_one, containers), jobs);
   std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
-  c.Run(PlanPhaseThree(plan, discovered), jobs);
-  c.Run(PlanHostDriverProbes(plan), jobs);
-  c.Run(PlanContainerDriverProbes(plan, discovered), jobs);
+  c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), jobs);
+  c.Run(kGroupHostDriver, PlanHostDriverProbes(plan), jobs);
+  c.Run(kGroupContainerDriver, PlanContainerDriverProbes(plan, discovered), jobs);
   return c.Take();
 }
 
@@ -125,21 +139,22 @@ std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const P
   // rest for the node's own probes.
   const int beside_jobs = std::max(1, jobs / 4);
   const int beside_sequence = c.Reserve(beside.size());
-  BackgroundProbes facts(std::move(beside), beside_sequence, beside_jobs, env);
-  std::vector<ProbeResult> phase_one = c.Run(before_driver, jobs - beside_jobs);
+  BackgroundProbes facts(kGroupFacts, std::move(beside), beside_sequence, beside_jobs, env);
+  std::vector<ProbeResult> phase_one = c.Run(kGroupNode, before_driver, jobs - beside_jobs);
 
   std::vector<ProbeTask> host_driver_tasks = PlanHostDriverProbes(plan);
   const int driver_jobs = std::clamp(static_cast<int>(host_driver_tasks.size()), 1, (jobs - beside_jobs) / 2);
   const int node_jobs = jobs - beside_jobs - driver_jobs;
   const int driver_sequence = c.Reserve(host_driver_tasks.size());
-  BackgroundProbes host_driver(std::move(host_driver_tasks), driver_sequence, driver_jobs, env);
+  BackgroundProbes host_driver(kGroupHostDriver, std::move(host_driver_tasks), driver_sequence, driver_jobs, env);
 
   std::vector<PluginContainer> containers;
-  std::vector<ProbeResult> phase_two = c.Run(PlanPhaseTwo(plan, phase_one, containers), node_jobs);
+  std::vector<ProbeResult> phase_two = c.Run(kGroupRuntime, PlanPhaseTwo(plan, phase_one, containers), node_jobs);
   std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
-  c.Run(PlanPhaseThree(plan, discovered), node_jobs);
+  c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), node_jobs);
   std::vector<ProbeTask> inside_tasks = PlanContainerDriverProbes(plan, discovered);
-  std::vector<ProbeResult> inside = RunTasks(inside_tasks, c.Reserve(inside_tasks.size()), node_jobs, env);
+  std::vector<ProbeResult> inside =
+      RunTasks(kGroupContainerDriver, inside_tasks, c.Reserve(inside_tasks.size()), node_jobs, env);
   c.Add(host_driver.Wait());
   c.Add(inside);
   c.Add(facts.Wait());

@@ -14,12 +14,21 @@
 #ifndef GPUF_COLLECTOR_PROBE_SCHEDULE_H_
 #define GPUF_COLLECTOR_PROBE_SCHEDULE_H_
 
+#include <string_view>
 #include <vector>
 
 #include "collector/collect_plan.h"
 #include "collector/probe_runner.h"
 
 namespace gpuf {
+
+// The groups the probes run in, as progress names them.
+inline constexpr std::string_view kGroupNode = "node files, logs and runtime state";     // phase 1
+inline constexpr std::string_view kGroupFacts = "versions, configuration, API objects";  // phase 1, beside the driver
+inline constexpr std::string_view kGroupRuntime = "container runtime inspection";       // phase 2
+inline constexpr std::string_view kGroupPluginContainers = "device-plugin containers";  // phase 3
+inline constexpr std::string_view kGroupHostDriver = "nvidia-smi on the host";           // phase 4
+inline constexpr std::string_view kGroupContainerDriver = "nvidia-smi in plugin containers";  // phase 4
 
 // Runs every probe `plan` calls for with at most `jobs` at a time (with
 // fewer than 3 jobs, one phase after the other). Results come in phase

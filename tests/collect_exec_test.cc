@@ -1,6 +1,8 @@
 // collect --exec chroot: the host's own binaries, run inside the host root,
 // as from a privileged pod with the host mounted at /host.
 #include <doctest/doctest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -52,6 +54,88 @@ TEST_CASE("collect --exec chroot runs the host's nvidia-smi inside the host root
     }
   }
   CHECK(seen);
+}
+
+namespace {
+
+// A host root with busybox and stub crictl and ctr that say they ran, as
+// --exec chroot finds them (/usr/bin under the root).
+void AddRuntimeTools(const std::string& root, bool with_crictl) {
+  std::filesystem::create_directories(root + "/bin");
+  std::filesystem::copy_file("/bin/busybox", root + "/bin/busybox");
+  std::filesystem::create_symlink("busybox", root + "/bin/sh");
+  if (with_crictl) {
+    test::WriteFile(root + "/usr/bin/crictl",
+                    "#!/bin/sh\ncase \"$1\" in --version) echo 'crictl version v1.31.1' ;; *) echo '{\"containers\": []}' ;; esac\n",
+                    0755);
+  }
+  test::WriteFile(root + "/usr/bin/ctr", "#!/bin/sh\necho 'TASK    PID    STATUS'\n", 0755);
+}
+
+const nlohmann::json* FindArtifact(const nlohmann::json& manifest, const std::string& name) {
+  for (const auto& a : manifest["artifacts"]) {
+    if (a["name"] == name) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("collect --exec chroot: crictl and ctr are not started against a runtime socket that is not there") {
+  if (geteuid() != 0 || access("/bin/busybox", X_OK) != 0) {
+    MESSAGE("needs root and busybox-static; skipped");
+    return;
+  }
+  const std::vector<std::string> env = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "KUBECONFIG="};
+  test::FakeHost host;
+  AddRuntimeTools(host.root(), true);
+  const std::string out = host.root() + "/../no-socket.tar.zst";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "--exec", "chroot", "-o", out, "--no-driver"}, env);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  auto manifest = nlohmann::json::parse(test::ReadBundleMembers(out).at(0).second);
+  for (const char* name : {"runtime.crictl_ps", "runtime.crictl_pods", "runtime.crictl_info"}) {
+    const auto* a = FindArtifact(manifest, name);
+    REQUIRE(a);
+    CHECK((*a)["status"] == "skipped");
+    CHECK((*a)["skip_reason"] == "not_found");
+    CHECK((*a)["error"] ==
+          "no runtime socket at /run/containerd/containerd.sock, /run/crio/crio.sock, /var/run/cri-dockerd.sock");
+  }
+  const auto* version = FindArtifact(manifest, "versions.crictl");
+  REQUIRE(version);
+  CHECK((*version)["status"] == "ok");  // --version needs no runtime
+
+  // With containerd's socket there, crictl runs.
+  std::filesystem::create_directories(host.root() + "/run/containerd");
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", (host.root() + "/run/containerd/containerd.sock").c_str());
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  close(fd);
+  const std::string out2 = host.root() + "/../socket.tar.zst";
+  run = test::RunGpuforensics({"collect", "--root", host.root(), "--exec", "chroot", "-o", out2, "--no-driver"}, env);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  manifest = nlohmann::json::parse(test::ReadBundleMembers(out2).at(0).second);
+  const auto* ps = FindArtifact(manifest, "runtime.crictl_ps");
+  REQUIRE(ps);
+  CHECK((*ps)["status"] == "ok");
+  CHECK((*ps)["argv"] == nlohmann::json({"chroot", host.root(), "crictl", "ps", "-a", "-o", "json"}));
+
+  // Without crictl, ctr: the same check, on containerd's address.
+  test::FakeHost bare;
+  AddRuntimeTools(bare.root(), false);
+  const std::string out3 = bare.root() + "/../ctr.tar.zst";
+  run = test::RunGpuforensics({"collect", "--root", bare.root(), "--exec", "chroot", "-o", out3, "--no-driver"}, env);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  manifest = nlohmann::json::parse(test::ReadBundleMembers(out3).at(0).second);
+  for (const char* name : {"runtime.ctr_containers", "runtime.ctr_tasks"}) {
+    const auto* a = FindArtifact(manifest, name);
+    REQUIRE(a);
+    CHECK((*a)["skip_reason"] == "not_found");
+    CHECK((*a)["error"] == "no containerd socket at /run/containerd/containerd.sock");
+  }
 }
 
 }  // TEST_SUITE

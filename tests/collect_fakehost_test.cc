@@ -309,10 +309,38 @@ TEST_CASE("collect: without crictl, containerd's ctr finds the plugin container"
   CHECK(Member(c, *info, "stdout").find("API_KEY=<redacted>") != std::string::npos);
   const json* smi = Artifact(c.manifest, "plugin.nvidia_smi_list", test::kPluginId);
   REQUIRE(smi);
-  CHECK((*smi)["argv"][1] == "-n");
-  CHECK((*smi)["argv"][3] == "tasks");
+  // ctr gives up on a socket nobody listens on after 2 s, not at the probe's timeout.
+  CHECK((*smi)["argv"][1] == "--connect-timeout");
+  CHECK((*smi)["argv"][2] == "2s");
+  CHECK((*smi)["argv"][3] == "-n");
+  CHECK((*smi)["argv"][5] == "tasks");
   CHECK(Member(c, *smi, "stdout") == "Failed to initialize NVML: Unknown Error\n");
   CHECK(Artifact(c.manifest, "plugin.proc_cgroup", test::kPluginId));
+}
+
+TEST_CASE("collect: --output - writes the bundle to stdout and nothing else, --node defaults to $NODE_NAME") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string tmp = host.root() + "/../tmp";
+  std::filesystem::create_directory(tmp);
+  auto r = test::RunGpuforensics({"collect", "--root", host.root(), "--output", "-", "--timeout", "2"},
+                                 {host.PathEnv(), "KUBECONFIG=", "NODE_NAME=gpu-node-7.example", "TMPDIR=" + tmp});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.err.substr(r.err.size() - 49) == "gpuforensics collect: wrote the bundle to stdout\n");
+  const std::string bundle = host.root() + "/../streamed.tar.zst";
+  test::WriteFile(bundle, r.out);
+  auto verify = test::RunGpuforensics({"verify", bundle});
+  CHECK(verify.exit_code == 0);
+  json manifest = json::parse(test::ReadBundleMembers(bundle).at(0).second);
+  CHECK(manifest["host"]["node_name"] == "gpu-node-7.example");
+  // Its staging in $TMPDIR is gone.
+  CHECK(std::filesystem::is_empty(tmp));
+
+  // A bundle is no text for a terminal's scrollback, and a map must have a place to go.
+  auto redact = test::RunGpuforensics({"collect", "--root", host.root(), "--output", "-", "--redact"},
+                                      {host.PathEnv(), "KUBECONFIG="});
+  CHECK(redact.exit_code == 64);
+  CHECK(redact.err == "gpuforensics collect: --output - with --redact needs --map\n");
 }
 
 TEST_CASE("collect: missing kubectl and missing files are recorded, not fatal") {

@@ -243,6 +243,40 @@ TEST_CASE("collect fault: a /proc file that fails on read is recorded as an erro
   }
 }
 
+TEST_CASE("collect fault: run as a user, what only root may read is named on stderr and the bundle still comes") {
+  if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+    MESSAGE("needs root and setpriv to run as another user; skipped");
+    return;
+  }
+  FakeHost host;
+  test::BuildFakeNode(host);
+  // Root's alone, as on a node.
+  const std::string checkpoint = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
+  fs::permissions(host.root() + checkpoint, fs::perms::owner_read | fs::perms::owner_write);
+  // The fake host is the user's to read; the output directory the user's to write.
+  fs::permissions(fs::path(host.root()).parent_path(), fs::perms::owner_all | fs::perms::group_read |
+                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const std::string out_dir = host.root() + "/../out";
+  fs::create_directory(out_dir);
+  fs::permissions(out_dir, fs::perms::all);
+  test::WriteFile(host.bin() + "/argv.log", "", 0666);  // where the stubs log their argv
+  fs::permissions(host.bin() + "/argv.log", fs::perms::all & ~(fs::perms::owner_exec | fs::perms::group_exec |
+                                                               fs::perms::others_exec));
+  auto r = test::RunProcess({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GPUF_BINARY,
+                             "collect", "--root", host.root(), "-o", out_dir + "/node.tar.zst"},
+                            {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.err.find("gpuforensics collect: WARNING: not run as root; 1 probe was refused, its evidence is not in "
+                   "the bundle:\n  kubelet.checkpoint: opening '" + checkpoint + "': Permission denied\n"
+                   "gpuforensics collect: run it as root, or from a privileged pod (deploy/README.md)\n") !=
+        std::string::npos);
+  json m = ManifestOf(out_dir + "/node.tar.zst");
+  const json* a = Artifact(m, "kubelet.checkpoint");
+  REQUIRE(a);
+  CHECK((*a)["skip_reason"] == "permission_denied");
+  CHECK(m["collection"]["complete"] == true);
+}
+
 TEST_CASE("collect fault: 10,000 containers in crictl output are captured and loaded whole") {
   FakeHost host;
   test::BuildFakeNode(host);

@@ -33,7 +33,7 @@ mknod -m 666 "$image/dev/null" c 1 3
 image_path=$(sed -n 's/^ENV PATH=//p' "$src/deploy/Containerfile")
 in_image() { env -i PATH="$image_path" /usr/sbin/chroot "$image" /bin/sh -c "$1"; }
 version=$(in_image 'gpuforensics --version')
-[ "$version" = "gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2)" ] ||
+[ "$version" = "gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2-)" ] ||
   fail "--version in the image: $version"
 in_image 'test -x /bin/chroot && test -x /bin/nsenter' ||
   fail "chroot and nsenter (for --exec) are not on the image's PATH"
@@ -53,4 +53,12 @@ bundle=$image/out/$(cat "$work/stdout")  # the default name, in the working dire
 uname=$("$build/gpuforensics" sql "$bundle" \
   "SELECT status, exit_code, argv_json FROM artifacts WHERE name = 'host.uname'" | tail -n +2)
 [ "$uname" = $'ok\t0\t["chroot","/host/root","uname","-a"]' ] || fail "host.uname through chroot: $uname"
-echo "container_image_test: the image ran collect --exec chroot; $(basename "$bundle") verifies"
+# As kubectl-gpuforensics runs it through kubectl exec: the bundle on stdout,
+# the node's name from the pod's environment (the downward API).
+in_image 'NODE_NAME=node-18 gpuforensics-collect collect --root /host/root --exec chroot --output - --deadline 120' \
+  >"$work/streamed.tar.zst" 2>"$work/stderr" || fail "collect --output - in the image: $(cat "$work/stderr")"
+"$build/gpuforensics" verify "$work/streamed.tar.zst" >/dev/null || fail "the streamed bundle does not verify"
+node=$("$build/gpuforensics" sql "$work/streamed.tar.zst" "SELECT node_name FROM bundles" | tail -n +2)
+[ "$node" = node-18 ] || fail "the streamed bundle's node: $node"
+[ -z "$(ls "$image/tmp")" ] || fail "collect --output - left $(ls "$image/tmp") in the image's /tmp"
+echo "container_image_test: the image ran collect --exec chroot; $(basename "$bundle") and the streamed bundle verify"

@@ -69,7 +69,7 @@ in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")"
   fail "apt-get install of the .deb: $(tail -5 "$work/apt.log")"
 in_root dpkg -s gpuforensics | grep -q '^Status: install ok installed' || fail "dpkg does not list it installed"
 
-want="gpuforensics $("$build/gpuforensics" --version | cut -d' ' -f2)"
+want=$("$build/gpuforensics" --version)  # the version and the commit it was built from
 got=$(in_root gpuforensics --version) || fail "gpuforensics --version failed in the rootfs"
 [ "$got" = "$want" ] || fail "--version said '$got', want '$want'"
 [ -d "$root$src" ] && fail "the source tree is visible in the rootfs"

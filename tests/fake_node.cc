@@ -205,11 +205,11 @@ void UseCtrInsteadOfCrictl(FakeHost& host) {
                 "{\"cgroupsPath\": \"/kubepods/besteffort/pod0c6d/" + kPluginId + "\"}}}\n");
   host.AddStub("ctr",
                "case \"$*\" in\n"
-               "  '-n k8s.io containers ls -q') echo " + std::string(kPluginId) + "; echo 0123abcd ;;\n"
-               "  '-n k8s.io tasks ls') printf 'TASK    PID     STATUS\\n" + kPluginId + "    4242    RUNNING\\n' ;;\n"
-               "  '-n k8s.io containers info " + kPluginId + "') cat '" + host.bin() + "/ctr-info.json' ;;\n"
-               "  '-n k8s.io containers info 0123abcd') echo '{\"ID\": \"0123abcd\", \"Labels\": {}}' ;;\n"
-               "  '-n k8s.io tasks exec --exec-id gpuforensics-nvidia-smi " + kPluginId + " nvidia-smi -L') "
+               "  '--connect-timeout 2s -n k8s.io containers ls -q') echo " + std::string(kPluginId) + "; echo 0123abcd ;;\n"
+               "  '--connect-timeout 2s -n k8s.io tasks ls') printf 'TASK    PID     STATUS\\n" + kPluginId + "    4242    RUNNING\\n' ;;\n"
+               "  '--connect-timeout 2s -n k8s.io containers info " + kPluginId + "') cat '" + host.bin() + "/ctr-info.json' ;;\n"
+               "  '--connect-timeout 2s -n k8s.io containers info 0123abcd') echo '{\"ID\": \"0123abcd\", \"Labels\": {}}' ;;\n"
+               "  '--connect-timeout 2s -n k8s.io tasks exec --exec-id gpuforensics-nvidia-smi " + kPluginId + " nvidia-smi -L') "
                "echo 'Failed to initialize NVML: Unknown Error'; exit 255 ;;\n"
                "  *) echo \"ctr: unknown $*\" >&2; exit 1 ;;\n"
                "esac");

@@ -16,7 +16,9 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/installed" >/dev/null
 mv "$work/installed" "$work/prefix"
 prefix=$work/prefix
-for f in bin/gpuforensics bin/gpuforensics-collect share/gpuforensics/rules/README.md \
+for f in bin/gpuforensics bin/gpuforensics-collect bin/kubectl-gpuforensics share/gpuforensics/rules/README.md \
+         share/bash-completion/completions/gpuforensics share/bash-completion/completions/gpuforensics-collect \
+         share/zsh/vendor-completions/_gpuforensics \
          share/doc/gpuforensics/README.md share/doc/gpuforensics/deploy.md \
          share/doc/gpuforensics/schema/bundle.md share/doc/gpuforensics/schema/bundles.sql \
          share/doc/gpuforensics/schema/fleet/fleet_bundles.sql; do

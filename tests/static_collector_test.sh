@@ -40,7 +40,7 @@ host
 out" ] || fail "the root holds more than the binary, the fake host and out/: $(ls "$root")"
 collect_at=$(sed -n 's/^COLLECT_AT=//p' "$root/host/collect.env")
 
-want="gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2)"
+want="gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2-)"  # version and commit
 got=$(env -i /usr/sbin/chroot "$root" /gpuforensics-collect --version)
 [ "$got" = "$want" ] || fail "--version in the empty root said '$got', want '$want'"
 

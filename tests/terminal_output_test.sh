@@ -1,9 +1,11 @@
 #!/bin/sh
-# analyze on a terminal and in a pipe (script(1) gives it a real pty):
+# analyze and collect on a terminal and in a pipe (script(1) gives them a real pty):
 #  - piped: the report has no escape sequence and stderr stays empty;
 #  - on a terminal: colours, the progress line on stderr, erased before the
 #    report, and lines wrapped to the terminal's width (nothing cut);
-#  - NO_COLOR on a terminal: no colour, progress still shown.
+#  - NO_COLOR on a terminal: no colour, progress still shown;
+#  - collect of a fake node: on a terminal a line per probe group on stderr
+#    and the live line erased before the triage; in a pipe neither.
 #
 # usage: terminal_output_test.sh GPUFORENSICS_BINARY
 set -u
@@ -47,6 +49,22 @@ check "terminal: a wrapped verdict row continues under its column" yes \
 NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
 check "NO_COLOR: no colour" 0 "$(grep -c "${esc}\[[0-9;]*m" "$work/nocolor.out")"
 check "NO_COLOR: progress still shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/nocolor.out" && echo yes || echo no)"
+
+python3 "$top/samples/tools/build_fakehost.py" "$top/samples/scenarios/healthy" "$work/node" >/dev/null
+collect="PATH='$work/node/bin:$work/node/sysbin' '$gpuforensics' collect --root '$work/node/root'"
+sh -c "$collect -o '$work/piped.tar.zst'" >"$work/collect-piped.out" 2>"$work/collect-piped.err"
+check "collect piped: no progress" 0 "$(grep -c 'collecting [0-9]* s\|probes in' "$work/collect-piped.err")"
+check "collect piped: no escape sequence" 0 "$(grep -c "$esc" "$work/collect-piped.err")"
+TERM=xterm script -q -e -c "$collect -o '$work/tty.tar.zst'" /dev/null >"$work/collect-tty.out" 2>&1
+check "collect terminal: a line per probe group" yes \
+  "$(grep -q 'gpuforensics collect: node files, logs and runtime state: [0-9]* probes in [0-9.]* s' \
+     "$work/collect-tty.out" && grep -q 'gpuforensics collect: nvidia-smi on the host: 2 probes in' \
+     "$work/collect-tty.out" && echo yes || echo no)"
+check "collect terminal: the live line says what runs" yes \
+  "$(grep -q 'collecting [0-9]* s: .*node files, logs and runtime state [0-9]*/[0-9]*' "$work/collect-tty.out" &&
+     echo yes || echo no)"
+check "collect terminal: no live line left before the triage" yes \
+  "$(grep -q "^gpuforensics collect: triage for node" "$work/collect-tty.out" && echo yes || echo no)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,0 +1,160 @@
+#include "kube/node_collection.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "analyzer/bundle_verify.h"
+#include "common/bundle_layout.h"
+#include "common/file_io.h"
+#include "common/time_format.h"
+#include "kube/collector_pod.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+constexpr int64_t kDeleteTimeoutNs = 30'000'000'000;
+constexpr int64_t kBundleCapBytes = 16LL << 30;
+constexpr int64_t kStreamMarginMs = 20000;  // collect ends this long before the node's deadline
+
+bool Interrupted(const NodeCollectionPlan& plan) { return plan.interrupt && plan.interrupt->load(); }
+
+void Tell(const NodeCollectionPlan& plan, const std::string& node, const std::string& line) {
+  if (plan.progress) plan.progress(node, line);
+}
+
+// Sleeps up to `ms`, waking early on an interrupt.
+void Pause(const NodeCollectionPlan& plan, int64_t ms) {
+  for (int64_t slept = 0; slept < ms && !Interrupted(plan); slept += 50) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+Status CreatePod(const std::string& pod_name, const NodeTarget& node, const NodeCollectionPlan& plan,
+                 int64_t deadline_ns) {
+  CollectorPodSpec spec{node.name, plan.run_id, plan.image, plan.deadline_ms / 1000 + 60};
+  const std::string manifest = plan.kubectl->work_dir() + "/" + pod_name + ".json";
+  GPUF_RETURN_IF_ERROR(WriteWholeFile(manifest, CollectorPod(spec).dump(2) + "\n"));
+  // The manifest is ours and tested; --validate=false spares the API
+  // server's OpenAPI download, which older kubectl needs for validation.
+  auto created = plan.kubectl->Output({"create", "-f", manifest, "--validate=false", "-o", "name"}, deadline_ns,
+                                      plan.interrupt);
+  std::remove(manifest.c_str());
+  if (!created.ok()) return created.status().WithContext("creating pod " + pod_name);
+  return Status::Ok();
+}
+
+Status WaitUntilRunning(const std::string& pod_name, const NodeCollectionPlan& plan, int64_t deadline_ns) {
+  int64_t pause_ms = 250;
+  while (true) {
+    auto text = plan.kubectl->Output({"get", "pod", pod_name, "-o", "json"}, deadline_ns, plan.interrupt);
+    if (!text.ok()) return text.status().WithContext("waiting for pod " + pod_name);
+    GPUF_ASSIGN_OR_RETURN(PodState state, PodStateFromJson(*text));
+    if (state.progress == PodProgress::kRunning) return Status::Ok();
+    if (state.progress == PodProgress::kFailed) return Status::IoError("pod " + pod_name + " cannot run", state.reason);
+    if (MonotonicNowNs() + pause_ms * kNsPerMs >= deadline_ns) {
+      return Status::IoError("pod " + pod_name + " did not start before the deadline");
+    }
+    Pause(plan, pause_ms);
+    if (Interrupted(plan)) return Status::IoError("interrupted");
+    pause_ms = std::min<int64_t>(pause_ms * 2, 2000);
+  }
+}
+
+// collect's own complaint, without kubectl's "command terminated with exit code N".
+std::string CollectComplaint(const std::string& err) {
+  std::string kept;
+  size_t start = 0;
+  while (start < err.size()) {
+    size_t end = err.find('\n', start);
+    if (end == std::string::npos) end = err.size();
+    std::string line = err.substr(start, end - start);
+    if (line.rfind("gpuforensics", 0) == 0 || line.rfind("command terminated", 0) == 0) kept = line;
+    if (line.rfind("gpuforensics", 0) == 0) break;
+    start = end + 1;
+  }
+  return kept.empty() ? LastLine(err) : kept;
+}
+
+void DeletePod(const std::string& pod_name, const NodeCollectionPlan& plan) {
+  // No interrupt: this is what an interrupt must still do.
+  auto deleted = plan.kubectl->Output({"delete", "pod", pod_name, "--ignore-not-found", "--wait=false"},
+                                      MonotonicNowNs() + kDeleteTimeoutNs, nullptr);
+  (void)deleted;  // what is left, the run's final sweep by label deletes
+}
+
+// Steps 2 to 5; `outcome` gets the bundle or the problem.
+void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
+                    int64_t deadline_ns, NodeOutcome& outcome) {
+  Tell(plan, node.name, "starting pod " + pod_name);
+  Status status = CreatePod(pod_name, node, plan, deadline_ns);
+  if (status.ok()) status = WaitUntilRunning(pod_name, plan, deadline_ns);
+  if (!status.ok()) {
+    outcome.problem = status.message();
+    return;
+  }
+  const int64_t now_ns = WallClockNowNs();
+  const std::string final_path =
+      (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
+  const std::string partial = final_path + ".partial";
+  const int64_t remaining_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
+  Tell(plan, node.name, "collecting");
+  std::vector<std::string> args = {"exec", pod_name, "-c", std::string(kCollectorContainer), "--"};
+  for (auto& word : CollectCommand(CollectDeadlineSeconds(remaining_ms), plan.no_driver)) args.push_back(word);
+  status = plan.kubectl->ToFile(args, partial, kBundleCapBytes, deadline_ns, plan.interrupt, outcome.collect_err);
+  if (!status.ok()) {
+    std::remove(partial.c_str());
+    outcome.problem = status.message() == "deadline passed" || status.message() == "interrupted"
+                          ? status.message() + " while collecting"
+                          : "collect failed in pod " + pod_name + ": " + CollectComplaint(outcome.collect_err);
+    return;
+  }
+  auto checked = VerifyBundle(partial);
+  if (!checked.ok() || !checked->issues.empty()) {
+    outcome.kept = partial;
+    outcome.problem = "the bundle did not verify: " +
+                      (checked.ok() ? checked->issues.front().member + ": " + checked->issues.front().problem
+                                    : checked.status().message());
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, final_path, ec);
+  if (ec) {
+    outcome.kept = partial;
+    outcome.problem = "renaming '" + partial + "': " + ec.message();
+    return;
+  }
+  outcome.bundle = final_path;
+  outcome.bytes = static_cast<int64_t>(std::filesystem::file_size(final_path, ec));
+  outcome.members = checked->verified;
+}
+
+}  // namespace
+
+int64_t CollectDeadlineSeconds(int64_t remaining_ms) {
+  return std::clamp<int64_t>((remaining_ms - kStreamMarginMs) / 1000, 5, 120);
+}
+
+NodeOutcome CollectNode(const NodeTarget& node, const NodeCollectionPlan& plan) {
+  NodeOutcome outcome;
+  outcome.node = node.name;
+  if (!node.ready) {
+    outcome.problem = "node is not Ready (" + node.not_ready + "); no pod started";
+    return outcome;
+  }
+  if (Interrupted(plan)) {
+    outcome.problem = "interrupted";
+    return outcome;
+  }
+  const std::string pod_name = CollectorPodName(node.name, plan.run_id);
+  CollectWithPod(node, pod_name, plan, MonotonicNowNs() + plan.deadline_ms * kNsPerMs, outcome);
+  DeletePod(pod_name, plan);
+  return outcome;
+}
+
+}  // namespace gpuf

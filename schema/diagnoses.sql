@@ -19,8 +19,8 @@ CREATE TABLE diagnoses (
   confidence        TEXT NOT NULL,     -- after evidence against: confirmed | likely | possible
   confidence_before TEXT NOT NULL,     -- as the rule's outcome said, before evidence against
   catalog           TEXT NOT NULL,     -- the catalog entry the outcome's confidence follows
-  admissible        INTEGER,           -- 1 its event evidence is timed in the boot at capture, 0 history,
-                                       -- NULL when no event evidence has a time
+  admissible        INTEGER,           -- 1 its event evidence is of the boot at capture (timed in it, or read at
+                                       -- capture), 0 history, NULL when it cannot be placed
   confirming_held   INTEGER NOT NULL,  -- the rule's confirming checks (its `missing` entries) that held
   confirming_total  INTEGER NOT NULL,  -- the rule's confirming checks
   summary           TEXT NOT NULL,     -- the outcome's one line

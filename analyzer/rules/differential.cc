@@ -76,8 +76,17 @@ std::vector<DiagnosisEntry> Group(const std::vector<const Finding*>& ranked) {
     if (IsCause(*f)) place = KeyOf(*f).SameEvidence(KeyOf(*leader)) ? "competing" : "alternative";
     out.push_back({f->rule_id, f->symptom, f->role, place, 0, 0, leader->rule_id});
   }
-  // Competing causes next to the root cause, then the rest in rank order.
-  std::stable_partition(out.begin() + 1, out.end(), [](const DiagnosisEntry& e) { return e.place == "competing"; });
+  // Under the leader: competing causes, other causes, then what set it off,
+  // made it worse and followed from it; in rank order within each.
+  auto order = [](const std::string& place) {
+    static const char* kOrder[] = {"competing", "alternative", "trigger", "amplifier", "consequence"};
+    for (int i = 0; i < 5; ++i) {
+      if (place == kOrder[i]) return i;
+    }
+    return 5;
+  };
+  std::stable_sort(out.begin() + 1, out.end(),
+                   [&](const DiagnosisEntry& a, const DiagnosisEntry& b) { return order(a.place) < order(b.place); });
   for (size_t i = 0; i < out.size(); ++i) out[i].rank = static_cast<int>(i) + 1;
   return out;
 }

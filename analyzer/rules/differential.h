@@ -2,14 +2,15 @@
 // grouped by the symptom they explain and ranked, so that a report can lead
 // with one root cause (docs/diagnosis.md).
 //
-// Ranking, best first: temporally admissible (event evidence timed in the
-// boot at capture) before not placeable before history; then confidence
+// Ranking, best first: temporally admissible (event evidence of the boot at
+// capture, timed in it or read at capture) before not placeable before
+// history; then confidence
 // after evidence against; then the share of the rule's confirming checks
 // (`missing` entries) that held; then severity; then id. In each group the
 // best cause is the root cause; causes ranked equal to it on the first
 // three keys cannot be separated and are competing; other causes are
 // alternatives; triggers, amplifiers and consequences hang under the root
-// cause. A group without a cause is led by its best finding. Groups are
+// cause, listed in that order. A group without a cause is led by its best finding. Groups are
 // ordered by their leader. History and ruled-out candidates follow apart.
 #ifndef GPUF_ANALYZER_RULES_DIFFERENTIAL_H_
 #define GPUF_ANALYZER_RULES_DIFFERENTIAL_H_

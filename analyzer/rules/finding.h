@@ -53,7 +53,8 @@ struct Finding {
   std::string tense_reason;       // why history or ruled out; "" for current
   std::string confidence_before;  // as the outcome said, before evidence against
   std::string catalog;            // the catalog entry behind the outcome's confidence
-  std::optional<bool> admissible; // its event evidence lies in the boot at capture; nullopt: no timed event
+  std::optional<bool> admissible; // its event evidence is of the boot at capture (timed in it, or read at
+                                  // capture); false for history; nullopt when it cannot be placed
   int confirming_held = 0;        // the rule's confirming checks (`missing`) that held
   int confirming_total = 0;
   std::vector<AgainstResult> against;

@@ -137,8 +137,10 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
 
 // Current or history: the outcome may say the fault healed; otherwise the
 // event rows its condition rests on decide - any in the boot at capture
-// (or read at capture without a time) keeps it current, all in earlier
-// boots make it history.
+// (timed in it, or a snapshot read at capture) keeps it current and
+// admissible, all in earlier boots make it history. Rows that cannot be
+// placed (a time without a boot clock, a derived row) leave admissibility
+// open.
 void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& rows, const ArtifactIndex& artifacts,
                  const BootClock& clock, Finding& f) {
   std::vector<std::string> names;
@@ -154,10 +156,10 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
     if (!s || s->shows != SelectionKind::kEvent || it == rows.end()) continue;
     for (const auto& row : it->second) {
       RowBoot boot = clock.Of(row, artifacts);
-      if (boot == RowBoot::kCurrent && row.time_ns) current = true;
-      if (boot == RowBoot::kCurrent && !row.time_ns) unplaced = true;  // in this boot, order unknown
+      bool snapshot = boot == RowBoot::kUnplaced && !row.time_ns && row.artifact_id;  // read at capture
+      if (boot == RowBoot::kCurrent || snapshot) current = true;
       if (boot == RowBoot::kEarlier) earlier = true;
-      if (boot == RowBoot::kUnplaced) unplaced = true;
+      if (boot == RowBoot::kUnplaced && !snapshot) unplaced = true;
     }
   }
   if (outcome.history) {

@@ -335,7 +335,7 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   if (RulesNotEvaluated(r) > 0) {
     out << "<p>Rules not evaluated (no finding from them says nothing about the node):</p>\n<ul class=\"plain\">";
     for (const auto& run : r.rule_runs) {
-      if (run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown") {
+      if (RuleNotEvaluated(run)) {
         out << "<li><code>" << E(run.rule_id) << "</code>: " << E(run.outcome) << " (" << E(run.reason) << ")</li>";
       }
     }

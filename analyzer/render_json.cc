@@ -151,7 +151,7 @@ std::string RenderJson(const Report& r) {
   for (const auto& f : r.findings) findings.push_back(FindingJson(f));
   Json skipped = Json::array();
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown") {
+    if (RuleNotEvaluated(run)) {
       skipped.push_back({{"id", run.rule_id}, {"outcome", run.outcome}, {"reason", run.reason}});
     }
   }

@@ -223,7 +223,7 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   if (RulesNotEvaluated(r) == 0) return;
   out << "\nRules not evaluated (no finding from them says nothing about the node):\n\n";
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown") {
+    if (RuleNotEvaluated(run)) {
       out << "- " << Code(run.rule_id) << ": " << MarkdownText(run.outcome) << " (" << MarkdownText(run.reason)
           << ")\n";
     }

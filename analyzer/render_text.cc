@@ -205,7 +205,7 @@ void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& o
   RenderNotes(r.truncated, out);
   RenderNotes(r.unparsed, out);
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown") {
+    if (RuleNotEvaluated(run)) {
       out << "  rule " << run.rule_id << ": " << run.outcome << " (" << run.reason << ")\n";
     }
   }

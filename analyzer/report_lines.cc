@@ -61,9 +61,13 @@ std::string ChainVerdictLine(const Report& r) {
   return line;
 }
 
+bool RuleNotEvaluated(const RuleRun& run) {
+  return run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown";
+}
+
 int RulesNotEvaluated(const Report& r) {
   int n = 0;
-  for (const auto& run : r.rule_runs) n += run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown";
+  for (const auto& run : r.rule_runs) n += RuleNotEvaluated(run);
   return n;
 }
 

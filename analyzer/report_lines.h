@@ -34,7 +34,11 @@ std::string FindingsLine(const Report& report);
 // collection cut short. "" when the bundle was whole and every rule ran.
 std::string NoFindingsCaveat(const Report& report);
 
-// Rules skipped for missing evidence, undecided for it (unknown), or failed.
+// A rule skipped for missing evidence, undecided for it (unknown), or failed:
+// no finding from it says nothing about the node.
+bool RuleNotEvaluated(const RuleRun& run);
+
+// How many rules of the report were not evaluated.
 int RulesNotEvaluated(const Report& report);
 
 // An evidence time both ways: in the display zone with the UTC time after

@@ -133,8 +133,10 @@ constexpr DiffFactQuery kFactQueries[] = {
       SELECT s.name, max(s.mtime_ns) FROM plugin_sockets s JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle GROUP BY s.name ORDER BY s.name)sql"},
 
+    // A finding of an earlier boot or a healed fault says so: it is not the fault at capture.
     {"findings", FactKind::kText, R"sql(
-      SELECT rule_id, group_concat(DISTINCT severity || ', ' || confidence) FROM findings
+      SELECT rule_id, group_concat(DISTINCT CASE tense WHEN 'history' THEN 'history, ' ELSE '' END
+                                            || severity || ', ' || confidence) FROM findings
       WHERE bundle_id = :bundle GROUP BY rule_id ORDER BY rule_id)sql"},
 };
 

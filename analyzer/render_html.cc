@@ -57,6 +57,17 @@ pre.evidence .src { color: var(--muted); }
                vertical-align: -1px; }
 ul.plain { padding-left: 20px; margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+.diagnosis { margin: 12px 0 0; padding: 12px 16px; border: 1px solid var(--line); border-radius: 8px; }
+.diagnosis p { margin: 4px 0; }
+.diagnosis .lead { font-size: 16px; font-weight: 600; }
+.diagnosis ul { margin: 4px 0; padding-left: 20px; }
+.next { margin: 10px 0 0; padding: 10px 14px; border-radius: 8px; background: #ddf4ff; border: 1px solid #b6e3ff; }
+.next pre { margin: 6px 0 0; padding: 6px 10px; background: #ffffff; border: 1px solid #b6e3ff; border-radius: 6px;
+            white-space: pre-wrap; overflow-wrap: anywhere; }
+details { margin: 16px 0; }
+details > summary { cursor: pointer; font-size: 17px; font-weight: 600; padding-bottom: 4px;
+                    border-bottom: 1px solid var(--line); }
+ul.against li.held { color: var(--bad); }
 @media print { main { max-width: none; padding: 0; } .figure, .finding, tr { break-inside: avoid; } }
 svg.swimlanes { display: block; font-family: system-ui, "DejaVu Sans", sans-serif; }
 svg .lane-bg { fill: #ffffff; }
@@ -113,12 +124,52 @@ void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& 
   out << "</header>\n";
 }
 
+std::string Pills(const Finding& f) {
+  return "<span class=\"pill " + E(f.severity) + "\">" + E(f.severity) + "</span> <span class=\"pill conf\">" +
+         E(f.confidence) + "</span>";
+}
+
+// Above the fold: the root cause with its confidence, what hangs under it,
+// what was ruled out, and the single safest next action with its command.
+void RenderDiagnosis(const Report& r, std::ostringstream& out) {
+  out << "<section class=\"diagnosis\" id=\"diagnosis\">\n";
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  if (const Finding* f = leader ? FindFinding(r, leader->rule_id) : nullptr) {
+    out << "<p class=\"lead\" id=\"root-cause\">" << (leader->place == "root_cause" ? "Root cause" : "Leading finding")
+        << ": " << Pills(*f) << " <a href=\"#finding-" << E(f->rule_id) << "\"><code>" << E(f->rule_id)
+        << "</code></a> " << E(f->title) << "</p>\n<p>" << E(f->summary) << "</p>\n";
+    std::string under;
+    for (const auto& e : r.diagnosis.entries) {
+      if (e.group != 1 || e.rank == 1) continue;
+      const Finding* other = FindFinding(r, e.rule_id);
+      under += "<li>" + E(PlaceWords(e)) + ": " + Pills(*other) + " <a href=\"#finding-" + E(e.rule_id) +
+               "\"><code>" + E(e.rule_id) + "</code></a></li>";
+    }
+    if (!r.diagnosis.decider.empty()) under += "<li>to decide between them, " + E(r.diagnosis.decider) + "</li>";
+    if (!under.empty()) out << "<ul>" << under << "</ul>\n";
+  } else {
+    out << "<p class=\"lead\" id=\"root-cause\">Root cause: no current known issue recognized</p>\n";
+  }
+  for (const auto& f : r.ruled_out) {
+    out << "<p>Considered and ruled out: <code>" << E(f.rule_id) << "</code> &mdash; " << E(f.tense_reason) << "</p>\n";
+  }
+  std::string next = NextActionLine(r);
+  if (!next.empty()) {
+    out << "<div class=\"next\" id=\"next-action\"><strong>Next action:</strong> " << E(next);
+    if (!r.next_action.command.empty()) out << "<pre><code>" << E(r.next_action.command) << "</code></pre>";
+    out << "</div>\n";
+  }
+  out << "</section>\n";
+}
+
 void RenderSwimlanes(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "<section id=\"swimlanes\">\n<h2>Boot timeline</h2>\n";
   std::vector<int64_t> boots = SwimlaneBoots(r.milestones);
   if (boots.empty()) out << "<p>No milestone of the GPU chain could be placed in time.</p>\n";
   for (size_t i = 0; i < boots.size() && i < kBootsDrawn; ++i) {
+    if (i == 1) out << "<details id=\"earlier-boots\"><summary>Earlier boot</summary>\n";
     out << "<div class=\"figure\">\n" << RenderSwimlaneSvg(r.milestones, r.intervals, boots[i], zone) << "</div>\n";
+    if (i == 1) out << "</details>\n";
   }
   if (!boots.empty()) {
     out << "<p class=\"legend\">Hover a mark for its time and log line."
@@ -145,22 +196,52 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   out << "</table>\n</section>\n";
 }
 
-void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string& node_zone, std::ostringstream& out) {
-  out << "<article class=\"finding " << E(f.severity) << "\" id=\"finding-" << E(f.rule_id) << "\">\n";
-  out << "<h3><span class=\"pill " << E(f.severity) << "\">" << E(f.severity) << "</span> <span class=\"pill conf\">"
-      << E(f.confidence) << "</span> " << E(f.title) << "</h3>\n";
-  out << "<p class=\"meta\">rule <code>" << E(f.rule_id) << "</code></p>\n<p>" << E(f.summary) << "</p>\n";
-  if (!f.evidence.empty()) {
-    out << "<h4>Evidence</h4>\n<pre class=\"evidence\">";
-    for (const auto& e : f.evidence) {
-      if (!e.artifact.empty()) {
-        out << "<span class=\"src\">" << E(e.artifact + (e.line ? ":" + std::to_string(*e.line) : "")) << "</span>\n";
-      }
-      out << "  ";
-      if (e.time_ns) out << E(LocalAndUtc(*e.time_ns, zone, node_zone)) << "  ";
-      out << E(e.text) << "\n";
+void RenderEvidence(const std::vector<FindingEvidence>& rows, const DisplayZone& zone, const std::string& node_zone,
+                    std::ostringstream& out) {
+  out << "<pre class=\"evidence\">";
+  for (const auto& e : rows) {
+    if (!e.artifact.empty()) {
+      out << "<span class=\"src\">" << E(e.artifact + (e.line ? ":" + std::to_string(*e.line) : "")) << "</span>\n";
     }
-    out << "</pre>\n";
+    out << "  ";
+    if (e.time_ns) out << E(LocalAndUtc(*e.time_ns, zone, node_zone)) << "  ";
+    out << E(e.text) << "\n";
+  }
+  out << "</pre>\n";
+}
+
+void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZone& zone,
+                   const std::string& node_zone, std::ostringstream& out) {
+  out << "<article class=\"finding " << E(f.severity) << "\" id=\"finding-" << E(f.rule_id) << "\">\n";
+  out << "<h3>" << Pills(f) << " " << E(f.title) << "</h3>\n";
+  out << "<p class=\"meta\">rule <code>" << E(f.rule_id) << "</code>" << (place ? " &middot; " + E(PlaceWords(*place)) : "")
+      << " &middot; catalog: " << E(f.catalog)
+      << (f.confidence != f.confidence_before ? " &middot; " + E(f.confidence_before) + " before the evidence against" : "")
+      << "</p>\n<p>" << E(f.summary) << "</p>\n";
+  if (f.tense != "current") out << "<p class=\"meta\">" << E(f.tense_reason) << "</p>\n";
+  std::vector<FindingEvidence> events, exposure;
+  for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
+  if (!events.empty()) {
+    out << "<h4>" << (f.tense == "ruled_out" ? "Evidence it rested on" : "Evidence") << "</h4>\n";
+    RenderEvidence(events, zone, node_zone, out);
+  }
+  if (!exposure.empty()) {
+    out << "<h4>Context and preconditions (not the event itself)</h4>\n";
+    RenderEvidence(exposure, zone, node_zone, out);
+  }
+  if (!f.against.empty()) {
+    out << "<h4>Evidence against, checked</h4>\n<ul class=\"plain against\">";
+    for (const auto& a : f.against) {
+      out << "<li" << (a.state == "held" ? " class=\"held\"" : "") << ">" << E(AgainstStateWords(a)) << ": "
+          << E(a.text);
+      if (!a.evidence.empty()) RenderEvidence(a.evidence, zone, node_zone, out);
+      out << "</li>";
+    }
+    out << "</ul>\n";
+  }
+  if (f.tense == "ruled_out") {
+    out << "</article>\n";
+    return;
   }
   if (!f.missing_evidence.empty()) {
     out << "<h4>Would confirm it, not in the bundle</h4>\n<ul class=\"plain\">";
@@ -173,10 +254,11 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string&
     out << "</ol>\n";
   }
   if (!f.references.empty()) {
-    // Shown as text, not links: the report opens nothing by itself.
+    // Links the reader may follow; the page itself loads nothing (its CSP).
     out << "<h4>References</h4>\n<ul class=\"plain\">";
     for (const auto& ref : f.references) {
-      out << "<li><code>" << E(ref.url) << "</code>" << (ref.title.empty() ? "" : " " + E(ref.title)) << "</li>";
+      out << "<li><a href=\"" << E(ref.url) << "\" rel=\"noreferrer\">" << E(ref.title.empty() ? ref.url : ref.title)
+          << "</a></li>";
     }
     out << "</ul>\n";
   }
@@ -186,14 +268,26 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string&
 void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   std::string line = FindingsLine(r);
   out << "<section id=\"findings\">\n<h2>Findings</h2>\n<p>" << E(line) << (line.back() == '.' ? "" : ".") << "</p>\n";
-  for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, out);
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
+  }
+  if (!r.ruled_out.empty()) out << "<h3>Considered and ruled out</h3>\n";
+  for (const auto& f : r.ruled_out) RenderFinding(f, nullptr, zone, r.node_zone, out);
+  bool history = false;
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") continue;
+    if (!history) out << "<details id=\"history\"><summary>History: earlier boots and faults that healed</summary>\n";
+    history = true;
+    RenderFinding(f, nullptr, zone, r.node_zone, out);
+  }
+  if (history) out << "</details>\n";
   out << "</section>\n";
 }
 
 void RenderVersions(const Report& r, std::ostringstream& out) {
-  out << "<section id=\"versions\">\n<h2>Versions</h2>\n";
+  out << "<details id=\"versions\"><summary>Versions</summary>\n";
   if (r.versions.empty()) {
-    out << "<p>No component version was captured.</p>\n</section>\n";
+    out << "<p>No component version was captured.</p>\n</details>\n";
     return;
   }
   out << "<table>\n<tr><th>Component</th><th>Version</th><th>Read from</th></tr>\n";
@@ -201,11 +295,11 @@ void RenderVersions(const Report& r, std::ostringstream& out) {
     out << "<tr><td>" << E(v.component) << "</td><td class=\"mono\">" << E(v.version) << "</td><td class=\"mono\">"
         << E(v.artifact) << "</td></tr>\n";
   }
-  out << "</table>\n</section>\n";
+  out << "</table>\n</details>\n";
 }
 
 void RenderTimelineTable(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
-  out << "<section id=\"timeline\">\n<h2>Milestones</h2>\n<p class=\"meta\">Times in " << E(zone.name())
+  out << "<details id=\"timeline\"><summary>Milestones and intervals</summary>\n<p class=\"meta\">Times in " << E(zone.name())
       << "; the offset is the time since that boot started.</p>\n<table>\n"
       << "<tr><th>Boot</th><th>Time</th><th>Since boot</th><th>Milestone</th><th>Message</th></tr>\n";
   for (const auto& m : r.milestones) {
@@ -225,11 +319,11 @@ void RenderTimelineTable(const Report& r, const DisplayZone& zone, std::ostrings
     }
     out << "</table>\n";
   }
-  out << "</section>\n";
+  out << "</details>\n";
 }
 
 void RenderCoverage(const Report& r, std::ostringstream& out) {
-  out << "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p>" << r.artifacts_total << " artifacts: " << r.artifacts_ok
+  out << "<details id=\"coverage\"><summary>Coverage</summary>\n<p>" << r.artifacts_total << " artifacts: " << r.artifacts_ok
       << " ok, " << r.artifacts_failed << " failed (" << r.artifacts_timed_out << " timed out), " << r.artifacts_skipped
       << " skipped, " << r.empty.size() << " empty, " << r.truncated.size() << " truncated; " << r.parse_warnings
       << " unparsed lines, " << r.timeline_warnings << " guessed times.</p>\n<ul class=\"plain\">";
@@ -241,13 +335,13 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   if (RulesNotEvaluated(r) > 0) {
     out << "<p>Rules not evaluated (no finding from them says nothing about the node):</p>\n<ul class=\"plain\">";
     for (const auto& run : r.rule_runs) {
-      if (run.outcome == "skipped" || run.outcome == "error") {
+      if (RuleNotEvaluated(run)) {
         out << "<li><code>" << E(run.rule_id) << "</code>: " << E(run.outcome) << " (" << E(run.reason) << ")</li>";
       }
     }
     out << "</ul>\n";
   }
-  out << "</section>\n";
+  out << "</details>\n";
 }
 
 }  // namespace
@@ -260,9 +354,10 @@ std::string RenderHtml(const Report& r, const DisplayZone& zone) {
       << "<title>gpuforensics: " << E(r.node.empty() ? "(unknown node)" : r.node) << "</title>\n<style>" << kStyle
       << "</style>\n</head>\n<body>\n<main>\n";
   RenderHeader(r, zone, out);
-  RenderSwimlanes(r, zone, out);
+  RenderDiagnosis(r, out);
   RenderChain(r, out);
   RenderFindings(r, zone, out);
+  RenderSwimlanes(r, zone, out);
   RenderVersions(r, out);
   RenderTimelineTable(r, zone, out);
   RenderCoverage(r, out);

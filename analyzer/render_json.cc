@@ -18,23 +18,82 @@ Json Nullable(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
-Json FindingJson(const Finding& f) {
+Json EvidenceJson(const std::vector<FindingEvidence>& rows) {
   Json evidence = Json::array();
-  for (const auto& e : f.evidence) {
+  for (const auto& e : rows) {
     evidence.push_back({{"artifact", Nullable(e.artifact)},
                         {"line", Nullable(e.line)},
                         {"time", e.time_ns ? Json(FormatRfc3339Utc(*e.time_ns)) : Json(nullptr)},
-                        {"text", e.text}});
+                        {"text", e.text},
+                        {"shows", e.shows}});
   }
+  return evidence;
+}
+
+Json AgainstJson(const Finding& f) {
+  Json out = Json::array();
+  for (const auto& a : f.against) {
+    out.push_back({{"text", a.text},
+                   {"effect", a.effect},
+                   {"state", a.state},
+                   {"catalog", a.catalog},
+                   {"needs", a.needs},
+                   {"evidence", EvidenceJson(a.evidence)}});
+  }
+  return out;
+}
+
+Json FindingJson(const Finding& f) {
   Json references = Json::array();
   for (const auto& r : f.references) {
     references.push_back({{"kind", r.kind}, {"url", r.url}, {"title", Nullable(r.title)}});
   }
-  return {{"id", f.rule_id},         {"title", f.title},
-          {"severity", f.severity},  {"confidence", f.confidence},
-          {"summary", f.summary},    {"evidence", evidence},
-          {"missing_evidence", f.missing_evidence}, {"remediation", f.remediation},
-          {"references", references}};
+  return {{"id", f.rule_id},
+          {"title", f.title},
+          {"severity", f.severity},
+          {"confidence", f.confidence},
+          {"summary", f.summary},
+          {"evidence", EvidenceJson(f.evidence)},
+          {"missing_evidence", f.missing_evidence},
+          {"remediation", f.remediation},
+          {"references", references},
+          {"symptom", f.symptom},
+          {"role", f.role},
+          {"tense", f.tense},
+          {"tense_reason", Nullable(f.tense_reason)},
+          {"confidence_before", f.confidence_before},
+          {"catalog", f.catalog},
+          {"admissible", Nullable(f.admissible)},
+          {"confirming", {{"held", f.confirming_held}, {"total", f.confirming_total}}},
+          {"against", AgainstJson(f)}};
+}
+
+Json DiagnosisJson(const Report& r) {
+  Json entries = Json::array();
+  for (const auto& e : r.diagnosis.entries) {
+    entries.push_back({{"id", e.rule_id},
+                       {"symptom", e.symptom},
+                       {"role", e.role},
+                       {"place", e.place},
+                       {"group", e.group},
+                       {"rank", e.rank},
+                       {"under", Nullable(e.under)}});
+  }
+  Json ruled_out = Json::array();
+  for (const auto& f : r.ruled_out) ruled_out.push_back(FindingJson(f));
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  const NextAction& next = r.next_action;
+  return {{"root_cause", leader && leader->place == "root_cause" ? Json(leader->rule_id) : Json(nullptr)},
+          {"leader", leader ? Json(leader->rule_id) : Json(nullptr)},
+          {"headline", ChainVerdictLine(r)},
+          {"decider", Nullable(r.diagnosis.decider)},
+          {"next_action",
+           {{"kind", Nullable(next.kind)},
+            {"rule", Nullable(next.rule_id)},
+            {"text", Nullable(next.text)},
+            {"command", Nullable(next.command)}}},
+          {"entries", entries},
+          {"ruled_out", ruled_out}};
 }
 
 Json ChainJson(const Report& r) {
@@ -92,7 +151,7 @@ std::string RenderJson(const Report& r) {
   for (const auto& f : r.findings) findings.push_back(FindingJson(f));
   Json skipped = Json::array();
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error") {
+    if (RuleNotEvaluated(run)) {
       skipped.push_back({{"id", run.rule_id}, {"outcome", run.outcome}, {"reason", run.reason}});
     }
   }
@@ -111,6 +170,7 @@ std::string RenderJson(const Report& r) {
         {"redacted_by", Nullable(r.redacted_by)}}},
       {"chain", ChainJson(r)},
       {"findings", findings},
+      {"diagnosis", DiagnosisJson(r)},
       {"rules_not_evaluated", skipped},
       {"timeline", TimelineJson(r)},
       {"coverage",

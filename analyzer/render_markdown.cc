@@ -50,9 +50,38 @@ void RenderHeader(const Report& r, std::ostringstream& out) {
                                      : "**" + std::to_string(r.integrity_issues.size()) + " problems**")
       << " |\n";
   out << "| GPU chain | **" << MarkdownText(ChainVerdictLine(r)) << "** |\n";
+  std::string next = NextActionLine(r);
+  if (!next.empty()) {
+    out << "| Next action | " << MarkdownText(next)
+        << (r.next_action.command.empty() ? "" : "<br>" + Code(r.next_action.command)) << " |\n";
+  }
   out << "| Findings | " << MarkdownText(FindingsLine(r)) << " |\n";
   for (const auto& issue : r.integrity_issues) out << "\n- integrity: " << MarkdownText(issue);
   if (!r.integrity_issues.empty()) out << "\n";
+}
+
+// The root cause, what hangs under it, what competes with it and what was
+// ruled out: the differential in a few lines.
+void RenderDiagnosis(const Report& r, std::ostringstream& out) {
+  out << "\n## Diagnosis\n\n";
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  if (!leader) out << "No current known issue recognized.\n";
+  for (const auto& e : r.diagnosis.entries) {
+    if (e.group == 0) continue;
+    const Finding* f = FindFinding(r, e.rule_id);
+    out << (e.rank == 1 ? "- " : "  - ") << "**" << MarkdownText(PlaceWords(e)) << "**: " << Code(e.rule_id) << " ("
+        << MarkdownText(f->severity + ", " + f->confidence) << ") - " << MarkdownText(f->summary) << "\n";
+  }
+  if (!r.diagnosis.decider.empty()) out << "\nTo decide between the competing causes, " << MarkdownText(r.diagnosis.decider) << ".\n";
+  if (!r.ruled_out.empty()) out << "\nConsidered and ruled out:\n\n";
+  for (const auto& f : r.ruled_out) out << "- " << Code(f.rule_id) << " - " << MarkdownText(f.tense_reason) << "\n";
+  bool history = false;
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") continue;
+    if (!history) out << "\nHistory (earlier boots, faults that healed; not the fault at capture):\n\n";
+    history = true;
+    out << "- " << Code(f.rule_id) << " - " << MarkdownText(f.summary) << "\n";
+  }
 }
 
 void RenderVersions(const Report& r, std::ostringstream& out) {
@@ -81,27 +110,48 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   }
 }
 
-void RenderFinding(const Finding& f, int number, const DisplayZone& zone, const std::string& node_zone,
-                   std::ostringstream& out) {
-  out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
-  out << "Rule " << Code(f.rule_id) << ", severity **" << MarkdownText(f.severity) << "**, confidence **"
-      << MarkdownText(f.confidence) << "**.\n\n"
-      << MarkdownText(f.summary) << "\n";
-  if (!f.evidence.empty()) {
-    std::vector<std::string> lines;
-    for (const auto& e : f.evidence) {
-      std::string line;
-      if (!e.artifact.empty()) line += e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + "\n    ";
-      if (e.time_ns) line += LocalAndUtc(*e.time_ns, zone, node_zone) + "  ";
-      std::string text = e.text;
-      std::replace(text.begin(), text.end(), '\n', ' ');
-      lines.push_back(line + text);
-    }
-    std::string fence = Fence(lines);
-    out << "\nEvidence:\n\n" << fence << "text\n";
-    for (const auto& line : lines) out << line << "\n";
-    out << fence << "\n";
+void RenderEvidence(const std::vector<FindingEvidence>& rows, const std::string& title, const DisplayZone& zone,
+                    const std::string& node_zone, std::ostringstream& out) {
+  if (rows.empty()) return;
+  std::vector<std::string> lines;
+  for (const auto& e : rows) {
+    std::string line;
+    if (!e.artifact.empty()) line += e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + "\n    ";
+    if (e.time_ns) line += LocalAndUtc(*e.time_ns, zone, node_zone) + "  ";
+    std::string text = e.text;
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    lines.push_back(line + text);
   }
+  std::string fence = Fence(lines);
+  out << "\n" << title << "\n\n" << fence << "text\n";
+  for (const auto& line : lines) out << line << "\n";
+  out << fence << "\n";
+}
+
+void RenderFinding(const Finding& f, int number, const DiagnosisEntry* place, const DisplayZone& zone,
+                   const std::string& node_zone, std::ostringstream& out) {
+  out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
+  out << "Rule " << Code(f.rule_id) << (place ? ", " + MarkdownText(PlaceWords(*place)) : "") << ", severity **"
+      << MarkdownText(f.severity) << "**, confidence **" << MarkdownText(f.confidence) << "**"
+      << (f.confidence != f.confidence_before ? " (" + MarkdownText(f.confidence_before) + " before the evidence against)"
+                                              : "")
+      << ".\n\n"
+      << MarkdownText(f.summary) << "\n";
+  if (f.tense != "current") out << "\n" << MarkdownText("(" + f.tense_reason + ")") << "\n";
+  out << "\nCatalog: " << MarkdownText(f.catalog) << "\n";
+  std::vector<FindingEvidence> events, exposure;
+  for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
+  RenderEvidence(events, f.tense == "ruled_out" ? "Evidence it rested on:" : "Evidence:", zone, node_zone, out);
+  RenderEvidence(exposure, "Context and preconditions (not the event itself):", zone, node_zone, out);
+  if (!f.against.empty()) out << "\nEvidence against, checked:\n\n";
+  for (const auto& a : f.against) {
+    out << "- " << MarkdownText(AgainstStateWords(a)) << ": " << MarkdownText(a.text) << "\n";
+    for (const auto& e : a.evidence) {
+      out << "  - " << Code((e.artifact.empty() ? "" : e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + " ") + e.text)
+          << "\n";
+    }
+  }
+  if (f.tense == "ruled_out") return;
   if (!f.missing_evidence.empty()) out << "\nWould confirm it, not in the bundle:\n\n";
   for (const auto& m : f.missing_evidence) out << "- " << MarkdownText(m) << "\n";
   if (!f.remediation.empty()) out << "\nNext steps, safest first:\n\n";
@@ -117,7 +167,18 @@ void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream
   std::string line = FindingsLine(r);
   out << "\n## Findings\n\n" << MarkdownText(line) << (line.back() == '.' ? "" : ".") << "\n";
   int number = 0;
-  for (const auto& f : r.findings) RenderFinding(f, ++number, zone, r.node_zone, out);
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") RenderFinding(f, ++number, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
+  }
+  if (!r.ruled_out.empty()) out << "\n## Considered and ruled out\n";
+  for (const auto& f : r.ruled_out) RenderFinding(f, ++number, nullptr, zone, r.node_zone, out);
+  bool history = false;
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") continue;
+    if (!history) out << "\n## History\n\nEarlier boots and faults that healed; not the fault at capture.\n";
+    history = true;
+    RenderFinding(f, ++number, nullptr, zone, r.node_zone, out);
+  }
 }
 
 void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
@@ -162,7 +223,7 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   if (RulesNotEvaluated(r) == 0) return;
   out << "\nRules not evaluated (no finding from them says nothing about the node):\n\n";
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error") {
+    if (RuleNotEvaluated(run)) {
       out << "- " << Code(run.rule_id) << ": " << MarkdownText(run.outcome) << " (" << MarkdownText(run.reason)
           << ")\n";
     }
@@ -194,9 +255,10 @@ std::string MarkdownText(const std::string& text) {
 std::string RenderMarkdown(const Report& r, const DisplayZone& zone) {
   std::ostringstream out;
   RenderHeader(r, out);
-  RenderVersions(r, out);
+  RenderDiagnosis(r, out);
   RenderChain(r, out);
   RenderFindings(r, zone, out);
+  RenderVersions(r, out);
   RenderTimeline(r, zone, out);
   RenderCoverage(r, out);
   out << "\n---\nGenerated by `gpuforensics analyze --format markdown` from the bundle above.\n";

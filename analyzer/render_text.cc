@@ -49,8 +49,35 @@ const char* SeverityColor(const std::string& severity) {
   return kDim;
 }
 
-void RenderVerdict(const Report& r, const Painter& paint, std::ostringstream& out) {
+std::string Badge(const Finding& f) { return "[" + Upper(f.severity) + ", " + f.confidence + "]"; }
+
+// The first screen: verdict, root cause with confidence, what hangs under
+// it, and the single safest next action with this node's command.
+void RenderFirstScreen(const Report& r, const Painter& paint, std::ostringstream& out) {
   out << "\n" << paint(kBold, "GPU chain verdict: " + ChainVerdictLine(r)) << "\n";
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  if (const Finding* f = leader ? FindFinding(r, leader->rule_id) : nullptr) {
+    std::string head = leader->place == "root_cause" ? "Root cause " : "Leading finding (" + leader->role + ") ";
+    out << paint(kBold, head) << paint(SeverityColor(f->severity), Badge(*f)) << paint(kBold, ": " + f->rule_id)
+        << "\n";
+    out << "  " << f->summary << "\n";
+    for (const auto& e : r.diagnosis.entries) {
+      if (e.group != 1 || e.rank == 1) continue;
+      const Finding* other = FindFinding(r, e.rule_id);
+      out << "  " << PlaceWords(e) << " " << Badge(*other) << ": " << e.rule_id << "\n";
+    }
+    if (!r.diagnosis.decider.empty()) out << "  to decide between them, " << r.diagnosis.decider << "\n";
+  } else {
+    out << paint(kBold, "Root cause: ") << "no current known issue recognized\n";
+  }
+  for (const auto& f : r.ruled_out) out << "  considered and ruled out: " << f.rule_id << " - " << f.tense_reason << "\n";
+  std::string next = NextActionLine(r);
+  if (!next.empty()) out << paint(kBold, "Next action: ") << next << "\n";
+  if (!r.next_action.command.empty()) out << "    " << r.next_action.command << "\n";
+}
+
+void RenderChainSteps(const Report& r, const Painter& paint, std::ostringstream& out) {
+  out << "\n" << paint(kBold, "GPU chain") << "\n";
   int number = 0;
   for (const auto& step : r.verdict) {
     std::string status = StepStatusName(step.status);
@@ -63,18 +90,43 @@ void RenderVerdict(const Report& r, const Painter& paint, std::ostringstream& ou
   }
 }
 
-void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string& node_zone, const Painter& paint,
-                   std::ostringstream& out) {
-  out << "\n  " << paint(SeverityColor(f.severity), "[" + Upper(f.severity) + ", " + f.confidence + "]") << " "
-      << paint(kBold, f.rule_id + ": " + f.title) << "\n";
-  out << "    " << f.summary << "\n";
-  if (!f.evidence.empty()) out << "    evidence:\n";
-  for (const auto& e : f.evidence) {
-    out << "      ";
+void RenderEvidence(const std::vector<FindingEvidence>& rows, const DisplayZone& zone, const std::string& node_zone,
+                    const std::string& indent, std::ostringstream& out) {
+  for (const auto& e : rows) {
+    out << indent;
     if (!e.artifact.empty()) out << e.artifact << (e.line ? ":" + std::to_string(*e.line) : "") << "  ";
     if (e.time_ns) out << LocalAndUtc(*e.time_ns, zone, node_zone) << "  ";
     out << (e.text.size() > 160 ? e.text.substr(0, 157) + "..." : e.text) << "\n";
   }
+}
+
+void RenderAgainst(const Finding& f, const DisplayZone& zone, const std::string& node_zone, std::ostringstream& out) {
+  if (f.against.empty()) return;
+  out << "    evidence against, checked:\n";
+  for (const auto& a : f.against) {
+    out << "      " << AgainstStateWords(a) << ": " << a.text << "\n";
+    RenderEvidence(a.evidence, zone, node_zone, "        ", out);
+  }
+}
+
+void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZone& zone,
+                   const std::string& node_zone, const Painter& paint, std::ostringstream& out) {
+  out << "\n  " << paint(SeverityColor(f.severity), Badge(f)) << " " << (place ? PlaceWords(*place) + " - " : "")
+      << paint(kBold, f.rule_id + ": " + f.title) << "\n";
+  out << "    " << f.summary << "\n";
+  if (f.tense != "current") out << "    (" << f.tense_reason << ")\n";
+  if (f.confidence != f.confidence_before) {
+    out << "    confidence " << f.confidence_before << " before the evidence against, " << f.confidence << " after\n";
+  }
+  out << "    catalog: " << f.catalog << "\n";
+  std::vector<FindingEvidence> events, exposure;
+  for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
+  if (!events.empty()) out << (f.tense == "ruled_out" ? "    evidence it rested on:\n" : "    evidence:\n");
+  RenderEvidence(events, zone, node_zone, "      ", out);
+  if (!exposure.empty()) out << "    context and preconditions (not the event itself):\n";
+  RenderEvidence(exposure, zone, node_zone, "      ", out);
+  RenderAgainst(f, zone, node_zone, out);
+  if (f.tense == "ruled_out") return;
   if (!f.missing_evidence.empty()) out << "    would confirm it, not in the bundle:\n";
   for (const auto& m : f.missing_evidence) out << "      - " << m << "\n";
   if (!f.remediation.empty()) out << "    next steps, safest first:\n";
@@ -84,13 +136,19 @@ void RenderFinding(const Finding& f, const DisplayZone& zone, const std::string&
 }
 
 void RenderFindings(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
-  out << "\n" << paint(kBold, "Findings (" + std::to_string(r.findings.size()) + " of " +
-                                  std::to_string(r.rule_runs.size()) + " known issues checked)") << "\n";
-  if (r.findings.empty()) {
-    std::string caveat = NoFindingsCaveat(r);
-    out << "  No known issue recognized." << (caveat.empty() ? "" : " " + caveat) << "\n";
+  out << "\n" << paint(kBold, "Findings: " + FindingsLine(r)) << "\n";
+  bool history = false;
+  for (const auto& f : r.findings) history = history || f.tense == "history";
+  for (const auto& f : r.findings) {
+    if (f.tense != "history") RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, paint, out);
   }
-  for (const auto& f : r.findings) RenderFinding(f, zone, r.node_zone, paint, out);
+  if (!r.ruled_out.empty()) out << "\n" << paint(kBold, "Considered and ruled out") << "\n";
+  for (const auto& f : r.ruled_out) RenderFinding(f, nullptr, zone, r.node_zone, paint, out);
+  if (!history) return;
+  out << "\n" << paint(kBold, "History (earlier boots, faults that healed; not the fault at capture)") << "\n";
+  for (const auto& f : r.findings) {
+    if (f.tense == "history") RenderFinding(f, nullptr, zone, r.node_zone, paint, out);
+  }
 }
 
 void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
@@ -147,7 +205,7 @@ void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& o
   RenderNotes(r.truncated, out);
   RenderNotes(r.unparsed, out);
   for (const auto& run : r.rule_runs) {
-    if (run.outcome == "skipped" || run.outcome == "error") {
+    if (RuleNotEvaluated(run)) {
       out << "  rule " << run.rule_id << ": " << run.outcome << " (" << run.reason << ")\n";
     }
   }
@@ -172,7 +230,8 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   out << "integrity: "
       << (r.integrity_issues.empty() ? "every member matches the manifest" : paint(kRed, "PROBLEMS")) << "\n";
   for (const auto& issue : r.integrity_issues) out << "  " << issue << "\n";
-  RenderVerdict(r, paint, out);
+  RenderFirstScreen(r, paint, out);
+  RenderChainSteps(r, paint, out);
   RenderFindings(r, zone, paint, out);
   RenderMilestones(r, zone, paint, out);
   RenderCoverage(r, paint, out);

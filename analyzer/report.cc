@@ -1,6 +1,7 @@
 #include "analyzer/report.h"
 
 #include "analyzer/display_zone.h"
+#include "analyzer/node_commands.h"
 #include "analyzer/query.h"
 
 namespace gpuf {
@@ -82,7 +83,40 @@ Status AddVersions(Database& db, int64_t bundle, Report& r) {
   return Status::Ok();
 }
 
+// The leader's first step (a fix), else the best history finding's first
+// step (recovery steps were already left out of those: a prevention); then
+// every step's placeholders made exact for this node.
+void AddNextAction(const NodeCommands& commands, Report& r) {
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  const DiagnosisEntry* history = nullptr;
+  for (const auto& e : r.diagnosis.entries) {
+    if (e.place == "history" && !history) history = &e;
+  }
+  const DiagnosisEntry* chosen = leader ? leader : history;
+  const Finding* f = chosen ? FindFinding(r, chosen->rule_id) : nullptr;
+  if (f && !f->remediation.empty()) {
+    r.next_action.kind = leader ? "fix" : "prevent";
+    r.next_action.rule_id = f->rule_id;
+    r.next_action.command = CommandOf(f->remediation.front(), commands);
+    r.next_action.text = ExpandCommands(f->remediation.front(), commands, !r.next_action.command.empty());
+  }
+  for (auto* list : {&r.findings, &r.ruled_out}) {
+    for (auto& finding : *list) {
+      for (auto& step : finding.remediation) step = ExpandCommands(step, commands);
+    }
+  }
+}
+
 }  // namespace
+
+const Finding* FindFinding(const Report& report, const std::string& rule_id) {
+  for (const auto* list : {&report.findings, &report.ruled_out}) {
+    for (const auto& f : *list) {
+      if (f.rule_id == rule_id) return &f;
+    }
+  }
+  return nullptr;
+}
 
 std::string CapturedBy(const Report& report) {
   std::string by = "by gpuforensics " + report.tool_version;
@@ -103,6 +137,8 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   const LoadResult& loaded = analysis.loaded;
   Report r;
   r.findings = analysis.rules.findings;
+  r.ruled_out = analysis.rules.ruled_out;
+  r.diagnosis = analysis.rules.diagnosis;
   r.rule_runs = analysis.rules.runs;
   const Manifest& m = loaded.manifest;
   const int64_t bundle = loaded.bundle_id;
@@ -126,6 +162,8 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   GPUF_RETURN_IF_ERROR(AddCoverage(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddArtifactNotes(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddVersions(db, bundle, r));
+  GPUF_ASSIGN_OR_RETURN(NodeCommands commands, ReadNodeCommands(db, bundle));
+  AddNextAction(commands, r);
   return r;
 }
 

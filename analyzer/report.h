@@ -30,6 +30,17 @@ struct ArtifactNote {
   std::string note;      // "empty", "truncated by the 16 MiB cap", "3 lines unparsed"
 };
 
+// The single safest next step for this node, from the finding the report
+// leads with (its first remediation step, placeholders made exact for this
+// node by node_commands.h). A node whose faults are all history gets a
+// step that keeps it from recurring, never a restart.
+struct NextAction {
+  std::string kind;     // "fix" (a current fault) | "prevent" (history only) | "" (nothing recognized)
+  std::string rule_id;  // whose step it is
+  std::string text;     // the step as the report shows it
+  std::string command;  // the exact command for this node; "" when the step has none or facts are missing
+};
+
 struct Report {
   std::string bundle_path;
   std::string node;
@@ -40,7 +51,10 @@ struct Report {
   std::string incomplete_reason;
   std::vector<std::string> integrity_issues;
   std::vector<ChainStep> verdict;
-  std::vector<Finding> findings;  // critical first
+  std::vector<Finding> findings;  // current and history, in the diagnosis's order (root cause first)
+  std::vector<Finding> ruled_out; // considered and ruled out by evidence against
+  Diagnosis diagnosis;
+  NextAction next_action;
   std::vector<RuleRun> rule_runs;  // every rule considered, with its outcome
   std::vector<TimelineRow> milestones;
   std::vector<Interval> intervals;
@@ -72,6 +86,9 @@ std::string CapturedBy(const Report& report);
 
 // True when a finding of medium severity or above is present (analyze's exit status 1).
 bool HasSeriousFinding(const Report& report);
+
+// The finding of `rule_id` among the report's findings and ruled-out ones; nullptr when none.
+const Finding* FindFinding(const Report& report, const std::string& rule_id);
 
 }  // namespace gpuf
 

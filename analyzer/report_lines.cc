@@ -2,10 +2,13 @@
 
 #include <cstdio>
 #include <map>
+#include <vector>
 
 namespace gpuf {
 
-std::string ChainVerdictLine(const Report& r) {
+namespace {
+
+std::string StepsLine(const Report& r) {
   int failed = 0, unknown = 0, first_failed = 0, number = 0;
   std::string first_name;
   for (const auto& step : r.verdict) {
@@ -27,9 +30,44 @@ std::string ChainVerdictLine(const Report& r) {
   return "no step failed, " + std::to_string(unknown) + " of " + std::to_string(number) + " unknown from this bundle";
 }
 
+bool Broken(const Report& r) {
+  for (const auto& step : r.verdict) {
+    if (step.status == StepStatus::kFailed) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string RootCauseLine(const Report& r) {
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  if (!leader) return "";
+  const Finding* f = FindFinding(r, leader->rule_id);
+  std::string line = leader->place == "root_cause" ? "root cause: " : "leading finding (" + leader->role + "): ";
+  line += leader->rule_id + " (" + (f ? f->confidence : "") + ")";
+  for (const auto& e : r.diagnosis.entries) {
+    if (e.group != 1 || e.place != "competing") continue;
+    const Finding* other = FindFinding(r, e.rule_id);
+    line += " or " + e.rule_id + " (" + (other ? other->confidence : "") + ")";
+  }
+  return line;
+}
+
+std::string ChainVerdictLine(const Report& r) {
+  std::string line = StepsLine(r);
+  std::string cause = RootCauseLine(r);
+  if (!cause.empty()) return line + "; " + cause;
+  if (Broken(r)) return line + "; no known issue explains it";
+  return line;
+}
+
+bool RuleNotEvaluated(const RuleRun& run) {
+  return run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown";
+}
+
 int RulesNotEvaluated(const Report& r) {
   int n = 0;
-  for (const auto& run : r.rule_runs) n += run.outcome == "skipped" || run.outcome == "error";
+  for (const auto& run : r.rule_runs) n += RuleNotEvaluated(run);
   return n;
 }
 
@@ -53,20 +91,34 @@ std::string NoFindingsCaveat(const Report& r) {
 
 std::string FindingsLine(const Report& r) {
   const std::string checked = std::to_string(r.rule_runs.size());
-  if (r.findings.empty()) {
+  std::vector<const Finding*> current;
+  size_t history = 0;
+  for (const auto& f : r.findings) {
+    if (f.tense == "history") {
+      ++history;
+    } else {
+      current.push_back(&f);
+    }
+  }
+  std::string also;
+  if (history > 0) also += ", " + std::to_string(history) + " from history";
+  if (!r.ruled_out.empty()) also += ", " + std::to_string(r.ruled_out.size()) + " ruled out";
+  if (current.empty()) {
     std::string caveat = NoFindingsCaveat(r);
-    return "no known issue recognized among " + checked + " checked" + (caveat.empty() ? "" : ". " + caveat);
+    std::string line = also.empty() ? "no known issue recognized among " + checked + " checked"
+                                     : "no current known issue among " + checked + " checked" + also;
+    return line + (caveat.empty() ? "" : ". " + caveat);
   }
   static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
   std::map<std::string, int> by_severity;
-  for (const auto& f : r.findings) ++by_severity[f.severity];
+  for (const Finding* f : current) ++by_severity[f->severity];
   std::string counts;
   for (const char* severity : kOrder) {
     if (!by_severity.count(severity)) continue;
     counts += (counts.empty() ? "" : ", ") + std::to_string(by_severity[severity]) + " " + severity;
   }
-  size_t n = r.findings.size();
-  return std::to_string(n) + (n == 1 ? " finding (" : " findings (") + counts + ") of " + checked +
+  size_t n = current.size();
+  return std::to_string(n) + (n == 1 ? " finding (" : " findings (") + counts + ")" + also + " of " + checked +
          " known issues checked";
 }
 
@@ -77,6 +129,33 @@ std::string LocalAndUtc(int64_t ns, const DisplayZone& zone, const std::string& 
   auto node = DisplayZone::Parse("node", node_zone);
   if (!node.ok()) return shown;
   return shown + " (node " + node->Format(ns).substr(11) + ")";
+}
+
+std::string PlaceWords(const DiagnosisEntry& e) {
+  if (e.place == "root_cause") return "root cause";
+  if (e.place == "lead") return "leading finding (" + e.role + ")";
+  if (e.place == "competing") return "competing cause";
+  if (e.place == "alternative") return "other possible cause";
+  if (e.place == "history") return "history";
+  if (e.place == "ruled_out") return "ruled out";
+  return e.place;  // trigger, amplifier, consequence: listed under the root cause
+}
+
+std::string NextActionLine(const Report& r) {
+  const NextAction& next = r.next_action;
+  if (next.kind == "fix") return next.text;
+  if (next.kind == "prevent") {
+    return "nothing to restart, no current fault; to keep " + next.rule_id + " from recurring: " + next.text;
+  }
+  return "";
+}
+
+std::string AgainstStateWords(const AgainstResult& a) {
+  if (a.state == "held") return a.effect == "rule-out" ? "HELD (rules it out)" : "HELD (lowers confidence)";
+  if (a.state == "not_seen") return "not seen";
+  std::string needs;
+  for (const auto& n : a.needs) needs += (needs.empty() ? "" : ", ") + n;
+  return "not captured (" + needs + ")";
 }
 
 std::string FormatSeconds(double seconds) {

@@ -10,13 +10,23 @@
 
 namespace gpuf {
 
-// "BROKEN at step 7, device plugin NVML init (2 later steps fail with it)",
-// "every step ok", "no step failed, 1 of 10 unknown from this bundle".
+// "BROKEN at step 7, device plugin NVML init (2 later steps fail with it);
+// root cause: dp-started-before-driver-ready (confirmed)", "every step ok",
+// "no step failed, 1 of 10 unknown from this bundle": the first failed step
+// and the root cause the diagnosis leads with ("no known issue explains it"
+// when a step failed and nothing does).
 std::string ChainVerdictLine(const Report& report);
 
-// "2 findings (2 high) of 28 known issues checked", "no known issue
-// recognized among 28 checked; 3 could not be checked for lack of evidence:
-// this is not a statement that the node is healthy".
+// "root cause: a (confirmed)", "root cause: a (likely) or b (likely)" when
+// causes compete, "leading finding (consequence): c (likely)"; "" when no
+// current finding.
+std::string RootCauseLine(const Report& report);
+
+// "2 findings (2 high), 1 from history, 1 ruled out of 28 known issues
+// checked", "no current known issue recognized among 28 checked; 3 could
+// not be checked for lack of evidence: this is not a statement that the
+// node is healthy". History and ruled-out candidates are not counted as
+// findings.
 std::string FindingsLine(const Report& report);
 
 // What a report without findings must add so that nobody reads it as
@@ -24,7 +34,11 @@ std::string FindingsLine(const Report& report);
 // collection cut short. "" when the bundle was whole and every rule ran.
 std::string NoFindingsCaveat(const Report& report);
 
-// Rules skipped for missing evidence or failed.
+// A rule skipped for missing evidence, undecided for it (unknown), or failed:
+// no finding from it says nothing about the node.
+bool RuleNotEvaluated(const RuleRun& run);
+
+// How many rules of the report were not evaluated.
 int RulesNotEvaluated(const Report& report);
 
 // An evidence time both ways: in the display zone with the UTC time after
@@ -32,6 +46,20 @@ int RulesNotEvaluated(const Report& report);
 // with the node's own time after it when its zone is known,
 // "2026-11-18T03:18:17.378Z (node 11:18:17.378+08:00)" (its logs speak it).
 std::string LocalAndUtc(int64_t unix_ns, const DisplayZone& zone, const std::string& node_zone);
+
+// What a diagnosis entry is to the reader: "root cause", "leading finding
+// (consequence)", "competing cause", "other possible cause", "amplifier",
+// "history", "ruled out".
+std::string PlaceWords(const DiagnosisEntry& entry);
+
+// The next action as one line: the step for a current fault; "nothing to
+// restart, no current fault; to keep X from recurring: step" when only
+// history; "" when nothing is recognized.
+std::string NextActionLine(const Report& report);
+
+// What a check of evidence against found: "HELD (rules it out)", "HELD
+// (lowers confidence)", "not seen", "not captured (plugin.devices_list)".
+std::string AgainstStateWords(const AgainstResult& check);
 
 // "0.748 s".
 std::string FormatSeconds(double seconds);

@@ -20,11 +20,44 @@ TEST_SUITE("report_lines") {
 TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
   using S = StepStatus;
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed, S::kFailed, S::kFailed})) ==
-        "BROKEN at step 2, step 2 (2 later steps fail with it)");
-  CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed})) == "BROKEN at step 2, step 2");
+        "BROKEN at step 2, step 2 (2 later steps fail with it); no known issue explains it");
+  CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed})) == "BROKEN at step 2, step 2; no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kOk, S::kUnknown})) == "no step failed, 1 of 3 unknown from this bundle");
   CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "every step ok");
   CHECK(ChainVerdictLine(Report{}) == "not computed");
+}
+
+TEST_CASE("ChainVerdictLine: the headline names the root cause, and causes that compete with it") {
+  using S = StepStatus;
+  Report r = WithSteps({S::kOk, S::kFailed});
+  Finding race, cgroup;
+  race.rule_id = "dp-started-before-driver-ready";
+  race.confidence = "possible";
+  cgroup.rule_id = "ctk-daemon-reload-device-cgroup-loss";
+  cgroup.confidence = "possible";
+  r.findings = {race, cgroup};
+  r.diagnosis.entries = {{race.rule_id, "gpus-unusable", "cause", "root_cause", 1, 1, ""},
+                         {cgroup.rule_id, "gpus-unusable", "cause", "competing", 1, 2, race.rule_id}};
+  CHECK(ChainVerdictLine(r) == "BROKEN at step 2, step 2; root cause: dp-started-before-driver-ready (possible) or "
+                               "ctk-daemon-reload-device-cgroup-loss (possible)");
+  r.diagnosis.entries = {{cgroup.rule_id, "gpus-unusable", "consequence", "lead", 1, 1, ""}};
+  CHECK(RootCauseLine(r) == "leading finding (consequence): ctk-daemon-reload-device-cgroup-loss (possible)");
+  CHECK(PlaceWords(r.diagnosis.entries[0]) == "leading finding (consequence)");
+}
+
+TEST_CASE("NextActionLine and AgainstStateWords: what the report says of them") {
+  Report r;
+  CHECK(NextActionLine(r) == "");
+  r.next_action = {"prevent", "dp-started-before-driver-ready", "Make the plugin wait for the driver.", ""};
+  CHECK(NextActionLine(r) == "nothing to restart, no current fault; to keep dp-started-before-driver-ready from "
+                             "recurring: Make the plugin wait for the driver.");
+  AgainstResult a;
+  a.effect = "rule-out";
+  a.state = "held";
+  CHECK(AgainstStateWords(a) == "HELD (rules it out)");
+  a.state = "unknown";
+  a.needs = {"plugin.devices_list", "journal.systemd"};
+  CHECK(AgainstStateWords(a) == "not captured (plugin.devices_list, journal.systemd)");
 }
 
 TEST_CASE("NoFindingsCaveat: no finding is never silently 'healthy'") {
@@ -56,6 +89,14 @@ TEST_CASE("FindingsLine: counts by severity, most severe first") {
   medium.severity = "medium";
   r.findings = {high, medium, high};
   CHECK(FindingsLine(r) == "3 findings (2 high, 1 medium) of 28 known issues checked");
+  Finding old;
+  old.severity = "low";
+  old.tense = "history";
+  r.findings.push_back(old);
+  r.ruled_out = {medium};
+  CHECK(FindingsLine(r) == "3 findings (2 high, 1 medium), 1 from history, 1 ruled out of 28 known issues checked");
+  r.findings = {old};
+  CHECK(FindingsLine(r) == "no current known issue among 28 checked, 1 from history, 1 ruled out");
 }
 
 }  // TEST_SUITE

@@ -3,6 +3,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
+#include "analyzer/report_lines.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
 #include "analyzer/rules/rule_samples.h"
@@ -84,12 +85,14 @@ int Test(const std::string& dir) {
 }
 
 std::string Describe(const Finding& f) {
-  std::string out = f.result + " " + f.severity + " " + f.confidence + "  " + f.rule_id + ": " + f.summary + "\n";
+  std::string tense = f.tense == "current" ? "" : " (" + f.tense + ")";
+  std::string out = f.result + " " + f.severity + " " + f.confidence + tense + "  " + f.rule_id + ": " + f.summary + "\n";
   for (const auto& e : f.evidence) {
     std::string where = e.artifact.empty() ? "" : e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + " ";
     std::string when = e.time_ns ? FormatRfc3339Utc(*e.time_ns) + " " : "";
     out += "    evidence: " + where + when + e.text + "\n";
   }
+  for (const auto& a : f.against) out += "    against: " + AgainstStateWords(a) + ": " + a.text + "\n";
   for (const auto& m : f.missing_evidence) out += "    missing: " + m + "\n";
   return out;
 }
@@ -104,8 +107,9 @@ int Run(const std::string& bundle, const po::variables_map& values) {
   if (!summary.ok()) return ReportFailure("rules run", summary.status());
   std::string out;
   for (const auto& f : summary->findings) out += Describe(f);
+  for (const auto& f : summary->ruled_out) out += Describe(f);
   for (const auto& r : summary->runs) {
-    if (r.outcome == "skipped" || r.outcome == "error") out += r.outcome + "  " + r.rule_id + ": " + r.reason + "\n";
+    if (RuleNotEvaluated(r)) out += r.outcome + "  " + r.rule_id + ": " + r.reason + "\n";
   }
   std::fputs(out.c_str(), stdout);
   return kExitOk;

@@ -8,6 +8,7 @@ CREATE TABLE finding_evidence (
   artifact_id  INTEGER REFERENCES artifacts(artifact_id),  -- provenance; NULL for a derived row or a "more rows" line
   line         INTEGER,           -- 1-based line in the artifact, NULL when not line-based
   time_ns      INTEGER,           -- Unix ns UTC, NULL when the row has no time
-  text         TEXT NOT NULL      -- the line as written, or what the row says
+  text         TEXT NOT NULL,     -- the line as written, or what the row says
+  shows        TEXT NOT NULL      -- what its selection shows: event | precondition | context
 );
 CREATE INDEX finding_evidence_by_finding ON finding_evidence(finding_id, ordinal);

@@ -4,7 +4,8 @@
 CREATE TABLE rule_runs (
   bundle_id   INTEGER NOT NULL REFERENCES bundles(bundle_id),  -- the bundle
   rule_id     TEXT NOT NULL,  -- rule file stem
-  outcome     TEXT NOT NULL,     -- fail | warn | pass | skipped | error
-  reason      TEXT,              -- e.g. the missing artifacts when skipped
+  outcome     TEXT NOT NULL,     -- fail | warn | pass | ruled_out (evidence against) | unknown (deciding evidence
+                                 -- not captured) | skipped | error
+  reason      TEXT,              -- e.g. the missing artifacts when skipped or unknown
   elapsed_ns  INTEGER NOT NULL  -- time the rule took
 );

@@ -81,12 +81,14 @@ select:
   nested:
     log: journal.kubelet
     pattern: '(a+)+$'
+    kind: event
 outcomes:
   - when: nested
     result: warn
     confidence: possible
     summary: a line of a's ({count(nested)})
     evidence: [nested]
+    catalog: none, a test of the engine
   - result: pass
     summary: no line of a's
 remediation:
@@ -102,6 +104,8 @@ samples:
     logs:
       journal.kubelet:
         - '[3] bbbb'
+symptom: exposure
+role: cause
 )";
 
 // Nanoseconds of the rule engine's log pass over a bundle whose kubelet

@@ -7,7 +7,12 @@
 #    throws, one that tries to load from the network;
 #  - the DOM has the swimlanes of both boots with the expected lanes, the
 #    driver-ready to plugin-start gap of 0.748 s, and no element that could
-#    load anything (script, external href/src).
+#    load anything (script, external src, stylesheet link); references are
+#    plain links the reader may follow;
+#  - the first screen: at 1400x900 the verdict, the root cause with its
+#    confidence and the next action with its command are above the fold
+#    (measured in the browser's own layout), while earlier boots, versions,
+#    milestones and coverage are folded in <details>.
 # Exit 77 (skipped) only when no chromium is installed.
 #
 # usage: html_report_test.sh GPUFORENSICS_BINARY
@@ -66,7 +71,34 @@ check "the gap is labelled" 1 \
 check "the empty registration lane says so" yes \
   "$(grep -A3 '<g id="boot0-lane-registration"' "$work/seed.dom" | grep -q 'no event in this boot' && echo yes || echo no)"
 check "no script element" 0 "$(grep -ci '<script' "$work/seed.html")"
-check "no external reference" 0 "$(grep -Eci '(src|href)="(https?:)?//' "$work/seed.html")"
+check "no external source or stylesheet" 0 "$(grep -Eci 'src="(https?:)?//|<link[^>]*href=' "$work/seed.html")"
+check "references are links" 1 \
+  "$(grep -c '<a href="https://github.com/NVIDIA/k8s-device-plugin/issues/414" rel="noreferrer">' "$work/seed.html")"
+for folded in earlier-boots versions timeline coverage; do
+  check "$folded is folded" 1 "$(grep -c "<details id=\"$folded\">" "$work/seed.html")"
+done
+
+# Above the fold: a copy of the page without its CSP runs a script that
+# measures where the first screen's parts end in the browser's layout at
+# 1400x900 and writes it into the title.
+measure='<script>window.onload=function(){var b=function(id){var e=document.getElementById(id);return e?Math.ceil(e.getBoundingClientRect().bottom):-1;};document.title="fold verdict="+b("verdict")+" root="+b("root-cause")+" next="+b("next-action")+" height="+window.innerHeight;};</script>'
+sed -e 's|<meta http-equiv="Content-Security-Policy"[^>]*>||' -e "s|</main>|$measure</main>|" "$work/seed.html" >"$work/fold.html"
+HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+  --user-data-dir="$work/profile" --hide-scrollbars --window-size=1400,900 --virtual-time-budget=2000 \
+  --dump-dom "file://$work/fold.html" 2>/dev/null >"$work/fold.dom"
+fold=$(sed -n 's|.*<title>fold \([^<]*\)</title>.*|\1|p' "$work/fold.dom")
+echo "# $fold"
+# The fold is the viewport's height, what the window shows without scrolling.
+height=$(echo "$fold" | tr ' ' '\n' | sed -n "s/^height=//p")
+for part in verdict root next; do
+  bottom=$(echo "$fold" | tr ' ' '\n' | sed -n "s/^$part=//p")
+  check "$part is above the fold at 1400x900" yes \
+    "$([ -n "$bottom" ] && [ -n "$height" ] && [ "$bottom" -gt 0 ] && [ "$bottom" -le "$height" ] && echo yes || echo no)"
+done
+check "the root cause names the rule and its confidence" 1 \
+  "$(grep -c '<p class="lead" id="root-cause">Root cause: <span class="pill high">high</span> <span class="pill conf">confirmed</span> <a href="#finding-dp-started-before-driver-ready">' "$work/seed.html")"
+check "the next action gives the node's command" 1 \
+  "$(grep -c '<pre><code>crictl stop f3d0365e077f8 &amp;&amp; crictl rm f3d0365e077f8</code></pre>' "$work/seed.html")"
 
 # The console check must catch real errors: a throwing script (blocked by the
 # page's CSP, which logs it) and an attempt to load from the network.

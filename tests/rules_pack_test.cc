@@ -18,7 +18,8 @@ namespace gpuf {
 
 namespace {
 
-// rule id -> confidence, per scenario.
+// rule id -> confidence ("history ..." for a fault of an earlier boot or one
+// that healed), per scenario.
 const std::map<std::string, std::map<std::string, std::string>> kExpected = {
     {"dp-426-reload-kubelet-restart",
      {{"ctk-daemon-reload-device-cgroup-loss", "confirmed"}, {"dp-unhealthy-after-daemon-reload", "confirmed"}}},
@@ -29,13 +30,31 @@ const std::map<std::string, std::map<std::string, std::string>> kExpected = {
     {"kubelet-restart-no-reregister", {{"kubelet-restart-capacity-zero", "confirmed"}}},
     {"mig-mixed", {{"mig-strategy-mismatch", "confirmed"}}},
     {"nct-251-daemon-reload", {{"ctk-daemon-reload-device-cgroup-loss", "confirmed"}}},
-    {"recovery", {{"dp-started-before-driver-ready", "confirmed"}}},
+    {"recovery",
+     {{"dp-started-before-driver-ready", "history confirmed"},
+      {"dp-null-manager-after-nvml-failure", "history likely"}}},
     {"runtime-not-nvidia-v012",
      {{"runtime-not-nvidia", "confirmed"}, {"dp-null-manager-after-nvml-failure", "confirmed"}}},
     {"runtime-not-nvidia-v016", {{"runtime-not-nvidia", "confirmed"}}},
     {"seed-incident",
      {{"dp-started-before-driver-ready", "confirmed"}, {"dp-null-manager-after-nvml-failure", "confirmed"}}},
+    {"unknown-error-devices-kept",
+     {{"dp-started-before-driver-ready", "possible"},
+      {"dp-null-manager-after-nvml-failure", "confirmed"},
+      {"container-gpu-view-mismatch", "confirmed"}}},
     {"xid-79-fallen-off-bus", {{"xid-79-fallen-off-bus", "confirmed"}}},
+};
+
+// The diagnosis's order, "place rule" from the report's first line on.
+const std::map<std::string, std::vector<std::string>> kExpectedOrder = {
+    {"seed-incident", {"root_cause dp-started-before-driver-ready", "amplifier dp-null-manager-after-nvml-failure"}},
+    {"runtime-not-nvidia-v012", {"root_cause runtime-not-nvidia", "amplifier dp-null-manager-after-nvml-failure"}},
+    {"dp-426-reload-kubelet-restart",
+     {"root_cause ctk-daemon-reload-device-cgroup-loss", "consequence dp-unhealthy-after-daemon-reload"}},
+    {"recovery", {"history dp-started-before-driver-ready", "history dp-null-manager-after-nvml-failure"}},
+    {"unknown-error-devices-kept",
+     {"root_cause dp-started-before-driver-ready", "amplifier dp-null-manager-after-nvml-failure",
+      "consequence container-gpu-view-mismatch", "ruled_out ctk-daemon-reload-device-cgroup-loss"}},
 };
 
 std::set<std::string> ExpectedFindingsFile(const std::string& scenario) {
@@ -66,12 +85,16 @@ TEST_CASE("Rule pack: every scenario yields its expected findings with the expec
     REQUIRE_MESSAGE(summary.ok(), summary.status().message());
     std::map<std::string, std::string> found;
     for (const auto& f : summary->findings) {
-      found[f.rule_id] = f.confidence;
+      found[f.rule_id] = (f.tense == "history" ? "history " : "") + f.confidence;
       CHECK_MESSAGE(!f.evidence.empty(), f.rule_id << " has no evidence");
       if (scenario == "healthy") CHECK((f.severity == "low" || f.severity == "info"));
     }
     CHECK(found == expected);
     for (const auto& run : summary->runs) CHECK_MESSAGE(run.outcome != "error", run.rule_id << ": " << run.reason);
+    if (!kExpectedOrder.count(scenario)) continue;
+    std::vector<std::string> order;
+    for (const auto& e : summary->diagnosis.entries) order.push_back(e.place + " " + e.rule_id);
+    CHECK(order == kExpectedOrder.at(scenario));
   }
 }
 
@@ -79,6 +102,18 @@ TEST_CASE("Rule pack: lints clean, and every rule's samples pass") {
   auto lint = LintRules(test::SourcePath("rules"));
   REQUIRE_MESSAGE(lint.ok(), lint.status().message());
   CHECK(lint->rules == 30);
+  // Every rule says where its confidences come from and how it is told from its near misses.
+  auto pack = LoadRules({test::SourcePath("rules")});
+  REQUIRE(pack.ok());
+  for (const auto& rule : pack->rules) {
+    CAPTURE(rule.id);
+    int near_misses = 0;
+    for (const auto& sample : rule.samples) near_misses += sample.near_miss;
+    CHECK(near_misses >= 2);
+    for (const auto& o : rule.outcomes) {
+      if (o.result != "pass") CHECK_MESSAGE(!o.catalog.empty(), o.when);
+    }
+  }
   for (const auto& problem : lint->problems) FAIL_CHECK(problem);
 
   auto set = LoadRules({test::SourcePath("rules")});
@@ -97,6 +132,8 @@ TEST_CASE("Rule samples: a sample can name text its outcome's summary must say")
 title: an Xid
 severity: low
 description: any Xid in the kernel log
+symptom: gpu-fault
+role: cause
 references:
   - {kind: kb, url: 'https://example.invalid/xid', title: Xid}
 requires:
@@ -105,16 +142,18 @@ select:
   xid:
     log: journal.kernel
     pattern: 'NVRM: Xid \((?P<bus>[^)]+)\): (?P<n>\d+),'
+    kind: event
 outcomes:
   - when: xid
     result: warn
     confidence: possible
     summary: 'Xid {xid.n} on {xid.bus}'
     evidence: [xid]
+    catalog: 3.12 CONSISTENT
   - result: pass
     summary: no Xid in the kernel log
 remediation:
-  - Capture first.
+  - Drain the node.
 samples:
   - name: the Xid it says
     expect: warn possible

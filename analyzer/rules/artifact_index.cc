@@ -65,4 +65,9 @@ std::string ArtifactIndex::Label(int64_t artifact_id) const {
   return a.instance.empty() ? a.name : a.name + "[" + a.instance + "]";
 }
 
+const BundleArtifact* ArtifactIndex::Find(int64_t artifact_id) const {
+  auto it = by_id_.find(artifact_id);
+  return it == by_id_.end() ? nullptr : &artifacts_[it->second];
+}
+
 }  // namespace gpuf

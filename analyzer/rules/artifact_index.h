@@ -40,6 +40,8 @@ class ArtifactIndex {
   std::vector<std::string> Unmet(const std::vector<std::vector<std::string>>& groups) const;
   // "plugin.log[/var/log/pods/.../0.log]", "driver.version"; "" for an unknown id.
   std::string Label(int64_t artifact_id) const;
+  // nullptr for an unknown id.
+  const BundleArtifact* Find(int64_t artifact_id) const;
 
  private:
   std::string Why(std::string_view pattern) const;

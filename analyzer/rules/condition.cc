@@ -317,7 +317,50 @@ std::vector<std::string> RequiredSelections(const Condition& c) {
   return {};
 }
 
-bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
+std::vector<std::vector<std::string>> PositiveBranches(const Condition& c) {
+  switch (c.op) {
+    case Condition::Op::kHeld:
+    case Condition::Op::kCount:
+    case Condition::Op::kBefore:
+    case Condition::Op::kNear:
+      return {RequiredSelections(c)};
+    case Condition::Op::kNot:
+      return {{}};
+    case Condition::Op::kOr: {
+      std::vector<std::vector<std::string>> all;
+      for (const auto& child : c.children) {
+        for (auto& branch : PositiveBranches(child)) all.push_back(std::move(branch));
+      }
+      return all;
+    }
+    case Condition::Op::kAnd: {
+      std::vector<std::vector<std::string>> product = {{}};
+      for (const auto& child : c.children) {
+        std::vector<std::vector<std::string>> next;
+        for (const auto& left : product) {
+          for (const auto& right : PositiveBranches(child)) {
+            std::vector<std::string> joined = left;
+            for (const auto& name : right) {
+              if (std::find(joined.begin(), joined.end(), name) == joined.end()) joined.push_back(name);
+            }
+            next.push_back(std::move(joined));
+          }
+        }
+        product = std::move(next);
+      }
+      return product;
+    }
+  }
+  return {{}};
+}
+
+const char* TruthName(Truth t) {
+  return t == Truth::kTrue ? "true" : t == Truth::kFalse ? "false" : "unknown";
+}
+
+namespace {
+
+bool Holds(const Condition& c, const SelectionRows& rows) {
   switch (c.op) {
     case Condition::Op::kHeld:
       return !RowsOf(rows, c.left).empty();
@@ -339,16 +382,47 @@ bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
       }
       return false;
     }
-    case Condition::Op::kNot:
-      return !EvaluateCondition(c.children[0], rows);
-    case Condition::Op::kAnd:
-      return std::all_of(c.children.begin(), c.children.end(),
-                         [&](const Condition& child) { return EvaluateCondition(child, rows); });
-    case Condition::Op::kOr:
-      return std::any_of(c.children.begin(), c.children.end(),
-                         [&](const Condition& child) { return EvaluateCondition(child, rows); });
+    default:
+      return false;
   }
-  return false;
+}
+
+}  // namespace
+
+Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
+  auto is_unknown = [&](const std::string& name) { return !name.empty() && unknown.count(name) > 0; };
+  switch (c.op) {
+    case Condition::Op::kHeld:
+    case Condition::Op::kBefore:
+    case Condition::Op::kNear:
+      // What held is known to hold; what did not may yet, when a side was not captured.
+      if (Holds(c, rows)) return Truth::kTrue;
+      return is_unknown(c.left) || is_unknown(c.right) ? Truth::kUnknown : Truth::kFalse;
+    case Condition::Op::kCount:
+      if (is_unknown(c.left)) return Truth::kUnknown;
+      return Holds(c, rows) ? Truth::kTrue : Truth::kFalse;
+    case Condition::Op::kNot: {
+      Truth inner = EvaluateTruth(c.children[0], rows, unknown);
+      return inner == Truth::kUnknown ? inner : inner == Truth::kTrue ? Truth::kFalse : Truth::kTrue;
+    }
+    case Condition::Op::kAnd:
+    case Condition::Op::kOr: {
+      const Truth decisive = c.op == Condition::Op::kAnd ? Truth::kFalse : Truth::kTrue;
+      bool some_unknown = false;
+      for (const auto& child : c.children) {
+        Truth t = EvaluateTruth(child, rows, unknown);
+        if (t == decisive) return decisive;
+        some_unknown = some_unknown || t == Truth::kUnknown;
+      }
+      if (some_unknown) return Truth::kUnknown;
+      return decisive == Truth::kFalse ? Truth::kTrue : Truth::kFalse;
+    }
+  }
+  return Truth::kFalse;
+}
+
+bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
+  return EvaluateTruth(c, rows, {}) == Truth::kTrue;
 }
 
 }  // namespace gpuf

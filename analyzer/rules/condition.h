@@ -10,11 +10,17 @@
 //
 // `and` binds tighter than `or`. Rows without a time never satisfy an
 // ordering. Example: "reload before restart within 10m and not xid".
+//
+// Evidence is three-valued: a selection over something the bundle did not
+// capture is unknown, not empty, and so is every condition whose value
+// depends on it (Kleene logic: `false and unknown` is false, `true or
+// unknown` is true, `not unknown` is unknown).
 #ifndef GPUF_ANALYZER_RULES_CONDITION_H_
 #define GPUF_ANALYZER_RULES_CONDITION_H_
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,7 +58,22 @@ std::vector<std::string> ConditionSelections(const Condition& c, bool positive);
 // read fields from without rendering "(none)".
 std::vector<std::string> RequiredSelections(const Condition& c);
 
-// A selection missing from `rows` counts as having no rows.
+// The `or` branches of the condition in disjunctive normal form, each as the
+// selections it needs rows from (those under `not` need none): what a rule
+// rests on when that branch holds. "a and (b or not c)" -> {a, b}, {a}.
+std::vector<std::vector<std::string>> PositiveBranches(const Condition& c);
+
+enum class Truth { kFalse, kUnknown, kTrue };
+const char* TruthName(Truth t);  // "false" | "unknown" | "true"
+
+// Selections whose evidence was not captured; they have no rows.
+using UnknownSelections = std::set<std::string>;
+
+// A selection missing from `rows` counts as having no rows; one in `unknown`
+// as not known to have any.
+Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown);
+
+// Two-valued, every selection known: EvaluateTruth(c, rows, {}) == kTrue.
 bool EvaluateCondition(const Condition& c, const SelectionRows& rows);
 
 }  // namespace gpuf

@@ -19,6 +19,20 @@ bool Holds(std::string_view text, const SelectionRows& rows) {
   return EvaluateCondition(*c, rows);
 }
 
+std::string TruthOf(std::string_view text, const SelectionRows& rows, const UnknownSelections& unknown) {
+  ConditionError error;
+  auto c = ParseCondition(text, nullptr, &error);
+  REQUIRE_MESSAGE(c, error.message);
+  return TruthName(EvaluateTruth(*c, rows, unknown));
+}
+
+std::vector<std::vector<std::string>> BranchesOf(std::string_view text) {
+  ConditionError error;
+  auto c = ParseCondition(text, nullptr, &error);
+  REQUIRE_MESSAGE(c, error.message);
+  return PositiveBranches(*c);
+}
+
 std::string ErrorOf(std::string_view text, const std::vector<std::string>* known = nullptr) {
   ConditionError error;
   CHECK_FALSE(ParseCondition(text, known, &error));
@@ -86,6 +100,39 @@ TEST_CASE("Condition: the selections it names and those it requires") {
   auto both = ParseCondition("a and b or a and count(c) >= 1", nullptr, &error);
   REQUIRE(both);
   CHECK(RequiredSelections(*both) == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("Condition: evidence not captured is unknown, never false (Kleene logic)") {
+  // a has a row, b returned none from a captured log, x was not captured.
+  SelectionRows rows{{"a", {At(1)}}, {"b", {}}};
+  UnknownSelections unknown{"x"};
+  CHECK(TruthOf("x", rows, unknown) == "unknown");
+  CHECK(TruthOf("not x", rows, unknown) == "unknown");
+  CHECK(TruthOf("not b", rows, unknown) == "true");
+  CHECK(TruthOf("a and not x", rows, unknown) == "unknown");
+  CHECK(TruthOf("b and not x", rows, unknown) == "false");
+  CHECK(TruthOf("a or x", rows, unknown) == "true");
+  CHECK(TruthOf("b or x", rows, unknown) == "unknown");
+  CHECK(TruthOf("count(x) == 0", rows, unknown) == "unknown");
+  CHECK(TruthOf("count(b) == 0", rows, unknown) == "true");
+  CHECK(TruthOf("x before a", rows, unknown) == "unknown");
+  CHECK(TruthOf("b before a", rows, unknown) == "false");
+  CHECK(TruthOf("a within 1s of x", rows, unknown) == "unknown");
+  // Two-valued evaluation is the same with nothing unknown.
+  CHECK(TruthOf("a and not b", rows, {}) == "true");
+  CHECK(Holds("a and not x", rows));
+}
+
+TEST_CASE("Condition: the or branches it rests on, leaving out what is under not") {
+  using Branches = std::vector<std::vector<std::string>>;
+  CHECK(BranchesOf("a") == Branches{{"a"}});
+  CHECK(BranchesOf("a and (b or not c)") == Branches{{"a", "b"}, {"a"}});
+  CHECK(BranchesOf("host and unknown_error and (reload or lost or (scope and legacy))") ==
+        Branches{{"host", "unknown_error", "reload"}, {"host", "unknown_error", "lost"},
+                 {"host", "unknown_error", "scope", "legacy"}});
+  CHECK(BranchesOf("a before b within 10m or count(c) >= 2") == Branches{{"a", "b"}, {"c"}});
+  CHECK(BranchesOf("not (a or b)") == Branches{{}});
+  CHECK(BranchesOf("count(a) == 0") == Branches{{}});
 }
 
 }  // TEST_SUITE

@@ -21,25 +21,48 @@ struct FindingEvidence {
   std::optional<int64_t> line;         // 1-based line in the artifact
   std::optional<int64_t> time_ns;      // Unix ns UTC
   std::string text;                    // the line as written, or a description of the row
+  std::string shows = "event";         // what its selection shows: event | precondition | context
+};
+
+// One check of evidence against a finding and what it found.
+struct AgainstResult {
+  std::string text;                      // what the evidence says against the issue
+  std::string effect;                    // "rule-out" | "lower"
+  std::string state;                     // "held" | "not_seen" | "unknown"
+  std::string catalog;                   // the catalog's AGAINST entry
+  std::vector<std::string> needs;        // unknown: the artifacts that would decide it
+  std::vector<FindingEvidence> evidence; // held: the rows that show it
 };
 
 struct Finding {
-  int64_t finding_id = 0;        // findings.finding_id once written
+  int64_t finding_id = 0;        // findings.finding_id once written; 0 for one ruled out
   std::string rule_id;
   std::string title;
   std::string result;            // "fail" | "warn"
   std::string severity;          // critical | high | medium | low | info
-  std::string confidence;        // confirmed | likely | possible
+  std::string confidence;        // confirmed | likely | possible, after evidence against
   std::string summary;           // one line
   std::vector<FindingEvidence> evidence;
   std::vector<std::string> missing_evidence;  // what would confirm it but is absent
-  std::vector<std::string> remediation;       // steps in safe order
+  std::vector<std::string> remediation;       // steps in safe order (recovery steps left out for history)
   std::vector<RuleReference> references;
+  // The diagnosis (docs/diagnosis.md).
+  std::string symptom;            // diagnosis_vocab.h Symptoms()
+  std::string role;               // cause | trigger | amplifier | consequence
+  std::string tense = "current";  // current | history (earlier boot, healed) | ruled_out
+  std::string tense_reason;       // why history or ruled out; "" for current
+  std::string confidence_before;  // as the outcome said, before evidence against
+  std::string catalog;            // the catalog entry behind the outcome's confidence
+  std::optional<bool> admissible; // its event evidence is of the boot at capture (timed in it, or read at
+                                  // capture); false for history; nullopt when it cannot be placed
+  int confirming_held = 0;        // the rule's confirming checks (`missing`) that held
+  int confirming_total = 0;
+  std::vector<AgainstResult> against;
 };
 
 struct RuleRun {
   std::string rule_id;
-  std::string outcome;   // fail | warn | pass | skipped | error
+  std::string outcome;   // fail | warn | pass | ruled_out | unknown | skipped | error
   std::string reason;    // the summary, the missing artifacts, the error
   int64_t elapsed_ns = 0;
 };

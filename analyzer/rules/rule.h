@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analyzer/rules/condition.h"
+#include "analyzer/rules/diagnosis_vocab.h"
 
 namespace gpuf {
 
@@ -43,6 +44,10 @@ struct Selection {
   std::vector<std::string> prefilter;  // kLog: a matching line contains one of these; empty = none
   std::string sql;                     // kSql: one read-only statement
   RuleMark mark;                       // of the pattern or the SQL
+  SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context
+  // Artifacts whose capture makes an empty result mean "none": kLog reads
+  // `sources`; kSql the names given with `from` (none: always known).
+  std::vector<std::string> from;
 };
 
 struct Outcome {
@@ -53,6 +58,27 @@ struct Outcome {
   std::string severity;                 // overrides the rule's severity; "" = the rule's
   std::string summary;                  // template: {selection.field}, {count(selection)}
   std::vector<std::string> evidence;    // selections to show; empty = those the condition names
+  std::string catalog;                  // fail/warn: the catalog entry behind the confidence
+  bool history = false;                 // the fault it describes healed (a later start worked)
+  RuleMark mark;                        // of the outcome
+};
+
+// Evidence against a finding: when `when` holds, the finding is ruled out
+// or its confidence lowered one step. Checked for every finding and shown
+// with what it found (held, not seen, not captured).
+struct AgainstCheck {
+  std::string when;
+  std::shared_ptr<const Condition> condition;
+  AgainstEffect effect = AgainstEffect::kLower;
+  std::string text;     // what the evidence says against the issue
+  std::string catalog;  // the catalog's AGAINST entry it follows
+};
+
+// A remediation step; a recovery step (restart, reboot) is left out where
+// the fault already healed.
+struct RemediationStep {
+  std::string text;  // may hold {restart-plugin}, {drain-node} (report.h)
+  bool recover = false;
 };
 
 // Evidence that would confirm a finding but is absent: listed on the finding
@@ -82,7 +108,8 @@ struct SampleRow {
 
 struct RuleSample {
   std::string name;
-  std::string expect_result;      // "fail" | "warn" | "pass" | "skipped"
+  // "fail" | "warn" | "pass" | "skipped" | "unknown" | "ruled-out" | "history"
+  std::string expect_result;
   std::string expect_confidence;  // "" unless a finding is expected
   std::string expect_summary;     // text the outcome's summary must contain; "" for any
   std::string bundle;             // a bundle file, resolved against the rule file's folder
@@ -91,6 +118,9 @@ struct RuleSample {
   std::vector<SampleLine> lines;
   std::vector<SampleRow> rows;
   RuleMark mark;
+  // Looks like the issue but is not it: another cause, or its precondition
+  // without the event. Expects pass, ruled-out or history.
+  bool near_miss = false;
   bool positive() const { return expect_result == "fail" || expect_result == "warn"; }
 };
 
@@ -100,6 +130,8 @@ struct Rule {
   std::string title;
   std::string description;
   std::string severity;  // "critical" | "high" | "medium" | "low" | "info"
+  std::string symptom;   // one of Symptoms() (diagnosis_vocab.h)
+  Role role = Role::kCause;
   std::vector<RuleReference> references;
   // Each entry is satisfied by any one of its names.
   std::vector<std::vector<std::string>> required_artifacts;
@@ -107,7 +139,8 @@ struct Rule {
   std::vector<Selection> selections;
   std::vector<Outcome> outcomes;
   std::vector<MissingCheck> missing;
-  std::vector<std::string> remediation;
+  std::vector<AgainstCheck> against;
+  std::vector<RemediationStep> remediation;
   std::vector<std::string> explained_by;
   std::vector<RuleSample> samples;
 

@@ -4,6 +4,8 @@
 #include <map>
 
 #include "analyzer/rules/artifact_index.h"
+#include "analyzer/rules/boot_clock.h"
+#include "analyzer/rules/diagnosis_vocab.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/rule_eval.h"
 #include "analyzer/rules/rule_sql.h"
@@ -15,14 +17,6 @@ namespace gpuf {
 
 namespace {
 
-int SeverityRank(const std::string& severity) {
-  static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
-  for (int i = 0; i < 5; ++i) {
-    if (severity == kOrder[i]) return i;
-  }
-  return 5;
-}
-
 std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
@@ -33,7 +27,7 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
-                               const LogScanner& scanner, const ArtifactIndex& artifacts) {
+                               const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock) {
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   SelectionRows rows;
   for (const auto& s : rule.selections) {
@@ -53,32 +47,45 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
-  return EvaluateRule(rule, rows, artifacts);
+  return EvaluateRule(rule, rows, artifacts, clock);
 }
 
-// A finding of a rule whose `explained_by` names a rule that also fired is
-// folded into that one: the rule passes, saying which rule explains it.
+// A finding of a rule whose `explained_by` names a rule that also fired, at
+// least as confidently and no less current, is folded into that one: the
+// rule passes, saying which rule explains it. A weaker explanation leaves
+// the finding standing; the diagnosis ranks both.
 void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& evaluations) {
-  std::map<std::string, std::string> fired;
+  std::map<std::string, const Finding*> fired;
   for (const auto& [id, e] : evaluations) {
-    if (e.finding) fired[id] = e.finding->summary;
+    if (e.finding && e.finding->tense != "ruled_out") fired[id] = &*e.finding;
   }
+  std::map<std::string, std::string> explained;  // rule -> its new reason
   for (const auto& rule : set.rules) {
     auto it = evaluations.find(rule.id);
-    if (it == evaluations.end() || !it->second.finding) continue;
+    if (it == evaluations.end() || !it->second.finding || it->second.finding->tense == "ruled_out") continue;
+    const Finding& mine = *it->second.finding;
     for (const auto& other : rule.explained_by) {
-      if (!fired.count(other)) continue;
-      it->second.finding.reset();
-      it->second.run.outcome = "pass";
-      it->second.run.reason = "explained by " + other + ": " + fired[other];
+      auto by = fired.find(other);
+      if (by == fired.end()) continue;
+      const Finding& theirs = *by->second;
+      if (ConfidenceRank(theirs.confidence) < ConfidenceRank(mine.confidence)) continue;
+      if (theirs.tense == "history" && mine.tense != "history") continue;
+      explained[rule.id] = "explained by " + other + ": " + theirs.summary;
       break;
     }
+  }
+  for (const auto& [id, reason] : explained) {
+    Evaluation& e = evaluations[id];
+    e.finding.reset();
+    e.run.outcome = "pass";
+    e.run.reason = reason;
   }
 }
 
 Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& set) {
   RuleRunSummary summary;
   GPUF_ASSIGN_OR_RETURN(ArtifactIndex artifacts, ArtifactIndex::Load(db, bundle_id));
+  GPUF_ASSIGN_OR_RETURN(BootClock clock, BootClock::Load(db, bundle_id));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   std::map<std::string, Evaluation> evaluations;
   std::vector<size_t> evaluable;
@@ -103,7 +110,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
 
   for (size_t i : evaluable) {
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, set.rules[i], i, scanner, artifacts));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, set.rules[i], i, scanner, artifacts, clock));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[set.rules[i].id] = std::move(e);
   }
@@ -121,13 +128,19 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
 
   for (auto& [id, e] : evaluations) {
     summary.runs.push_back(e.run);
-    if (e.finding) summary.findings.push_back(std::move(*e.finding));
+    if (!e.finding) continue;
+    auto& into = e.finding->tense == "ruled_out" ? summary.ruled_out : summary.findings;
+    into.push_back(std::move(*e.finding));
   }
   summary.runs.insert(summary.runs.end(), repeated.begin(), repeated.end());
-  std::stable_sort(summary.findings.begin(), summary.findings.end(), [](const Finding& a, const Finding& b) {
-    return SeverityRank(a.severity) < SeverityRank(b.severity);
+  summary.diagnosis = Diagnose(summary.findings, summary.ruled_out);
+  // Findings in the diagnosis's order: the report leads with the root cause.
+  std::map<std::string, int> position;
+  for (const auto& entry : summary.diagnosis.entries) position.emplace(entry.rule_id, static_cast<int>(position.size()));
+  std::stable_sort(summary.findings.begin(), summary.findings.end(), [&](const Finding& a, const Finding& b) {
+    return position[a.rule_id] < position[b.rule_id];
   });
-  GPUF_RETURN_IF_ERROR(StoreRuleResults(db, bundle_id, summary.runs, summary.findings));
+  GPUF_RETURN_IF_ERROR(StoreRuleResults(db, bundle_id, summary));
   return summary;
 }
 

@@ -7,14 +7,17 @@
 // with the names; otherwise its log selections are matched (all rules' log
 // patterns in one RE2::Set, one pass over each log source), its SQL
 // selections run read-only in order, and its first outcome whose condition
-// holds decides fail, warn or pass. A rule whose file does not parse, or whose
-// SQL fails, is an `error` with the message; other rules go on. A rule that
-// failed or warned is then turned into a pass when a rule it lists in
-// `explained_by` failed or warned too ("explained by <id>").
+// holds decides (rule_eval.h: three-valued evidence, evidence against,
+// current or history). A rule whose file does not parse, or whose SQL fails,
+// is an `error` with the message; other rules go on. A rule that failed or
+// warned is then turned into a pass when a rule it lists in `explained_by`
+// failed or warned too with at least its confidence ("explained by <id>").
+// Last, the findings are grouped and ranked (differential.h).
 //
-// Results are written to rule_runs, findings, finding_evidence and
-// finding_missing (replacing earlier results for the bundle) inside a
-// savepoint, and returned.
+// Results are written to rule_runs, findings, finding_evidence,
+// finding_missing, diagnoses, diagnosis_against and diagnosis_evidence
+// (replacing earlier results for the bundle) inside a savepoint, and
+// returned.
 #ifndef GPUF_ANALYZER_RULES_RULE_ENGINE_H_
 #define GPUF_ANALYZER_RULES_RULE_ENGINE_H_
 
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "analyzer/database.h"
+#include "analyzer/rules/differential.h"
 #include "analyzer/rules/finding.h"
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/rules/scan_stats.h"
@@ -32,7 +36,9 @@ namespace gpuf {
 
 struct RuleRunSummary {
   std::vector<RuleRun> runs;      // every rule considered, by id
-  std::vector<Finding> findings;  // fail and warn, by severity (critical first), then id
+  std::vector<Finding> findings;  // fail and warn, current and history, in the diagnosis's order
+  std::vector<Finding> ruled_out; // considered and ruled out by evidence against
+  Diagnosis diagnosis;
   LogScanStats scan;
   int64_t scan_ns = 0;            // the single pass over the log sources
 };

@@ -14,10 +14,11 @@ namespace {
 // A rule around `body` (select, outcomes and anything else), with stock
 // header fields and samples.
 std::string RuleText(const std::string& id, const std::string& body) {
-  return "id: " + id + "\ntitle: " + id + "\nseverity: high\ndescription: test rule\n"
+  return "id: " + id + "\ntitle: " + id + "\nseverity: high\ndescription: test rule\nsymptom: gpu-fault\nrole: cause\n"
          "references: [{kind: kb, url: 'https://example.com/" + id + "'}]\n" + body +
-         "remediation: [Capture first.]\n"
-         "samples:\n  - {name: p, expect: fail likely, logs: {journal.kernel: ['x']}}\n  - {name: n, expect: pass}\n";
+         "remediation: [Drain the node.]\n"
+         "samples:\n  - {name: p, expect: fail likely, logs: {journal.kernel: ['x']}}\n"
+         "  - {name: n, expect: pass, near_miss: true}\n  - {name: m, expect: pass, near_miss: true}\n";
 }
 
 Rule ParseRule(const std::string& id, const std::string& body) {
@@ -28,7 +29,7 @@ Rule ParseRule(const std::string& id, const std::string& body) {
 
 // The evidence every test runs on: kernel lines, a timed-out nvidia-smi.
 int64_t Bundle(Database& db) {
-  auto holder = ParseRuleText("rules/evidence.yaml", RuleText("evidence", R"(select: {a: {sql: SELECT 1}}
+  auto holder = ParseRuleText("rules/evidence.yaml", RuleText("evidence", R"(select: {a: {kind: context, sql: SELECT 1}}
 outcomes: [{result: pass}]
 )") + R"(  - name: the evidence
     expect: pass
@@ -78,15 +79,18 @@ const char* kXid79 = R"(requires: [journal.kernel]
 optional: [plugin.systemd_scope]
 select:
   xid:
+    kind: event
     log: journal.kernel
     pattern: 'NVRM: Xid \(PCI:(?P<bus>[0-9a-f:]+)\): 79,'
   fell:
+    kind: event
     log: journal.kernel
     pattern: 'fallen off the bus'
 outcomes:
   - when: xid and fell
     result: fail
     confidence: likely
+    catalog: 3.12 CONSISTENT
     summary: 'GPU {xid.bus} fell off the bus'
   - result: pass
 missing:
@@ -101,8 +105,8 @@ TEST_SUITE("rule_engine") {
 TEST_CASE("RunRuleSet: a rule without its artifacts is skipped and its patterns are not matched") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("needs-smi", R"(requires: [[host.nvidia_smi_list, plugin.nvidia_smi_list]]
-select: {lost: {log: journal.kernel, pattern: 'GPU is lost'}}
-outcomes: [{when: lost, result: fail, confidence: likely, summary: lost}, {result: pass}]
+select: {lost: {kind: event, log: journal.kernel, pattern: 'GPU is lost'}}
+outcomes: [{when: lost, result: fail, confidence: likely, catalog: test, summary: lost}, {result: pass}]
 )"), ParseRule("xid-79", kXid79)});
   CHECK(RunOf(summary, "needs-smi").outcome == "skipped");
   CHECK(RunOf(summary, "needs-smi").reason ==
@@ -128,7 +132,7 @@ TEST_CASE("RunRuleSet: a finding with its evidence and missing evidence, in the 
   CHECK(f.evidence[0].text == "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.");
   CHECK(f.missing_evidence ==
         std::vector<std::string>{"not available: plugin.systemd_scope (not collected)", "a line that cannot be there"});
-  CHECK(f.remediation == std::vector<std::string>{"Capture first."});
+  CHECK(f.remediation == std::vector<std::string>{"Drain the node."});
 
   auto rows = evidence.db.Prepare("SELECT f.rule_id, f.severity, f.confidence, e.ordinal, e.selection, e.line, e.text, "
                           "(SELECT group_concat(text, '|') FROM finding_missing m WHERE m.finding_id = f.finding_id) "
@@ -156,14 +160,15 @@ TEST_CASE("RunRuleSet: a finding with its evidence and missing evidence, in the 
 TEST_CASE("RunRuleSet: SQL sees earlier selections, SQL that fails makes only that rule an error") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("correlated", R"(select:
-  xid: {log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): (?P<xid>\d+)'}
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): (?P<xid>\d+)'}
   buses:
+    kind: event
     sql: |
       SELECT artifact_id, line, time_ns, 'bus ' || json_extract(captures, '$.bus') AS text,
              CAST(json_extract(captures, '$.xid') AS INTEGER) + 1 AS next
       FROM matches WHERE selection = 'xid' AND text REGEXP 'fallen'
-outcomes: [{when: buses, result: warn, confidence: possible, summary: '{buses.text} {buses.next}'}, {result: pass}]
-)"), ParseRule("broken", R"(select: {bad: {sql: SELECT no_such_column FROM gpus}}
+outcomes: [{when: buses, result: warn, confidence: possible, catalog: test, summary: '{buses.text} {buses.next}'}, {result: pass}]
+)"), ParseRule("broken", R"(select: {bad: {kind: context, sql: SELECT no_such_column FROM gpus}}
 outcomes: [{result: pass}]
 )")});
   CHECK(RunOf(summary, "correlated").outcome == "warn");
@@ -175,8 +180,8 @@ outcomes: [{result: pass}]
 TEST_CASE("RunRuleSet: a symptom defers to the rule that explains it") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("xid-79", kXid79), ParseRule("gpu-gone", R"(explained_by: [xid-79]
-select: {fell: {log: journal.kernel, pattern: 'fallen off the bus'}}
-outcomes: [{when: fell, result: fail, confidence: possible, summary: a GPU is gone}, {result: pass}]
+select: {fell: {kind: event, log: journal.kernel, pattern: 'fallen off the bus'}}
+outcomes: [{when: fell, result: fail, confidence: possible, catalog: test, summary: a GPU is gone}, {result: pass}]
 )")});
   REQUIRE(summary.findings.size() == 1);
   CHECK(summary.findings[0].rule_id == "xid-79");
@@ -201,6 +206,7 @@ TEST_CASE("LintRules: SQL is prepared and run against the empty schema") {
   test::TempDir dir;
   test::WriteFile(dir / "bad-sql.yaml", RuleText("bad-sql", R"(select:
   gpus_seen:
+    kind: context
     sql: SELECT uuid, bus_id FROM gpus
 outcomes: [{result: pass}]
 )"));
@@ -208,9 +214,170 @@ outcomes: [{result: pass}]
   REQUIRE_MESSAGE(report.ok(), report.status().message());
   CHECK(report->rules == 1);
   REQUIRE(report->problems.size() == 1);
-  CHECK(report->problems[0] == dir / "bad-sql.yaml" + ":8: sql of selection 'gpus_seen': SQL: no such column: bus_id\n"
+  CHECK(report->problems[0] == dir / "bad-sql.yaml" + ":11: sql of selection 'gpus_seen': SQL: no such column: bus_id\n"
                                "    sql: SELECT uuid, bus_id FROM gpus\n"
                                "         ^ near here");
+}
+
+TEST_CASE("RunRuleSet: deciding evidence not captured makes the run unknown, or a weaker outcome decide") {
+  Evidence evidence;  // journal.kernel captured, no plugin log at all
+  auto summary = evidence.Run({ParseRule("needs-plugin", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  marked: {kind: event, log: plugin.log, pattern: 'marked unhealthy'}
+outcomes:
+  - {when: marked, result: fail, confidence: likely, catalog: test, summary: marked}
+  - {result: pass, summary: nothing marked}
+)"), ParseRule("weaker", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  marked: {kind: event, log: plugin.log, pattern: 'marked unhealthy'}
+outcomes:
+  - {when: xid and marked, result: fail, confidence: confirmed, catalog: test, summary: marked}
+  - {when: xid, result: fail, confidence: likely, catalog: test, summary: 'Xid 79 on {xid.bus}'}
+  - {result: pass}
+)")});
+  CHECK(RunOf(summary, "needs-plugin").outcome == "unknown");
+  CHECK(RunOf(summary, "needs-plugin").reason ==
+        "undecided: plugin.log not captured, and it decides whether 'marked' holds");
+  REQUIRE(summary.findings.size() == 1);
+  CHECK(summary.findings[0].confidence == "likely");
+  CHECK(summary.findings[0].missing_evidence ==
+        std::vector<std::string>{"not captured: plugin.log - it decides whether this is confirmed (xid and marked)"});
+}
+
+TEST_CASE("RunRuleSet: evidence against rules a finding out or lowers it, and is stored with what it found") {
+  Evidence evidence;
+  auto summary = evidence.Run({ParseRule("xid-79", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  loaded: {kind: context, log: journal.kernel, pattern: 'loading NVIDIA'}
+  scope: {kind: context, log: plugin.systemd_scope, pattern: 'DeviceAllow'}
+outcomes:
+  - {when: xid, result: fail, confidence: confirmed, catalog: 3.12 CONFIRMS, summary: 'Xid 79 on {xid.bus}'}
+  - {result: pass}
+against:
+  - {when: scope, effect: rule-out, text: a scope says otherwise, catalog: 3.1 AGAINST}
+  - {when: loaded, effect: lower, text: the driver loaded before it, catalog: 3.12 CONSISTENT}
+)"), ParseRule("ruled", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  fell: {kind: context, log: journal.kernel, pattern: 'fallen off the bus'}
+outcomes:
+  - {when: xid, result: fail, confidence: likely, catalog: test, summary: Xid}
+  - {result: pass}
+against:
+  - {when: fell, effect: rule-out, text: the GPU fell off the bus, catalog: 3.12}
+)")});
+  REQUIRE(summary.findings.size() == 1);
+  const Finding& f = summary.findings[0];
+  CHECK(f.confidence_before == "confirmed");
+  CHECK(f.confidence == "likely");
+  REQUIRE(f.against.size() == 2);
+  CHECK(f.against[0].state == "unknown");
+  CHECK(f.against[0].needs == std::vector<std::string>{"plugin.systemd_scope"});
+  CHECK(f.against[1].state == "held");
+  REQUIRE(f.against[1].evidence.size() == 1);
+  CHECK(f.against[1].evidence[0].text == "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01");
+  CHECK(RunOf(summary, "ruled").outcome == "ruled_out");
+  CHECK(RunOf(summary, "ruled").reason == "ruled out: the GPU fell off the bus");
+  REQUIRE(summary.ruled_out.size() == 1);
+  CHECK(summary.ruled_out[0].tense == "ruled_out");
+
+  auto rows = evidence.db.Prepare(
+      "SELECT d.rule_id, d.place, d.confidence, d.confidence_before, ifnull(d.finding_id, 0) > 0, "
+      "group_concat(a.effect || ' ' || a.state || ' ' || ifnull(a.needs, '-'), '; '), "
+      "(SELECT group_concat(text, '|') FROM (SELECT e.text FROM diagnosis_evidence e WHERE e.diagnosis_id = "
+      "d.diagnosis_id ORDER BY e.against_ordinal IS NULL, e.against_ordinal, e.ordinal)) "
+      "FROM diagnoses d JOIN diagnosis_against a USING (diagnosis_id) GROUP BY d.diagnosis_id ORDER BY d.diagnosis_id");
+  REQUIRE(rows.ok());
+  REQUIRE(rows->Step());
+  CHECK(rows->ColumnText(0) == "xid-79");
+  CHECK(rows->ColumnText(1) == "root_cause");
+  CHECK(rows->ColumnText(2) == "likely");
+  CHECK(rows->ColumnText(3) == "confirmed");
+  CHECK(rows->ColumnInt(4) == 1);
+  CHECK(rows->ColumnText(5) == "rule-out unknown plugin.systemd_scope; lower held -");
+  CHECK(rows->ColumnText(6) == "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01");
+  REQUIRE(rows->Step());
+  CHECK(rows->ColumnText(0) == "ruled");
+  CHECK(rows->ColumnText(1) == "ruled_out");
+  CHECK(rows->ColumnInt(4) == 0);
+  // The rows that held against it (the Xid line says "fallen off the bus" too), then those it rested on.
+  CHECK(rows->ColumnText(6) == "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.|"
+                               "NVRM: GPU 0000:2b:00.0: GPU has fallen off the bus.|"
+                               "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.");
+}
+
+TEST_CASE("RunRuleSet: a finding whose events are all of an earlier boot is history, at most low") {
+  auto holder = ParseRuleText("rules/earlier.yaml", RuleText("earlier", R"(select: {a: {kind: context, sql: SELECT 1}}
+outcomes: [{result: pass}]
+)") + R"(  - name: an earlier boot's Xid
+    expect: pass
+    logs:
+      journal.kernel[boot:-1]:
+        - '[5] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.'
+      journal.kernel:
+        - '[7200] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01'
+)");
+  REQUIRE_MESSAGE(holder.ok(), holder.status().message());
+  Evidence evidence;
+  RuleMark where;
+  auto bundle = BuildSampleBundle(evidence.db, holder->samples.back(), &where);
+  REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
+  evidence.bundle = *bundle;
+  auto summary = evidence.Run({ParseRule("xid-79", kXid79)});
+  REQUIRE(summary.findings.size() == 1);
+  const Finding& f = summary.findings[0];
+  CHECK(f.tense == "history");
+  CHECK(f.tense_reason == "all its evidence is from an earlier boot");
+  CHECK(f.severity == "low");
+  CHECK(f.admissible == false);
+  REQUIRE(summary.diagnosis.entries.size() == 1);
+  CHECK(summary.diagnosis.entries[0].place == "history");
+  CHECK(summary.diagnosis.Leader() == nullptr);
+}
+
+TEST_CASE("RunRuleSet: a symptom defers only to an explanation at least as confident") {
+  Evidence evidence;
+  auto summary = evidence.Run({ParseRule("xid-79", kXid79), ParseRule("gpu-gone", R"(explained_by: [xid-79]
+select: {fell: {kind: event, log: journal.kernel, pattern: 'fallen off the bus'}}
+outcomes: [{when: fell, result: fail, confidence: confirmed, catalog: test, summary: a GPU is gone}, {result: pass}]
+)")});
+  // xid-79 is likely, the symptom confirmed: both stand and are ranked.
+  REQUIRE(summary.findings.size() == 2);
+  CHECK(RunOf(summary, "gpu-gone").outcome == "fail");
+  CHECK(summary.findings[0].rule_id == "gpu-gone");
+}
+
+TEST_CASE("LintRules: confirmed needs an event in every branch, and every rule two near misses") {
+  test::TempDir dir;
+  std::string rule = RuleText("exposed-only", R"(select:
+  reload:
+    kind: event
+    log: journal.systemd
+    pattern: 'Reloading'
+  legacy:
+    kind: precondition
+    log: journal.containerd
+    pattern: 'legacy'
+outcomes:
+  - when: reload or legacy
+    result: fail
+    confidence: confirmed
+    catalog: test
+    summary: exposed
+  - result: pass
+)");
+  const std::string second_near_miss = "  - {name: m, expect: pass, near_miss: true}\n";
+  rule.replace(rule.find(second_near_miss), second_near_miss.size(), "");
+  test::WriteFile(dir / "exposed-only.yaml", rule);
+  auto report = LintRules(dir.path());
+  REQUIRE_MESSAGE(report.ok(), report.status().message());
+  REQUIRE(report->problems.size() == 2);
+  CHECK(report->problems[0] == dir / "exposed-only.yaml" + ":18: a confirmed outcome rests on legacy alone (no event "
+                               "selection): confirmed means the event was observed\n"
+                               "  - when: reload or legacy\n"
+                               "    ^ near here");
+  CHECK(report->problems[1] == dir / "exposed-only.yaml" + ": 1 near-miss sample; every rule needs at least 2 "
+                               "(near_miss: true - a node that looks like the issue but has another cause, or its "
+                               "precondition without the event)");
 }
 
 }  // TEST_SUITE

@@ -1,10 +1,35 @@
 #include "analyzer/rules/rule_eval.h"
 
+#include <algorithm>
+
 #include "analyzer/rules/summary_template.h"
 
 namespace gpuf {
 
 namespace {
+
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+const std::vector<std::string>& SourcesOf(const Selection& s) {
+  return s.kind == Selection::Kind::kLog ? s.sources : s.from;
+}
+
+// The artifacts behind the unknown selections among `names`, each once.
+std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>& names,
+                               const UnknownSelections& unknown) {
+  std::vector<std::string> needs;
+  for (const auto& name : names) {
+    const Selection* s = rule.FindSelection(name);
+    if (!s || !unknown.count(name)) continue;
+    std::string group = Join(SourcesOf(*s), " or ");
+    if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
+  }
+  return needs;
+}
 
 std::vector<std::string> EvidenceSelections(const Rule& rule, const Outcome& outcome) {
   if (!outcome.evidence.empty()) return outcome.evidence;
@@ -14,20 +39,22 @@ std::vector<std::string> EvidenceSelections(const Rule& rule, const Outcome& out
   return all;
 }
 
-void AddEvidence(const std::string& selection, const std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts,
+void AddEvidence(const Selection& selection, const std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts,
                  std::vector<FindingEvidence>& out) {
   size_t shown = 0;
   for (const auto& row : rows) {
     if (!row.artifact_id && row.text.empty()) continue;  // a row that only carries fields
     if (shown == kEvidencePerSelection) {
       FindingEvidence more;
-      more.selection = selection;
-      more.text = "... " + std::to_string(rows.size() - shown) + " more rows of '" + selection + "'";
+      more.selection = selection.name;
+      more.shows = Name(selection.shows);
+      more.text = "... " + std::to_string(rows.size() - shown) + " more rows of '" + selection.name + "'";
       out.push_back(more);
       return;
     }
     FindingEvidence e;
-    e.selection = selection;
+    e.selection = selection.name;
+    e.shows = Name(selection.shows);
     e.artifact_id = row.artifact_id;
     if (row.artifact_id) e.artifact = artifacts.Label(*row.artifact_id);
     e.line = row.line;
@@ -38,42 +65,175 @@ void AddEvidence(const std::string& selection, const std::vector<SelectionRow>& 
   }
 }
 
+void AddEvidenceOf(const Rule& rule, const std::vector<std::string>& names, const SelectionRows& rows,
+                   const ArtifactIndex& artifacts, std::vector<FindingEvidence>& out) {
+  for (const auto& name : names) {
+    auto it = rows.find(name);
+    const Selection* s = rule.FindSelection(name);
+    if (it != rows.end() && s) AddEvidence(*s, it->second, artifacts, out);
+  }
+}
+
+Truth TruthOf(const std::shared_ptr<const Condition>& c, const SelectionRows& rows, const UnknownSelections& unknown) {
+  return c ? EvaluateTruth(*c, rows, unknown) : Truth::kTrue;
+}
+
 Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& rows,
-                    const ArtifactIndex& artifacts) {
+                    const ArtifactIndex& artifacts, const UnknownSelections& unknown) {
   Finding f;
   f.rule_id = rule.id;
   f.title = rule.title;
   f.result = outcome.result;
   f.severity = outcome.severity.empty() ? rule.severity : outcome.severity;
   f.confidence = outcome.confidence;
+  f.confidence_before = outcome.confidence;
+  f.catalog = outcome.catalog;
+  f.symptom = rule.symptom;
+  f.role = Name(rule.role);
   f.summary = RenderTemplate(outcome.summary, rows);
-  for (const auto& name : EvidenceSelections(rule, outcome)) {
-    auto it = rows.find(name);
-    if (it != rows.end()) AddEvidence(name, it->second, artifacts, f.evidence);
-  }
+  AddEvidenceOf(rule, EvidenceSelections(rule, outcome), rows, artifacts, f.evidence);
   for (const auto& unmet : artifacts.Unmet(rule.optional_artifacts)) f.missing_evidence.push_back("not available: " + unmet);
   for (const auto& m : rule.missing) {
-    if (!EvaluateCondition(*m.condition, rows)) f.missing_evidence.push_back(m.text);
+    ++f.confirming_total;
+    if (TruthOf(m.condition, rows, unknown) == Truth::kTrue) {
+      ++f.confirming_held;
+    } else {
+      f.missing_evidence.push_back(m.text);
+    }
   }
-  f.remediation = rule.remediation;
   f.references = rule.references;
   return f;
 }
 
+// Evidence against, in the rule's order. Returns true when one that rules
+// the finding out held.
+bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSelections& unknown,
+                  const ArtifactIndex& artifacts, Finding& f) {
+  bool ruled_out = false;
+  std::vector<std::string> held;
+  for (const auto& check : rule.against) {
+    AgainstResult r;
+    r.text = check.text;
+    r.effect = Name(check.effect);
+    r.catalog = check.catalog;
+    Truth t = TruthOf(check.condition, rows, unknown);
+    r.state = Name(t == Truth::kTrue ? CheckState::kHeld : t == Truth::kFalse ? CheckState::kNotSeen
+                                                                              : CheckState::kUnknown);
+    if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown);
+    if (t == Truth::kTrue) {
+      AddEvidenceOf(rule, ConditionSelections(*check.condition, true), rows, artifacts, r.evidence);
+      held.push_back(check.text);
+      if (check.effect == AgainstEffect::kRuleOut) ruled_out = true;
+      if (check.effect == AgainstEffect::kLower) f.confidence = LowerConfidence(f.confidence);
+    }
+    f.against.push_back(std::move(r));
+  }
+  if (ruled_out) {
+    f.tense = "ruled_out";
+    f.tense_reason = Join(held, "; ");
+  }
+  return ruled_out;
+}
+
+// Current or history: the outcome may say the fault healed; otherwise the
+// event rows its condition rests on decide - any in the boot at capture
+// (timed in it, or a snapshot read at capture) keeps it current and
+// admissible, all in earlier boots make it history. Rows that cannot be
+// placed (a time without a boot clock, a derived row) leave admissibility
+// open.
+void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                 const BootClock& clock, Finding& f) {
+  std::vector<std::string> names;
+  if (outcome.condition) {
+    names = ConditionSelections(*outcome.condition, true);
+  } else {
+    for (const auto& s : rule.selections) names.push_back(s.name);
+  }
+  bool current = false, earlier = false, unplaced = false;
+  for (const auto& name : names) {
+    const Selection* s = rule.FindSelection(name);
+    auto it = rows.find(name);
+    if (!s || s->shows != SelectionKind::kEvent || it == rows.end()) continue;
+    for (const auto& row : it->second) {
+      RowBoot boot = clock.Of(row, artifacts);
+      bool snapshot = boot == RowBoot::kUnplaced && !row.time_ns && row.artifact_id;  // read at capture
+      if (boot == RowBoot::kCurrent || snapshot) current = true;
+      if (boot == RowBoot::kEarlier) earlier = true;
+      if (boot == RowBoot::kUnplaced && !snapshot) unplaced = true;
+    }
+  }
+  if (outcome.history) {
+    f.tense = "history";
+    f.tense_reason = "the fault healed: a later start worked";
+  } else if (earlier && !current && !unplaced) {
+    f.tense = "history";
+    f.tense_reason = "all its evidence is from an earlier boot";
+  }
+  if (f.tense == "history") {
+    f.admissible = false;
+    if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") f.severity = "low";
+  } else if (current) {
+    f.admissible = true;
+  }
+  for (const auto& step : rule.remediation) {
+    if (!(step.recover && f.tense == "history")) f.remediation.push_back(step.text);
+  }
+}
+
 }  // namespace
 
-Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts) {
+UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts) {
+  UnknownSelections unknown;
+  for (const auto& s : rule.selections) {
+    auto it = rows.find(s.name);
+    if (it != rows.end() && !it->second.empty()) continue;
+    const auto& sources = SourcesOf(s);
+    if (sources.empty()) continue;
+    bool captured = std::any_of(sources.begin(), sources.end(), [&](const std::string& n) { return artifacts.Usable(n); });
+    if (!captured) unknown.insert(s.name);
+  }
+  return unknown;
+}
+
+Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                        const BootClock& clock) {
   Evaluation e;
   e.run.rule_id = rule.id;
+  const UnknownSelections unknown = UnknownOf(rule, rows, artifacts);
+  const Outcome* undecided = nullptr;
+  std::vector<std::string> undecided_needs;
   for (const auto& outcome : rule.outcomes) {
-    if (outcome.condition && !EvaluateCondition(*outcome.condition, rows)) continue;
+    Truth t = TruthOf(outcome.condition, rows, unknown);
+    if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
+      undecided = &outcome;
+      undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown);
+    }
+    if (t != Truth::kTrue) continue;
+    if (outcome.result == "pass" && undecided) break;
     e.run.outcome = outcome.result;
     if (outcome.result == "pass") {
       e.run.reason = outcome.summary.empty() ? "passed: " + outcome.when : RenderTemplate(outcome.summary, rows);
       return e;
     }
-    e.finding = MakeFinding(rule, outcome, rows, artifacts);
-    e.run.reason = e.finding->summary;
+    Finding f = MakeFinding(rule, outcome, rows, artifacts, unknown);
+    if (undecided) {
+      f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +
+                                   undecided->confidence + " (" + undecided->when + ")");
+    }
+    PlaceInTime(rule, outcome, rows, artifacts, clock, f);
+    if (ApplyAgainst(rule, rows, unknown, artifacts, f)) {
+      e.run.outcome = "ruled_out";
+      e.run.reason = "ruled out: " + f.tense_reason;
+    } else {
+      e.run.reason = f.summary;
+    }
+    e.finding = std::move(f);
+    return e;
+  }
+  if (undecided) {
+    e.run.outcome = "unknown";
+    e.run.reason = "undecided: " + Join(undecided_needs, "; ") + " not captured, and it decides whether '" +
+                   undecided->when + "' holds";
     return e;
   }
   e.run.outcome = "pass";

@@ -1,17 +1,30 @@
-// Deciding one rule from what its selections returned: the first outcome
-// whose condition holds (an outcome without one always does) gives the
-// result; none holding is a pass. A fail or warn outcome becomes a Finding
-// whose evidence is the rows of the selections the outcome names (or that its
-// condition holds on, leaving out those under `not`), at most
-// kEvidencePerSelection each plus a line counting the rest, and whose missing
-// evidence is the optional artifacts not available plus the `missing`
-// entries whose `unless` does not hold.
+// Deciding one rule from what its selections returned (docs/diagnosis.md).
+//
+// 1. Evidence is three-valued: a selection that returned nothing from
+//    artifacts none of which was captured is unknown.
+// 2. The first outcome whose condition is true decides (an outcome without
+//    one always is); none being true is a pass. A fail or warn outcome whose
+//    condition is unknown cannot be passed over: when no later fail or warn
+//    outcome is true, the run is `unknown` and says what is missing; when a
+//    weaker one is, its finding says what would have decided the stronger.
+// 3. A fail or warn outcome becomes a Finding: the rows of the selections
+//    the outcome names (or that its condition holds on, leaving out those
+//    under `not`), at most kEvidencePerSelection each plus a line counting
+//    the rest; the missing evidence (optional artifacts not available,
+//    `missing` entries whose `unless` is not true).
+// 4. Each `against` check is evaluated: one that holds rules the finding
+//    out (the run is `ruled_out`, the finding kept for the report's
+//    "considered and ruled out") or lowers its confidence one step.
+// 5. A finding whose event evidence lies only in earlier boots, or whose
+//    outcome says the fault healed, is history: severity at most low and
+//    no recovery steps.
 #ifndef GPUF_ANALYZER_RULES_RULE_EVAL_H_
 #define GPUF_ANALYZER_RULES_RULE_EVAL_H_
 
 #include <optional>
 
 #include "analyzer/rules/artifact_index.h"
+#include "analyzer/rules/boot_clock.h"
 #include "analyzer/rules/finding.h"
 #include "analyzer/rules/rule.h"
 #include "analyzer/rules/selection_rows.h"
@@ -22,10 +35,14 @@ inline constexpr size_t kEvidencePerSelection = 20;
 
 struct Evaluation {
   RuleRun run;                    // elapsed_ns left 0
-  std::optional<Finding> finding; // for fail and warn
+  std::optional<Finding> finding; // fail and warn (tense current or history), and ruled_out
 };
 
-Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts);
+Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                        const BootClock& clock = BootClock());
+
+// Selections that returned nothing from artifacts none of which is usable.
+UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts);
 
 }  // namespace gpuf
 

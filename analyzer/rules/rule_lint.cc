@@ -32,6 +32,46 @@ std::string TrySql(Database& db, const Selection& s) {
   return problem.empty() && !end.ok() ? end.message() : problem;
 }
 
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+// Confirmed means the event was observed: each way the condition can hold
+// must rest on at least one event selection.
+void LintConfirmed(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
+  for (const auto& o : rule.outcomes) {
+    if (o.confidence != "confirmed") continue;
+    std::vector<std::vector<std::string>> branches = {{}};
+    if (o.condition) branches = PositiveBranches(*o.condition);
+    for (const auto& branch : branches) {
+      bool event = false;
+      for (const auto& name : branch) {
+        const Selection* s = rule.FindSelection(name);
+        event = event || (s && s->shows == SelectionKind::kEvent);
+      }
+      if (event) continue;
+      std::string rests = branch.empty() ? "nothing it selects" : Join(branch, " and ");
+      problems.push_back(FormatRuleError(rule.file, text, o.mark.line, o.mark.column,
+                                         "a confirmed outcome rests on " + rests +
+                                             " alone (no event selection): confirmed means the event was observed"));
+      break;
+    }
+  }
+}
+
+void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
+  int near_misses = 0;
+  for (const auto& s : rule.samples) near_misses += s.near_miss;
+  if (near_misses >= kNearMissesPerRule) return;
+  problems.push_back(rule.file + ": " + std::to_string(near_misses) + " near-miss sample" +
+                     (near_misses == 1 ? "" : "s") + "; every rule needs at least " +
+                     std::to_string(kNearMissesPerRule) +
+                     " (near_miss: true - a node that looks like the issue but has another cause, or its "
+                     "precondition without the event)");
+}
+
 }  // namespace
 
 Result<LintReport> LintRules(const std::string& dir) {
@@ -49,6 +89,9 @@ Result<LintReport> LintRules(const std::string& dir) {
     for (const auto& rule : *rules) ids.insert(rule.id);
   }
   for (const auto& rule : set.rules) {
+    auto text = ReadWholeFile(rule.file);
+    LintConfirmed(rule, text.ok() ? *text : "", report.problems);
+    LintNearMisses(rule, report.problems);
     for (const auto& id : rule.explained_by) {
       if (!ids.count(id)) report.problems.push_back(rule.file + ": explained_by names no known rule: '" + id + "'");
     }
@@ -56,7 +99,6 @@ Result<LintReport> LintRules(const std::string& dir) {
       if (s.kind != Selection::Kind::kSql) continue;
       std::string problem = TrySql(db, s);
       if (problem.empty()) continue;
-      auto text = ReadWholeFile(rule.file);
       report.problems.push_back(FormatRuleError(rule.file, text.ok() ? *text : "", s.mark.line, s.mark.column,
                                                 "sql of selection '" + s.name + "': " + problem));
     }

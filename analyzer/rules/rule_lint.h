@@ -14,6 +14,8 @@
 
 namespace gpuf {
 
+inline constexpr int kNearMissesPerRule = 2;
+
 struct LintReport {
   size_t rules = 0;                  // files that read cleanly
   std::vector<std::string> problems; // in file order; empty when all is well

@@ -86,10 +86,11 @@ class RuleParser {
 
   bool ReadTop(const YAML::Node& doc) {
     if (!reader_.Fields(doc, "a rule",
-                        {"id", "title", "description", "severity", "references", "requires", "optional", "select",
-                         "outcomes", "missing", "remediation", "explained_by", "samples"},
-                        {"id", "title", "description", "severity", "references", "select", "outcomes",
-                         "remediation", "samples"})) {
+                        {"id", "title", "description", "severity", "symptom", "role", "references", "requires",
+                         "optional", "select", "outcomes", "missing", "against", "remediation", "explained_by",
+                         "samples"},
+                        {"id", "title", "description", "severity", "symptom", "role", "references", "select",
+                         "outcomes", "remediation", "samples"})) {
       return false;
     }
     if (!reader_.Scalar(doc["id"], "id", &rule_.id)) return false;
@@ -101,14 +102,30 @@ class RuleParser {
         !reader_.Choice(doc["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &rule_.severity)) {
       return false;
     }
+    if (!ReadDiagnosis(doc)) return false;
     if (!ReadReferences(doc["references"])) return false;
     if (doc["requires"] && !reader_.NameGroups(doc["requires"], "requires", &rule_.required_artifacts)) return false;
     if (doc["optional"] && !reader_.NameGroups(doc["optional"], "optional", &rule_.optional_artifacts)) return false;
     if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
     if (doc["missing"] && !ReadMissing(doc["missing"])) return false;
+    if (doc["against"] && !ReadAgainst(doc["against"])) return false;
     if (!ReadRemediation(doc["remediation"])) return false;
     if (doc["explained_by"] && !ReadExplainedBy(doc["explained_by"])) return false;
     return ReadSamples(reader_, doc["samples"], &rule_.samples);
+  }
+
+  // The symptom the rule explains and its part in explaining it.
+  bool ReadDiagnosis(const YAML::Node& doc) {
+    if (!reader_.Scalar(doc["symptom"], "symptom", &rule_.symptom)) return false;
+    if (!FindSymptom(rule_.symptom)) {
+      std::string known;
+      for (const auto& s : Symptoms()) known += (known.empty() ? "" : ", ") + std::string(s.id);
+      return reader_.Error(doc["symptom"], "unknown symptom '" + rule_.symptom + "' (one of " + known + ")");
+    }
+    std::string role;
+    if (!reader_.Choice(doc["role"], "role", {"cause", "trigger", "amplifier", "consequence"}, &role)) return false;
+    rule_.role = *ParseRole(role);
+    return true;
   }
 
   bool ReadReferences(const YAML::Node& node) {
@@ -150,7 +167,16 @@ class RuleParser {
   }
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
-    if (!reader_.Fields(node, "a selection", {"log", "pattern", "prefilter", "sql"}, {})) return false;
+    if (!reader_.Fields(node, "a selection", {"kind", "log", "pattern", "prefilter", "sql", "from"}, {"kind"})) {
+      return false;
+    }
+    std::string kind;
+    if (!reader_.Choice(node["kind"], "selection kind", {"event", "precondition", "context"}, &kind)) return false;
+    s.shows = *ParseSelectionKind(kind);
+    if (node["from"] && !node["sql"]) {
+      return reader_.Error(node["from"], "from is for sql selections; a log selection reads its log artifacts");
+    }
+    if (node["from"] && !reader_.Strings(node["from"], "from", &s.from)) return false;
     if (node["sql"]) {
       if (node["log"] || node["pattern"] || node["prefilter"]) {
         return reader_.Error(node, "a selection has either sql or log and pattern, not both");
@@ -203,7 +229,9 @@ class RuleParser {
     if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "outcomes must be a non-empty list");
     for (const auto& item : node) {
       Outcome o;
-      if (!reader_.Fields(item, "an outcome", {"when", "result", "confidence", "severity", "summary", "evidence"},
+      o.mark = YamlReader::MarkOf(item);
+      if (!reader_.Fields(item, "an outcome",
+                          {"when", "result", "confidence", "severity", "summary", "evidence", "catalog", "history"},
                           {"result"}) ||
           !reader_.Choice(item["result"], "result", {"fail", "warn", "pass"}, &o.result)) {
         return false;
@@ -215,6 +243,18 @@ class RuleParser {
                                            : "a pass outcome has no confidence");
       }
       if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
+      if (finding != static_cast<bool>(item["catalog"])) {
+        return reader_.Error(item, finding ? "a fail or warn outcome cites the catalog entry behind its confidence "
+                                             "(catalog)"
+                                           : "a pass outcome has no catalog entry");
+      }
+      if (item["catalog"] && !reader_.Scalar(item["catalog"], "catalog", &o.catalog)) return false;
+      if (item["history"]) {
+        std::string flag;
+        if (!reader_.Choice(item["history"], "history", {"true"}, &flag)) return false;
+        if (!finding) return reader_.Error(item["history"], "only a fail or warn outcome can be history");
+        o.history = true;
+      }
       if (item["confidence"] &&
           !reader_.Choice(item["confidence"], "confidence", {"confirmed", "likely", "possible"}, &o.confidence)) {
         return false;
@@ -274,9 +314,42 @@ class RuleParser {
     return true;
   }
 
+  bool ReadAgainst(const YAML::Node& node) {
+    if (!node.IsSequence()) return reader_.Error(node, "against must be a list of {when, effect, text, catalog}");
+    for (const auto& item : node) {
+      AgainstCheck a;
+      std::string effect;
+      if (!reader_.Fields(item, "an against entry", {"when", "effect", "text", "catalog"},
+                          {"when", "effect", "text", "catalog"}) ||
+          !ReadCondition(item["when"], &a.when, &a.condition) ||
+          !reader_.Choice(item["effect"], "effect", {"rule-out", "lower"}, &effect) ||
+          !reader_.Scalar(item["text"], "text", &a.text) || !reader_.Scalar(item["catalog"], "catalog", &a.catalog)) {
+        return false;
+      }
+      a.effect = *ParseAgainstEffect(effect);
+      rule_.against.push_back(a);
+    }
+    return true;
+  }
+
+  // A step is text, or {recover: text} for one that restarts or reboots
+  // something (left out where the fault already healed).
   bool ReadRemediation(const YAML::Node& node) {
     if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "remediation must be a non-empty list of steps");
-    return reader_.Strings(node, "a remediation step", &rule_.remediation);
+    for (const auto& item : node) {
+      RemediationStep step;
+      if (item.IsMap()) {
+        if (!reader_.Fields(item, "a remediation step", {"recover"}, {"recover"}) ||
+            !reader_.Scalar(item["recover"], "a remediation step", &step.text)) {
+          return false;
+        }
+        step.recover = true;
+      } else if (!reader_.Scalar(item, "a remediation step", &step.text)) {
+        return false;
+      }
+      rule_.remediation.push_back(step);
+    }
+    return true;
   }
 
   bool ReadExplainedBy(const YAML::Node& node) {

@@ -11,20 +11,25 @@ const std::string kRule = R"(id: xid-79-demo
 title: GPU fell off the bus
 severity: critical
 description: Xid 79 in the kernel log.
+symptom: gpu-fault
+role: cause
 references:
   - {kind: vendor-doc, url: 'https://docs.nvidia.com/deploy/xid-errors/', title: Xid catalog}
 requires:
   - journal.kernel
 select:
   xid:
+    kind: event
     log: journal.kernel
     pattern: 'NVRM: Xid \((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\): 79,'
   mapped:
+    kind: context
     sql: SELECT artifact_id, line, time_ns, text FROM matches WHERE selection = 'xid'
 outcomes:
   - when: xid and mapped
     result: fail
     confidence: confirmed
+    catalog: 3.12 CONFIRMS
     summary: 'GPU {xid.bus} fell off the bus ({count(mapped)} rows)'
   - result: pass
 remediation:
@@ -77,6 +82,74 @@ TEST_CASE("ParseRuleText: a complete rule") {
   REQUIRE(rule->samples[0].lines.size() == 1);
   CHECK(rule->samples[0].lines[0].artifact == "journal.kernel");
   CHECK_FALSE(rule->samples[0].lines[0].time_ns);
+  CHECK(rule->symptom == "gpu-fault");
+  CHECK(rule->role == Role::kCause);
+  CHECK(rule->selections[0].shows == SelectionKind::kEvent);
+  CHECK(rule->selections[1].shows == SelectionKind::kContext);
+  CHECK(rule->outcomes[0].catalog == "3.12 CONFIRMS");
+  CHECK_FALSE(rule->outcomes[0].history);
+}
+
+TEST_CASE("ParseRuleText: against, recovery steps, from and near misses") {
+  std::string text = kRule;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    size_t at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  };
+  replace("    sql: SELECT", "    from: [driver.gpu_information, host.nvidia_smi_list]\n    sql: SELECT");
+  replace("remediation:\n  - Reboot the node.\n",
+          "against:\n"
+          "  - when: not mapped\n"
+          "    effect: lower\n"
+          "    text: no GPU behind the bus\n"
+          "    catalog: 3.12 CONSISTENT\n"
+          "remediation:\n"
+          "  - recover: 'Restart the plugin: {restart-plugin}'\n"
+          "  - Reboot the node.\n");
+  text += "  - name: an earlier boot's Xid\n    expect: history likely\n    near_miss: true\n";
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml", text);
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  REQUIRE(rule->against.size() == 1);
+  CHECK(rule->against[0].effect == AgainstEffect::kLower);
+  CHECK(rule->against[0].text == "no GPU behind the bus");
+  CHECK(rule->against[0].catalog == "3.12 CONSISTENT");
+  REQUIRE(rule->remediation.size() == 2);
+  CHECK(rule->remediation[0].recover);
+  CHECK(rule->remediation[0].text == "Restart the plugin: {restart-plugin}");
+  CHECK_FALSE(rule->remediation[1].recover);
+  CHECK(rule->selections[1].from == std::vector<std::string>{"driver.gpu_information", "host.nvidia_smi_list"});
+  REQUIRE(rule->samples.size() == 3);
+  CHECK(rule->samples[2].near_miss);
+  CHECK(rule->samples[2].expect_result == "history");
+  CHECK(rule->samples[2].expect_confidence == "likely");
+}
+
+TEST_CASE("ParseRuleText: the diagnosis fields are checked") {
+  CHECK(ErrorOf(With("symptom: gpu-fault", "symptom: gpu-broken")) ==
+        "rules/xid-79-demo.yaml:5: unknown symptom 'gpu-broken' (one of gpus-unusable, gpu-fault, exposure)\n"
+        "symptom: gpu-broken\n"
+        "         ^ near here");
+  CHECK(ErrorOf(With("role: cause", "role: culprit")) ==
+        "rules/xid-79-demo.yaml:6: unknown role 'culprit' (cause, trigger, amplifier, consequence)\n"
+        "role: culprit\n"
+        "      ^ near here");
+  CHECK(ErrorOf(With("    kind: event\n", "")) ==
+        "rules/xid-79-demo.yaml:13: a selection lacks the field 'kind'\n"
+        "    log: journal.kernel\n"
+        "    ^ near here");
+  CHECK(ErrorOf(With("    catalog: 3.12 CONFIRMS\n", "")) ==
+        "rules/xid-79-demo.yaml:20: a fail or warn outcome cites the catalog entry behind its confidence (catalog)\n"
+        "  - when: xid and mapped\n"
+        "    ^ near here");
+  CHECK(ErrorOf(With("    kind: event\n", "    kind: event\n    from: [journal.kernel]\n")) ==
+        "rules/xid-79-demo.yaml:14: from is for sql selections; a log selection reads its log artifacts\n"
+        "    from: [journal.kernel]\n"
+        "          ^ near here");
+  CHECK(ErrorOf(kRule + "  - name: looks like it\n    expect: fail likely\n    near_miss: true\n") ==
+        "rules/xid-79-demo.yaml:38: a near miss is not the issue: it expects pass, ruled-out or history\n"
+        "    near_miss: true\n"
+        "               ^ near here");
 }
 
 TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
@@ -88,8 +161,8 @@ TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
 
 TEST_CASE("ParseRuleText: an unknown field") {
   CHECK(ErrorOf(With("title: GPU", "titel: GPU")) ==
-        "rules/xid-79-demo.yaml:2: unknown field 'titel' in a rule (id, title, description, severity, references, "
-        "requires, optional, select, outcomes, missing, remediation, explained_by, samples)\n"
+        "rules/xid-79-demo.yaml:2: unknown field 'titel' in a rule (id, title, description, severity, symptom, role, "
+        "references, requires, optional, select, outcomes, missing, against, remediation, explained_by, samples)\n"
         "titel: GPU fell off the bus\n"
         "^ near here");
 }
@@ -110,7 +183,7 @@ TEST_CASE("ParseRuleText: the id must be the file stem") {
 
 TEST_CASE("ParseRuleText: a pattern that does not compile") {
   CHECK(ErrorOf(With(R"(\): 79,')", R"(\): 79,(')")) ==
-        "rules/xid-79-demo.yaml:12: pattern does not compile: missing ): "
+        "rules/xid-79-demo.yaml:15: pattern does not compile: missing ): "
         "NVRM: Xid \\((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\\): 79,(\n"
         "    pattern: 'NVRM: Xid \\((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\\): 79,('\n"
         "             ^ near here");
@@ -118,28 +191,29 @@ TEST_CASE("ParseRuleText: a pattern that does not compile") {
 
 TEST_CASE("ParseRuleText: a condition error points into the condition") {
   CHECK(ErrorOf(With("when: xid and mapped", "when: xid and maped")) ==
-        "rules/xid-79-demo.yaml:16: unknown selection 'maped'\n"
+        "rules/xid-79-demo.yaml:20: unknown selection 'maped'\n"
         "  - when: xid and maped\n"
         "                  ^ near here");
 }
 
 TEST_CASE("ParseRuleText: a summary reads only what its condition guarantees") {
   CHECK(ErrorOf(With("when: xid and mapped", "when: xid or mapped")) ==
-        "rules/xid-79-demo.yaml:19: the summary reads 'xid', which the outcome's condition does not require\n"
+        "rules/xid-79-demo.yaml:24: the summary reads 'xid', which the outcome's condition does not require\n"
         "    summary: 'GPU {xid.bus} fell off the bus ({count(mapped)} rows)'\n"
         "                  ^ near here");
 }
 
 TEST_CASE("ParseRuleText: samples need a positive and a negative") {
   CHECK(ErrorOf(With("    expect: pass\n", "    expect: fail possible\n")) ==
-        "rules/xid-79-demo.yaml:24: samples need at least one positive (fail or warn) and one negative (pass) sample\n"
+        "rules/xid-79-demo.yaml:29: samples need at least one positive (fail or warn) and one negative (pass, "
+        "ruled-out or history) sample\n"
         "  - name: positive\n"
         "  ^ near here");
 }
 
 TEST_CASE("ParseRuleText: SQL must be a SELECT") {
   CHECK(ErrorOf(With("sql: SELECT artifact_id", "sql: DELETE FROM findings; SELECT artifact_id")) ==
-        "rules/xid-79-demo.yaml:14: sql must be one SELECT statement (or WITH ... SELECT)\n"
+        "rules/xid-79-demo.yaml:18: sql must be one SELECT statement (or WITH ... SELECT)\n"
         "    sql: DELETE FROM findings; SELECT artifact_id, line, time_ns, text F...\n"
         "         ^ near here");
 }

@@ -28,13 +28,13 @@ void Judge(const RuleRunSummary& summary, const std::string& rule_id, const Rule
   std::string said;
   for (const auto& run : summary.runs) {
     if (run.rule_id != rule_id) continue;
-    check.actual = run.outcome;
+    check.actual = run.outcome == "ruled_out" ? "ruled-out" : run.outcome;
     check.detail = run.reason;
     said = run.reason;
   }
   for (const auto& f : summary.findings) {
     if (f.rule_id != rule_id) continue;
-    check.actual += " " + f.confidence;
+    check.actual = (f.tense == "history" ? "history " : check.actual + " ") + f.confidence;
     said = f.summary;
   }
   if (!sample.expect_summary.empty()) {

@@ -3,25 +3,28 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "analyzer/rules/diagnosis_vocab.h"
 #include "common/time_format.h"
 
 namespace gpuf {
 
 namespace {
 
-// "fail confirmed" -> {fail, confirmed}; "pass" -> {pass, ""}.
+// "fail confirmed" -> {fail, confirmed}; "pass" -> {pass, ""}; "history
+// likely" -> {history, likely}: a finding about a fault that healed or an
+// earlier boot.
 bool ReadExpect(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
   std::string text;
   if (!reader.Scalar(node, "expect", &text)) return false;
   size_t space = text.find(' ');
   s.expect_result = text.substr(0, space);
   s.expect_confidence = space == std::string::npos ? "" : text.substr(space + 1);
-  bool finding = s.expect_result == "fail" || s.expect_result == "warn";
-  bool other = s.expect_result == "pass" || s.expect_result == "skipped";
-  bool confidence_ok = s.expect_confidence == "confirmed" || s.expect_confidence == "likely" ||
-                       s.expect_confidence == "possible";
-  if ((finding && confidence_ok) || (other && s.expect_confidence.empty())) return true;
-  return reader.Error(node, "expect is 'fail|warn confirmed|likely|possible', 'pass' or 'skipped', not '" + text + "'");
+  bool finding = s.expect_result == "fail" || s.expect_result == "warn" || s.expect_result == "history";
+  bool other = s.expect_result == "pass" || s.expect_result == "skipped" || s.expect_result == "unknown" ||
+               s.expect_result == "ruled-out";
+  if ((finding && ConfidenceRank(s.expect_confidence) > 0) || (other && s.expect_confidence.empty())) return true;
+  return reader.Error(node, "expect is 'fail|warn|history confirmed|likely|possible', 'pass', 'ruled-out', "
+                            "'unknown' or 'skipped', not '" + text + "'");
 }
 
 bool ReadLine(YamlReader& reader, const std::string& artifact, const YAML::Node& node, SampleLine& line) {
@@ -118,10 +121,19 @@ bool ReadArtifacts(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
 
 bool ReadSample(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
   s.mark = YamlReader::MarkOf(node);
-  if (!reader.Fields(node, "a sample", {"name", "expect", "summary", "bundle", "artifacts", "logs", "rows"},
+  if (!reader.Fields(node, "a sample",
+                     {"name", "expect", "summary", "near_miss", "bundle", "artifacts", "logs", "rows"},
                      {"name", "expect"}) ||
       !reader.Scalar(node["name"], "name", &s.name) || !ReadExpect(reader, node["expect"], s)) {
     return false;
+  }
+  if (node["near_miss"]) {
+    std::string flag;
+    if (!reader.Choice(node["near_miss"], "near_miss", {"true"}, &flag)) return false;
+    s.near_miss = true;
+    if (s.expect_result != "pass" && s.expect_result != "ruled-out" && s.expect_result != "history") {
+      return reader.Error(node["near_miss"], "a near miss is not the issue: it expects pass, ruled-out or history");
+    }
   }
   if (node["summary"] && !reader.Scalar(node["summary"], "summary", &s.expect_summary)) return false;
   if (node["bundle"]) {
@@ -160,10 +172,11 @@ bool ReadSamples(YamlReader& reader, const YAML::Node& node, std::vector<RuleSam
   bool negative = false;
   for (const auto& s : *out) {
     positive = positive || s.positive();
-    negative = negative || s.expect_result == "pass";
+    negative = negative || s.expect_result == "pass" || s.expect_result == "ruled-out" || s.expect_result == "history";
   }
   if (!positive || !negative) {
-    return reader.Error(node, "samples need at least one positive (fail or warn) and one negative (pass) sample");
+    return reader.Error(node, "samples need at least one positive (fail or warn) and one negative (pass, ruled-out "
+                              "or history) sample");
   }
   return true;
 }

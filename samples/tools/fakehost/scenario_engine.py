@@ -602,6 +602,9 @@ class Host:
             self.new_sandbox(b, pod, t - 900_000)
         spec = next(iter(pod.specs.values()))
         c = self.new_container(b, sb, spec, t - 210_000)
+        # nvidia-smi in the container at capture: "unknown" makes it fail with
+        # NVML's Unknown Error while its device cgroup keeps the GPUs.
+        c.exec_nvidia_smi = self.cfg["plugin"].get("exec_nvidia_smi")
         t0 = c.started_ns // 1000 + 3_100
         recs, reg = plugin_logs.start_records(self.plugin_pv, outcome)
         self.plugin_emit(c, t0, recs)

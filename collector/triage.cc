@@ -5,6 +5,7 @@
 
 #include "common/bundle_layout.h"
 #include "common/pci_role.h"
+#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -83,7 +84,9 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedR
     } else if ((a.name == "plugin.log" || a.name == "plugin.crictl_logs") && a.status == "ok") {
       ++plugin_logs;
       std::string text = read(r, kStreamContent) + read(r, kStreamStdout) + read(r, kStreamStderr);
-      if (text.find("Registered device plugin for") != std::string::npos) registered = true;
+      for (std::string_view phrase : kPluginRegisteredPhrases) {
+        if (text.find(phrase) != std::string::npos) registered = true;
+      }
     }
     if (a.status == "timed_out" || a.status == "error" || a.status == "interrupted") {
       problems.push_back(a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +

@@ -66,6 +66,16 @@ struct ManifestOrigin {
   std::vector<std::string> cannot_show;  // logical names this kind of input never carries
 };
 
+// One step of resolving the Node's name (collector/node_identity.h): where
+// it looked and the name it found there ("" when none).
+struct ManifestNameStep {
+  std::string source;  // "option", "env", "kubelet_flag", "kubelet_config", "mirror_pod", "kubelet_journal", "hostname"
+  std::string from;    // the file, process or variable that gave the value; "" when nothing did
+  std::string value;
+
+  bool operator==(const ManifestNameStep&) const = default;
+};
+
 // Redacted bundles only (schema/bundle.md, "Redacted bundles").
 struct ManifestRedaction {
   bool redacted = false;

@@ -92,6 +92,12 @@ struct Manifest {
   // host identity
   std::string hostname;
   std::string node_name;
+  std::string node_name_source;             // the step that named the Node, "" when none did (or an older bundle)
+  std::vector<ManifestNameStep> node_name_steps;
+  std::optional<bool> node_found;           // the API's answer to `kubectl get node NAME`; nullopt when not asked
+  std::string kubeconfig;                   // what kubectl was given, "" when nothing (or in-cluster)
+  std::string kubeconfig_source;            // "option", "env", "kubelet_flag", "platform", "in_cluster", ""
+  std::string platform;                     // common/platforms.h ids: "openshift+gpu-operator"
   std::string machine_id;
   std::string boot_id;
   // collection

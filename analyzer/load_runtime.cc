@@ -8,6 +8,7 @@
 #include "analyzer/parsers/crictl_json.h"
 #include "analyzer/parsers/nvidia_smi_list.h"
 #include "analyzer/plugin_settings.h"
+#include "common/plugin_roles.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -94,11 +95,19 @@ void AddSpecDeviceRules(LoadContext& ctx, const MemberInput& in, const Container
   }
 }
 
-void LoadInspections(LoadContext& ctx, const MemberInput& in, const ContainerInspections& parsed, bool plugin) {
+// The container runs the device plugin (common/plugin_roles.h): a sidecar,
+// init container or validator in the plugin's pod is context, not the plugin.
+bool RunsPlugin(LoadContext& ctx, const ContainerInspect& c, bool candidate) {
+  const bool name_matches = candidate || ctx.IsPluginName(c.name) || ctx.IsPluginName(c.pod_name);
+  return ClassifyPluginRole({c.name, c.image, c.args}, name_matches).role == PluginRole::kPlugin;
+}
+
+// `candidate`: the collector inspected it as a plugin container.
+void LoadInspections(LoadContext& ctx, const MemberInput& in, const ContainerInspections& parsed, bool candidate) {
   ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
   for (const auto& c : parsed.containers) {
     if (c.id.empty()) continue;
-    bool is_plugin = plugin || ctx.IsPluginName(c.name) || ctx.IsPluginName(c.pod_name);
+    bool is_plugin = RunsPlugin(ctx, c, candidate);
     UpsertContainer(ctx, in, c, is_plugin);
     if (!is_plugin) continue;
     AddSpecDeviceRules(ctx, in, c);
@@ -129,16 +138,16 @@ void LoadCrictlPs(LoadContext& ctx, const MemberInput& in) {
     c.state = row.state;
     c.attempt = row.attempt;
     c.created.unix_ns = row.created_at_ns;
-    UpsertContainer(ctx, in, c, ctx.IsPluginName(row.name) || ctx.IsPluginName(row.pod_name));
+    UpsertContainer(ctx, in, c, RunsPlugin(ctx, c, false));
   }
 }
 
 void LoadCrictlInspect(LoadContext& ctx, const MemberInput& in) {
-  LoadInspections(ctx, in, ParseCrictlInspect(in.bytes), /*plugin=*/true);
+  LoadInspections(ctx, in, ParseCrictlInspect(in.bytes), /*candidate=*/true);
 }
 
 void LoadCtrContainerInfo(LoadContext& ctx, const MemberInput& in) {
-  LoadInspections(ctx, in, ParseCtrContainerInfo(in.bytes), /*plugin=*/false);
+  LoadInspections(ctx, in, ParseCtrContainerInfo(in.bytes), /*candidate=*/false);
 }
 
 // Runs after LoadNvidiaSmiRun (see the table in loader.cc), whose outcome

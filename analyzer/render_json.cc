@@ -191,6 +191,8 @@ std::string RenderJson(const Report& r) {
       {"chain_summary", ChainVerdictLine(r)},
       {"versions", VersionsJson(r)},
   };
+  // Only bundles that record how the Node was named carry it.
+  if (!r.node_identity.empty()) doc["bundle"]["node_identity"] = r.node_identity;
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

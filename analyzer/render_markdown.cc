@@ -42,6 +42,7 @@ void RenderHeader(const Report& r, std::ostringstream& out) {
   out << "| | |\n|---|---|\n";
   out << "| Node | " << Code(r.node.empty() ? "(unknown)" : r.node)
       << (r.node_zone.empty() ? "" : " (zone " + MarkdownText(r.node_zone) + ")") << " |\n";
+  if (!r.node_identity.empty()) out << "| Node identity | " << MarkdownText(r.node_identity) << " |\n";
   out << "| Collected | " << DisplayZone().Format(r.collected_at_ns) << " "
       << MarkdownText(CapturedBy(r))
       << (r.complete ? ", complete" : ", **incomplete** (" + MarkdownText(r.incomplete_reason) + ")") << " |\n";

@@ -227,6 +227,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
   out << ", collected " << zone.Format(r.collected_at_ns) << " " << CapturedBy(r);
   out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
+  if (!r.node_identity.empty()) out << "node identity: " << r.node_identity << "\n";
   out << "integrity: "
       << (r.integrity_issues.empty() ? "every member matches the manifest" : paint(kRed, "PROBLEMS")) << "\n";
   for (const auto& issue : r.integrity_issues) out << "  " << issue << "\n";

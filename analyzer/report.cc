@@ -126,6 +126,28 @@ std::string CapturedBy(const Report& report) {
   return by;
 }
 
+std::string NodeIdentityLine(const Manifest& m) {
+  if (m.node_name_steps.empty() && m.kubeconfig_source.empty() && m.platform.empty()) return "";
+  std::string line;
+  if (!m.node_name_source.empty()) {
+    line = "name from " + m.node_name_source;
+    for (const auto& step : m.node_name_steps) {
+      if (step.source == m.node_name_source && !step.from.empty()) line += " (" + step.from + ")";
+    }
+  } else {
+    line = "no step named the Node";
+  }
+  if (!m.hostname.empty() && m.hostname != m.node_name) line += "; hostname " + m.hostname;
+  if (m.node_found == false) line += "; the API has no Node of that name (a wrong node name, not missing API access)";
+  if (m.kubeconfig_source == "in_cluster") {
+    line += "; kubeconfig: the pod's service account";
+  } else {
+    line += "; kubeconfig " + (m.kubeconfig.empty() ? std::string("none") : m.kubeconfig + " (" + m.kubeconfig_source + ")");
+  }
+  if (!m.platform.empty()) line += "; platform " + m.platform;
+  return line;
+}
+
 bool HasSeriousFinding(const Report& report) {
   for (const auto& f : report.findings) {
     if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") return true;
@@ -144,6 +166,7 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   const int64_t bundle = loaded.bundle_id;
   r.bundle_path = bundle_path;
   r.node = m.node_name;
+  r.node_identity = NodeIdentityLine(m);
   r.node_zone = NodeZoneName(db, bundle);
   r.collected_at_ns = m.started_at_unix_ns;
   r.tool_version = m.tool_version;

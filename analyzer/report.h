@@ -45,6 +45,11 @@ struct Report {
   std::string bundle_path;
   std::string node;
   std::string node_zone;  // IANA name from the bundle, "" when unknown
+  // How the collector named the Node and reached the API ("from kubelet_flag
+  // (/etc/...); hostname iz...z; kubeconfig /etc/kubernetes/kubelet.conf
+  // (kubelet_flag); platform ack"), and whether the API knew that name;
+  // "" for bundles that do not record it.
+  std::string node_identity;
   int64_t collected_at_ns = 0;
   std::string tool_version;
   bool complete = true;
@@ -89,6 +94,9 @@ bool HasSeriousFinding(const Report& report);
 
 // The finding of `rule_id` among the report's findings and ruled-out ones; nullptr when none.
 const Finding* FindFinding(const Report& report, const std::string& rule_id);
+
+// The Report's node_identity line from the manifest's host fields.
+std::string NodeIdentityLine(const Manifest& m);
 
 }  // namespace gpuf
 

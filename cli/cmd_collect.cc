@@ -58,8 +58,8 @@ int RunCollect(const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>(),
        "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here); - writes the bundle to stdout")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
-      ("node", po::value<std::string>(), "node name (default: $NODE_NAME, else the host's hostname)")
-      ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
+      ("node", po::value<std::string>(), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
+      ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
       ("runtime-endpoint", po::value<std::string>(),

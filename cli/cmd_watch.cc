@@ -40,8 +40,8 @@ int RunWatch(const std::vector<std::string>& args) {
       ("keep", po::value<int>()->default_value(10), "bundles kept in --out-dir")
       ("max-bytes", po::value<int64_t>()->default_value(2LL << 30), "bytes of bundles kept in --out-dir")
       ("check-allocatable", "also ask the API for the Node's nvidia.com/gpu allocatable (kubectl)")
-      ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
-      ("node", po::value<std::string>(), "node name (default: $NODE_NAME, else the host's hostname)")
+      ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
+      ("node", po::value<std::string>(), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
       ("exec", po::value<std::string>()->default_value("path"), "how collect runs host commands: path, chroot, nsenter")

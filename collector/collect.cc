@@ -17,6 +17,7 @@
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
 #include "collector/host_root.h"
+#include "collector/identify_node.h"
 #include "collector/probe_runner.h"
 #include "collector/probe_schedule.h"
 #include "collector/probe_table.h"
@@ -27,6 +28,7 @@
 #include "collector/triage.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/platforms.h"
 #include "common/sha256.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -93,6 +95,18 @@ Result<std::string> MakeStagingDir(const std::string& output_path) {
   return templ;
 }
 
+// What `kubectl get node NAME` answered: the Node, no such Node (the name
+// is wrong), or nothing to go by (not asked, no access, no answer).
+std::optional<bool> NodeFound(const std::vector<ProbeResult>& results) {
+  for (const auto& r : results) {
+    if (r.artifact.name != "k8s.node") continue;
+    if (r.artifact.status == "ok") return true;
+    std::string said = ReadStaged(r, kStreamStderr);
+    if (r.artifact.status == "nonzero_exit" && said.find("(NotFound)") != std::string::npos) return false;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
@@ -115,8 +129,6 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   GPUF_ASSIGN_OR_RETURN(ExecMode mode, ParseExecMode(options.exec_mode));
   HostExec exec(mode, host, options.path_env);
   plan.exec = &exec;
-  plan.node = ResolveNode(options, host);
-  plan.kubeconfig = ResolveKubeconfig(options, host, exec);
   plan.have_crictl = exec.Has("crictl");
   plan.have_ctr = exec.Has("ctr");
   if (mode != ExecMode::kPath || host.root() == "/") {
@@ -124,9 +136,16 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     plan.ctr_unreachable = MissingContainerdSocket(options.containerd_address, host);
   }
 
+  // The staging directory sits beside the output, whose directory does not
+  // depend on the node's name; the name may need the kubelet's journal.
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
+  GPUF_ASSIGN_OR_RETURN(std::string staging, MakeStagingDir(OutputPathFor(options, "", stamp_ns)));
+  const PlatformMatch platform = RecognizePlatform(host);
+  const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
+  plan.node = node.identity.node_name;
+  plan.kubeconfig = node.kubectl_kubeconfig;
+  plan.kubeconfig_in_cluster = node.in_cluster;
   std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
-  GPUF_ASSIGN_OR_RETURN(std::string staging, MakeStagingDir(output_path));
 
   ProbeEnvironment env;
   env.host = &host;
@@ -145,7 +164,13 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.tool_name = "gpuforensics";
   manifest.tool_version = options.tool_version;
   manifest.node_name = plan.node;
-  manifest.hostname = plan.node;
+  manifest.hostname = node.identity.hostname;
+  manifest.node_name_source = node.identity.node_name_source;
+  manifest.node_name_steps = node.identity.steps;
+  manifest.kubeconfig = node.identity.kubeconfig;
+  manifest.kubeconfig_source = node.identity.kubeconfig_source;
+  manifest.platform = platform.Ids();
+  manifest.node_found = NodeFound(all);
   if (auto id = host.ReadSmallFile("/etc/machine-id", 256); id.ok()) {
     manifest.machine_id = TrimRight(*id, " \r\n");
   }
@@ -165,7 +190,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.fixed_time = options.fixed_time_ns.has_value();
 
   const StagedReader read_staged = [](const ProbeResult& r, std::string_view stream) { return ReadStaged(r, stream); };
-  std::string triage = TriageSummary(all, read_staged);
+  std::string triage = TriageSummary(all, manifest, read_staged);
   std::vector<std::string> refused = RefusedProbes(all, read_staged);
 
   if (options.redact) {

@@ -1,7 +1,5 @@
 #include "collector/collect_plan.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -129,6 +127,8 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     return;
   }
   std::string command = ReplaceAll(std::string(row.target), "{node}", plan.node);
+  // In a pod, kubectl without --kubeconfig uses the pod's service account.
+  if (plan.kubeconfig_in_cluster) command = ReplaceAll(command, "--kubeconfig {kubeconfig} ", "");
   command = ReplaceAll(command, "{kubeconfig}", plan.kubeconfig.empty() ? "-" : plan.kubeconfig);
   t.argv = SplitSpaces(command);
   if (t.argv[0] == "crictl" && !plan.options->runtime_endpoint.empty()) {
@@ -138,9 +138,14 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   if (t.argv[0] == "crictl" && plan.have_crictl && t.argv.back() != "--version") {
     SkipUnreachable(t, plan.crictl_unreachable);
   }
-  if (row.needs_kubeconfig && plan.kubeconfig.empty()) {
+  if (row.needs_kubeconfig && plan.kubeconfig.empty() && !plan.kubeconfig_in_cluster) {
     t.skip_reason = "not_applicable";
-    t.skip_detail = "no kubeconfig (--kubeconfig, $KUBECONFIG or the kubelet's) is available";
+    t.skip_detail = "no kubeconfig (--kubeconfig, $KUBECONFIG, the kubelet's or the platform's) is available";
+  } else if (row.needs_kubeconfig && plan.node.empty()) {
+    // Without a name, `kubectl get node` would list every Node of the cluster.
+    t.skip_reason = "not_applicable";
+    t.skip_detail = "no node name: --node, $NODE_NAME, the kubelet's flags and config, mirror pods, its journal "
+                    "and the hostname gave none";
   }
   if (row.phase == kPhaseDriver && plan.options->no_driver) {
     t.skip_reason = "disabled";
@@ -236,28 +241,6 @@ std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
     auto data = ReadWholeFile(staged.staging_path);
     return data.ok() ? std::move(*data) : "";
   }
-  return "";
-}
-
-std::string ResolveNode(const CollectOptions& options, const HostRoot& host) {
-  if (!options.node.empty()) return options.node;
-  // A pod learns its node's name from the downward API (deploy/kubernetes/).
-  if (const char* env = std::getenv("NODE_NAME"); env && *env) return env;
-  auto hostname = host.ReadSmallFile("/etc/hostname", 256);
-  if (hostname.ok() && !TrimRight(*hostname, " \r\n").empty()) return FirstLine(*hostname);
-  if (host.root() == "/") {
-    char name[256] = {};
-    if (gethostname(name, sizeof name - 1) == 0) return name;
-  }
-  return "";
-}
-
-std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec) {
-  if (!options.kubeconfig.empty()) return options.kubeconfig;
-  if (const char* env = std::getenv("KUBECONFIG"); env && *env) return env;
-  // Only its existence is checked: the file holds credentials and is never read.
-  const std::string kubelet_conf = "/etc/kubernetes/kubelet.conf";
-  if (host.Lstat(kubelet_conf).ok()) return exec.HostPathArg(kubelet_conf);
   return "";
 }
 

@@ -29,8 +29,9 @@ struct Plan {
   const HostRoot* host = nullptr;
   const HostExec* exec = nullptr;
   std::unique_ptr<re2::RE2> plugin_pattern;
-  std::string node;
-  std::string kubeconfig;  // "" when none is usable
+  std::string node;        // "" when nothing named the Node: the API is not asked
+  std::string kubeconfig;  // as kubectl must be given it; "" when none is usable
+  bool kubeconfig_in_cluster = false;  // kubectl finds the pod's service account itself
   bool have_crictl = false;
   bool have_ctr = false;
   // Why crictl or ctr cannot connect (runtime_sockets.h); "" when it can or is not checked.
@@ -43,12 +44,6 @@ struct Discovered {
   PluginContainer container;
   ContainerFacts facts;
 };
-
-// --node, else $NODE_NAME, else the host's /etc/hostname, else (root "/") gethostname.
-std::string ResolveNode(const CollectOptions& options, const HostRoot& host);
-// --kubeconfig, else $KUBECONFIG, else the kubelet's kubeconfig when it
-// exists (as a path the host command can open); "" when none.
-std::string ResolveKubeconfig(const CollectOptions& options, const HostRoot& host, const HostExec& exec);
 
 std::vector<ProbeTask> PlanPhaseOne(const Plan& plan);
 // Fills `containers` from phase one's crictl listing.

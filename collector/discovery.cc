@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/plugin_roles.h"
+
 namespace gpuf {
 
 namespace {
@@ -46,6 +48,29 @@ bool Matches(const re2::RE2& pattern, const std::string& text) {
   return !text.empty() && re2::RE2::PartialMatch(text, pattern);
 }
 
+std::vector<std::string> StringsAt(const json& j, std::initializer_list<const char*> path) {
+  const json* node = &j;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return {};
+    node = &(*node)[key];
+  }
+  std::vector<std::string> out;
+  if (!node->is_array()) return out;
+  for (const auto& item : *node) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+// The container runs the plugin (common/plugin_roles.h): its command or
+// image says so, or its name or its pod's matches the pattern and nothing
+// marks it as a sidecar, init container or validator.
+bool RunsPlugin(const PluginContainer& c, std::string_view image, std::vector<std::string> command,
+                const re2::RE2& pattern) {
+  const bool name_matches = Matches(pattern, c.name) || Matches(pattern, c.pod_name);
+  return ClassifyPluginRole({c.name, image, std::move(command)}, name_matches).role == PluginRole::kPlugin;
+}
+
 // "kubepods-besteffort-pod1234.slice" -> "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1234.slice"
 std::string ExpandSystemdSlice(const std::string& slice) {
   const std::string suffix = ".slice";
@@ -80,7 +105,7 @@ std::vector<PluginContainer> PluginContainersFromCrictlPs(std::string_view text,
     p.state = StringAt(c, {"state"});
     p.created_at_ns = IntAt(c, {"createdAt"});
     if (p.id.empty() || p.id.find_first_not_of("0123456789abcdef") != std::string::npos) continue;
-    if (Matches(pattern, p.name) || Matches(pattern, p.pod_name)) found.push_back(p);
+    if (RunsPlugin(p, StringAt(c, {"image", "image"}), {}, pattern)) found.push_back(p);
   }
   std::stable_sort(found.begin(), found.end(),
                    [](const auto& a, const auto& b) { return a.created_at_ns > b.created_at_ns; });
@@ -108,7 +133,8 @@ bool PluginContainerFromCtrInfo(std::string_view text, const re2::RE2& pattern, 
   out.name = StringAt(doc, {"Labels", "io.kubernetes.container.name"});
   out.pod_name = StringAt(doc, {"Labels", "io.kubernetes.pod.name"});
   out.pod_namespace = StringAt(doc, {"Labels", "io.kubernetes.pod.namespace"});
-  return !out.id.empty() && (Matches(pattern, out.name) || Matches(pattern, out.pod_name));
+  return !out.id.empty() &&
+         RunsPlugin(out, StringAt(doc, {"Image"}), StringsAt(doc, {"Spec", "process", "args"}), pattern);
 }
 
 ContainerFacts ContainerFactsFromInspect(std::string_view text) {

@@ -27,16 +27,17 @@ struct PluginContainer {
   int64_t created_at_ns = 0;
 };
 
-// Containers whose container or pod name matches `pattern`, newest first,
-// at most `limit`.
+// Containers that run the device plugin (common/plugin_roles.h: by image,
+// else by their or their pod's name matching `pattern`; sidecars, init
+// containers and validators are left out), newest first, at most `limit`.
 std::vector<PluginContainer> PluginContainersFromCrictlPs(std::string_view json,
                                                           const re2::RE2& pattern, size_t limit);
 
 // Container ids from `ctr containers ls -q` (one per line).
 std::vector<std::string> IdsFromCtrList(std::string_view text, size_t limit);
 
-// From `ctr containers info ID`: the container when its Kubernetes labels
-// match the pattern.
+// From `ctr containers info ID`: the container when it runs the device
+// plugin (its command, image or Kubernetes labels say so).
 bool PluginContainerFromCtrInfo(std::string_view json, const re2::RE2& pattern, PluginContainer& out);
 
 struct ContainerFacts {

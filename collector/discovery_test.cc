@@ -64,6 +64,53 @@ TEST_CASE("PluginContainersFromCrictlPs: matches by name, newest first, running 
   CHECK(found[1].created_at_ns == 1763435897000000000LL);
 }
 
+TEST_CASE("PluginContainersFromCrictlPs: of a GPU Operator node, the plugin container, not its sidecar or validators") {
+  // Names as NVIDIA/gpu-operator deploys them; one container per role.
+  auto container = [](const char* id, const char* name, const char* pod, const char* image, const char* state,
+                      const char* created) {
+    return std::string(R"({"id": ")") + std::string(64, id[0]) + R"(", "metadata": {"name": ")" + name +
+           R"("}, "image": {"image": ")" + image + R"("}, "state": ")" + state + R"(", "createdAt": ")" + created +
+           R"(", "labels": {"io.kubernetes.pod.name": ")" + pod +
+           R"(", "io.kubernetes.pod.namespace": "gpu-operator"}})";
+  };
+  const std::string plugin_image = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0";
+  const std::string validator_image = "nvcr.io/nvidia/cloud-native/gpu-operator-validator:v24.9.0";
+  const std::string ps =
+      R"({"containers": [)" +
+      container("a", "toolkit-validation", "nvidia-device-plugin-daemonset-7xk2p", plugin_image.c_str(),
+                "CONTAINER_EXITED", "1763435897000000000") + "," +
+      container("b", "nvidia-device-plugin", "nvidia-device-plugin-daemonset-7xk2p", plugin_image.c_str(),
+                "CONTAINER_RUNNING", "1763435899000000000") + "," +
+      container("c", "config-manager", "nvidia-device-plugin-daemonset-7xk2p", plugin_image.c_str(),
+                "CONTAINER_RUNNING", "1763435899100000000") + "," +
+      container("d", "nvidia-device-plugin-validator", "nvidia-device-plugin-validator-5mn8q",
+                validator_image.c_str(), "CONTAINER_EXITED", "1763435950000000000") + "," +
+      container("e", "plugin", "gpu-manager-x", plugin_image.c_str(), "CONTAINER_RUNNING", "1763435800000000000") +
+      "]}";
+  re2::RE2 pattern(std::string(kDefaultPluginPattern), CaseInsensitive());
+  auto found = PluginContainersFromCrictlPs(ps, pattern, 16);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].name == "nvidia-device-plugin");
+  CHECK(found[0].id == std::string(64, 'b'));
+  CHECK(found[1].name == "plugin");  // a renamed pod, known by its image
+}
+
+TEST_CASE("PluginContainerFromCtrInfo: the command decides when the image is the plugin's") {
+  re2::RE2 pattern(std::string(kDefaultPluginPattern), CaseInsensitive());
+  PluginContainer out;
+  CHECK(PluginContainerFromCtrInfo(
+      R"({"ID": "ab12", "Image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0",
+          "Labels": {"io.kubernetes.container.name": "cm", "io.kubernetes.pod.name": "nvidia-device-plugin-daemonset-1"},
+          "Spec": {"process": {"args": ["config-manager"]}}})",
+      pattern, out) == false);
+  CHECK(PluginContainerFromCtrInfo(
+      R"({"ID": "ab13", "Image": "registry.example/dp:1",
+          "Labels": {"io.kubernetes.container.name": "dp", "io.kubernetes.pod.name": "x"},
+          "Spec": {"process": {"args": ["/usr/bin/nvidia-device-plugin"]}}})",
+      pattern, out));
+  CHECK(out.id == "ab13");
+}
+
 TEST_CASE("PluginContainersFromCrictlPs: garbage yields nothing") {
   re2::RE2 pattern("device-plugin");
   CHECK(PluginContainersFromCrictlPs("not json", pattern, 16).empty());

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "collector/secrets.h"
+
 namespace gpuf {
 
 namespace {
@@ -164,6 +166,20 @@ Result<std::vector<std::string>> HostRoot::ListDir(const std::string& host_path)
   closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool HostRoot::Exists(const std::string& host_path) const { return Lstat(host_path).ok(); }
+
+std::optional<std::string> HostRoot::Read(const std::string& host_path, int64_t max_bytes) const {
+  if (IsForbiddenHostPath(host_path)) return std::nullopt;
+  auto data = ReadSmallFile(host_path, max_bytes);
+  if (!data.ok()) return std::nullopt;
+  return std::move(data).value();
+}
+
+std::vector<std::string> HostRoot::List(const std::string& host_path) const {
+  auto names = ListDir(host_path);
+  return names.ok() ? std::move(names).value() : std::vector<std::string>{};
 }
 
 }  // namespace gpuf

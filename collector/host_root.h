@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collector/capped_file.h"
+#include "common/host_files.h"
 #include "common/status.h"
 
 namespace gpuf {
@@ -25,13 +26,15 @@ struct DirEntryInfo {
   std::string link_target;  // for symlinks
 };
 
-class HostRoot {
+// As HostFiles it answers what platform recognition and node identity ask;
+// its Read refuses the paths collector/secrets.h forbids.
+class HostRoot : public HostFiles {
  public:
   // Fails with NotFound when `root` is not a directory.
   static Result<HostRoot> Open(const std::string& root);
   HostRoot(HostRoot&& other) noexcept;
   HostRoot& operator=(HostRoot&&) = delete;
-  ~HostRoot();
+  ~HostRoot() override;
 
   const std::string& root() const { return root_; }
   // The host path as a path on this machine ("/host" + "/etc/hostname").
@@ -48,6 +51,11 @@ class HostRoot {
   Result<DirEntryInfo> Lstat(const std::string& host_path) const;
   // Names in a directory, sorted, without "." and "..".
   Result<std::vector<std::string>> ListDir(const std::string& host_path) const;
+
+  // HostFiles.
+  bool Exists(const std::string& host_path) const override;
+  std::optional<std::string> Read(const std::string& host_path, int64_t max_bytes = 1 << 20) const override;
+  std::vector<std::string> List(const std::string& host_path) const override;
 
  private:
   HostRoot(std::string root, int fd) : root_(std::move(root)), root_fd_(fd) {}

@@ -2,6 +2,8 @@
 
 #include <re2/re2.h>
 
+#include "common/plugin_roles.h"
+
 namespace gpuf {
 
 std::vector<std::string> PluginLogFiles(const HostRoot& host, const re2::RE2& plugin_pattern) {
@@ -14,9 +16,10 @@ std::vector<std::string> PluginLogFiles(const HostRoot& host, const re2::RE2& pl
     auto containers = host.ListDir(pod_dir);
     if (!containers.ok()) continue;
     for (const auto& container : *containers) {
-      if (!re2::RE2::PartialMatch(pod, plugin_pattern) && !re2::RE2::PartialMatch(container, plugin_pattern)) {
-        continue;
-      }
+      const bool name_matches =
+          re2::RE2::PartialMatch(pod, plugin_pattern) || re2::RE2::PartialMatch(container, plugin_pattern);
+      // The GPU Operator's config-manager and validation containers share the plugin's pod.
+      if (ClassifyPluginRole({container, "", {}}, name_matches).role != PluginRole::kPlugin) continue;
       const std::string container_dir = JoinHostPath(pod_dir, container);
       auto files = host.ListDir(container_dir);
       if (!files.ok()) continue;

@@ -1,6 +1,8 @@
 // Where the device plugin's container logs are on the host:
 // /var/log/pods/<namespace>_<pod>_<uid>/<container>/<n>.log[.<rotation>],
-// for the pods or containers whose name the plugin pattern matches.
+// for the pods or containers whose name the plugin pattern matches, less
+// the containers that are only context (common/plugin_roles.h: the GPU
+// Operator's config-manager, validation init containers and validators).
 #ifndef GPUF_COLLECTOR_PLUGIN_LOGS_H_
 #define GPUF_COLLECTOR_PLUGIN_LOGS_H_
 

@@ -5,6 +5,7 @@
 
 #include "common/bundle_layout.h"
 #include "common/pci_role.h"
+#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -54,7 +55,41 @@ int CountPciGpus(std::string_view table) {
   return count;
 }
 
-std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedReader& read) {
+namespace {
+
+// "cn-hangzhou.10.42.7.19 (kubelet_flag: /etc/...; hostname izbp1...z)".
+std::string NodeLine(const Manifest& m) {
+  if (m.node_name.empty()) return "none found (pass --node): the API was not asked";
+  std::string line = m.node_name;
+  std::string from;
+  for (const auto& step : m.node_name_steps) {
+    if (step.source == m.node_name_source) from = step.from;
+  }
+  if (!m.node_name_source.empty()) line += " (" + m.node_name_source + (from.empty() ? "" : ": " + from);
+  if (!m.hostname.empty() && m.hostname != m.node_name) line += "; hostname " + m.hostname;
+  return line + (m.node_name_source.empty() ? "" : ")");
+}
+
+std::string KubeconfigLine(const Manifest& m) {
+  if (m.kubeconfig_source == "in_cluster") return "none: the pod's service account (in-cluster)";
+  if (m.kubeconfig.empty()) return "none found (pass --kubeconfig)";
+  return m.kubeconfig + " (" + m.kubeconfig_source + ")";
+}
+
+// Why the Node's GPU resources are not known.
+std::string NoResources(const ProbeResult& r, const Manifest& m, const StagedReader& read) {
+  const ManifestArtifact& a = r.artifact;
+  if (a.status == "skipped") return "unknown (" + a.error + ")";
+  if (m.node_found == false) {
+    return "unknown: the API has no Node named '" + m.node_name + "' (a wrong node name, not missing access; pass --node)";
+  }
+  std::string said = FirstLine(read(r, kStreamStderr));
+  return "unknown (no API access" + (said.empty() ? std::string(")") : ": " + said + ")");
+}
+
+}  // namespace
+
+std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifest& manifest, const StagedReader& read) {
   std::ostringstream out;
   std::string host_gpus = "not run", pci_gpus = "unknown", resources = "unknown (no API access)";
   std::vector<std::string> plugin_views, problems;
@@ -80,16 +115,22 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedR
     } else if (a.name == "k8s.node" && a.status == "ok") {
       std::string gpus = NodeGpuResources(read(r, kStreamStdout));
       if (!gpus.empty()) resources = gpus;
+    } else if (a.name == "k8s.node") {
+      resources = NoResources(r, manifest, read);
     } else if ((a.name == "plugin.log" || a.name == "plugin.crictl_logs") && a.status == "ok") {
       ++plugin_logs;
       std::string text = read(r, kStreamContent) + read(r, kStreamStdout) + read(r, kStreamStderr);
-      if (text.find("Registered device plugin for") != std::string::npos) registered = true;
+      for (std::string_view phrase : kPluginRegisteredPhrases) {
+        if (text.find(phrase) != std::string::npos) registered = true;
+      }
     }
     if (a.status == "timed_out" || a.status == "error" || a.status == "interrupted") {
       problems.push_back(a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +
                          (a.abandoned ? " (abandoned)" : ""));
     }
   }
+  out << "  Node:                         " << NodeLine(manifest) << "\n";
+  out << "  kubeconfig:                   " << KubeconfigLine(manifest) << "\n";
   out << "  NVIDIA GPUs on PCI:           " << pci_gpus << "\n";
   out << "  host nvidia-smi -L:           " << host_gpus << "\n";
   if (plugin_views.empty()) out << "  plugin container nvidia-smi:  no running plugin container found\n";

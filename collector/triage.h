@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "collector/probe_runner.h"
+#include "common/manifest.h"
 
 namespace gpuf {
 
 using StagedReader = std::function<std::string(const ProbeResult&, std::string_view stream)>;
 
-std::string TriageSummary(const std::vector<ProbeResult>& results, const StagedReader& read);
+// `manifest` says which Node and which kubeconfig were used (its host fields).
+std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifest& manifest, const StagedReader& read);
 
 // Lines of `nvidia-smi -L` that name a whole GPU ("GPU 0: ... (UUID: GPU-...)").
 int CountNvidiaSmiGpus(std::string_view list_output);

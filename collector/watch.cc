@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "collector/collect_plan.h"
 #include "collector/host_exec.h"
+#include "collector/identify_node.h"
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
@@ -56,11 +56,14 @@ void MaybeCheckAllocatable(const WatchOptions& options, const HostRoot& host, Ch
   auto mode = ParseExecMode(options.collect.exec_mode);
   if (!mode.ok()) return;
   HostExec exec(*mode, host, options.collect.path_env);
-  const std::string kubeconfig = ResolveKubeconfig(options.collect, host, exec);
-  const std::string node = ResolveNode(options.collect, host);
-  PreparedCommand command =
-      exec.Prepare({"kubectl", "--kubeconfig", kubeconfig, "--request-timeout=5s", "get", "node", node, "-o", "json"});
-  if (command.executable.empty() || kubeconfig.empty() || node.empty()) return;
+  // No journal here: the check runs every few minutes and must stay cheap.
+  const IdentifiedNode id = IdentifyNode(options.collect, host, exec, RecognizePlatform(host), "");
+  const std::string& node = id.identity.node_name;
+  std::vector<std::string> argv = {"kubectl", "--kubeconfig", id.kubectl_kubeconfig, "--request-timeout=5s",
+                                   "get", "node", node, "-o", "json"};
+  if (id.in_cluster) argv.erase(argv.begin() + 1, argv.begin() + 3);
+  PreparedCommand command = exec.Prepare(argv);
+  if (command.executable.empty() || (id.kubectl_kubeconfig.empty() && !id.in_cluster) || node.empty()) return;
   const std::string staging = options.out_dir + "/" + kStateFile + ".node";
   CappedFile out(staging, 16 << 20, KeepMode::kHead), err(staging + ".err", 1 << 16, KeepMode::kTail);
   if (!out.Open().ok() || !err.Open().ok()) return;

@@ -9,6 +9,7 @@
 #include "collector/nvidia_pci.h"
 #include "collector/plugin_logs.h"
 #include "common/pci_role.h"
+#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -59,9 +60,10 @@ std::string CurrentPluginLog(const HostRoot& host, const re2::RE2& pattern) {
   return newest;
 }
 
-size_t LastOf(const std::string& text, std::initializer_list<const char*> needles) {
+template <typename Needles>
+size_t LastOf(const std::string& text, const Needles& needles) {
   size_t last = std::string::npos;
-  for (const char* needle : needles) {
+  for (std::string_view needle : needles) {
     size_t at = text.rfind(needle);
     if (at != std::string::npos && (last == std::string::npos || at > last)) last = at;
   }
@@ -74,10 +76,8 @@ std::optional<bool> RegisteredInLog(const HostRoot& host, const std::string& pat
   auto text = host.ReadSmallFile(path, 64LL << 20);
   if (!text.ok()) return std::nullopt;
   std::string tail = text->size() > kLogTailBytes ? text->substr(text->size() - kLogTailBytes) : *text;
-  size_t registered = LastOf(tail, {"Registered device plugin for"});
-  size_t setback = LastOf(tail, {"Failed to initialize NVML", "nvml init failed", "No devices found",
-                                 "Incompatible strategy detected", "Incompatible platform detected",
-                                 "error starting plugins", "created, restarting.", "Received SIGHUP"});
+  size_t registered = LastOf(tail, kPluginRegisteredPhrases);
+  size_t setback = LastOf(tail, kPluginSetbackPhrases);
   if (registered == std::string::npos) return false;
   return setback == std::string::npos || registered > setback;
 }

@@ -94,6 +94,29 @@ TEST_CASE("CheckChain: kubelet restarted after the plugin last registered") {
         std::vector<std::string>{"plugin_socket_older_than_kubelet_sock", "plugin_not_registered"});
 }
 
+TEST_CASE("CheckChain: GKE's plugin registers in its own words, and a kubelet restart undoes it") {
+  // GoogleCloudPlatform/container-engine-accelerators pkg/gpu/nvidia/manager.go; its plugin socket is
+  // nvidiaGPU-<unix time>.sock, its logs under the nvidia-gpu-device-plugin pod.
+  test::FakeHost host;
+  AddGpuNode(host, 2);
+  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/kubelet.sock", 1000);
+  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/nvidiaGPU-1794994857.sock", 1010);
+  const std::string log =
+      "/var/log/pods/kube-system_nvidia-gpu-device-plugin-small-cos-b4c64_uid/nvidia-gpu-device-plugin/0.log";
+  host.AddFile(log, "2026-11-18T09:40:57.461766547Z stderr F I1118 09:40:57.461766       1 manager.go:447] "
+                    "registered with kubelet, will use beta API\n"
+                    "2026-11-18T09:40:58.465566164Z stderr F I1118 09:40:58.465566       1 manager.go:501] "
+                    "device-plugin registered with the kubelet\n");
+  ChainCheck check = Check(host);
+  CHECK(check.plugin_log == log);
+  CHECK(check.registered == true);
+  CHECK(check.healthy());
+
+  host.AddFile(log, "2026-11-18T09:40:57.461766547Z stderr F I1118 09:40:57.461766       1 manager.go:447] "
+                    "registered with kubelet, will use beta API\n");
+  CHECK(Check(host).registered == false);
+}
+
 TEST_CASE("CheckChain: a node without NVIDIA GPUs has nothing to break") {
   test::FakeHost host;
   host.AddFile("/sys/bus/pci/devices/0000:00:00.0/vendor", "0x8086\n");

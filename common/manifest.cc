@@ -249,6 +249,38 @@ Status ReadOrigin(const json& top, ManifestOrigin& origin) {
   return r.status();
 }
 
+json HostObject(const Manifest& m) {
+  json steps = json::array();
+  for (const auto& step : m.node_name_steps) {
+    steps.push_back({{"source", step.source}, {"from", NullableString(step.from)}, {"value", NullableString(step.value)}});
+  }
+  return {{"hostname", m.hostname},
+          {"node_name", m.node_name},
+          {"node_name_source", NullableString(m.node_name_source)},
+          {"node_name_steps", steps},
+          {"node_found", m.node_found ? json(*m.node_found) : json(nullptr)},
+          {"kubeconfig", NullableString(m.kubeconfig)},
+          {"kubeconfig_source", NullableString(m.kubeconfig_source)},
+          {"platform", NullableString(m.platform)},
+          {"machine_id", NullableString(m.machine_id)},
+          {"boot_id", NullableString(m.boot_id)}};
+}
+
+// Absent on bundles written before node identity was recorded.
+Status ReadNameSteps(const json& host, std::vector<ManifestNameStep>& steps) {
+  auto it = host.find("node_name_steps");
+  if (it == host.end() || it->is_null()) return Status::Ok();
+  if (!it->is_array()) return Status::BadInput("manifest field 'host.node_name_steps' is not an array");
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& step = (*it)[i];
+    if (!step.is_object()) return Status::BadInput("manifest field 'host.node_name_steps' holds a non-object");
+    Reader r(step, "host.node_name_steps[" + std::to_string(i) + "].");
+    steps.push_back({r.String("source"), r.String("from", false), r.String("value", false)});
+    GPUF_RETURN_IF_ERROR(r.status());
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string SerializeManifest(const Manifest& m) {
@@ -258,11 +290,7 @@ std::string SerializeManifest(const Manifest& m) {
       {"format", m.format},
       {"format_version", m.format_version},
       {"tool", {{"name", m.tool_name}, {"version", m.tool_version}}},
-      {"host",
-       {{"hostname", m.hostname},
-        {"node_name", m.node_name},
-        {"machine_id", NullableString(m.machine_id)},
-        {"boot_id", NullableString(m.boot_id)}}},
+      {"host", HostObject(m)},
       {"collection",
        {{"started_at", FormatRfc3339Utc(m.started_at_unix_ns)},
         {"started_at_unix_ns", m.started_at_unix_ns},
@@ -331,9 +359,18 @@ Result<Manifest> ParseManifest(std::string_view text) {
   Reader h(*host, "host.");
   m.hostname = h.String("hostname", false);
   m.node_name = h.String("node_name", false);
+  m.node_name_source = h.String("node_name_source", false);
+  m.kubeconfig = h.String("kubeconfig", false);
+  m.kubeconfig_source = h.String("kubeconfig_source", false);
+  m.platform = h.String("platform", false);
   m.machine_id = h.String("machine_id", false);
   m.boot_id = h.String("boot_id", false);
   GPUF_RETURN_IF_ERROR(h.status());
+  if (auto found = host->find("node_found"); found != host->end() && !found->is_null()) {
+    if (!found->is_boolean()) return Status::BadInput("manifest field 'host.node_found' is not a boolean");
+    m.node_found = found->get<bool>();
+  }
+  GPUF_RETURN_IF_ERROR(ReadNameSteps(*host, m.node_name_steps));
 
   Reader c(*collection, "collection.");
   m.started_at_unix_ns = c.Int("started_at_unix_ns");

@@ -66,6 +66,16 @@ struct ManifestOrigin {
   std::vector<std::string> cannot_show;  // logical names this kind of input never carries
 };
 
+// One step of resolving the Node's name (collector/node_identity.h): where
+// it looked and the name it found there ("" when none).
+struct ManifestNameStep {
+  std::string source;  // "option", "env", "kubelet_flag", "kubelet_config", "mirror_pod", "kubelet_journal", "hostname"
+  std::string from;    // the file, process or variable that gave the value; "" when nothing did
+  std::string value;
+
+  bool operator==(const ManifestNameStep&) const = default;
+};
+
 // Redacted bundles only (schema/bundle.md, "Redacted bundles").
 struct ManifestRedaction {
   bool redacted = false;
@@ -82,6 +92,12 @@ struct Manifest {
   // host identity
   std::string hostname;
   std::string node_name;
+  std::string node_name_source;             // the step that named the Node, "" when none did (or an older bundle)
+  std::vector<ManifestNameStep> node_name_steps;
+  std::optional<bool> node_found;           // the API's answer to `kubectl get node NAME`; nullopt when not asked
+  std::string kubeconfig;                   // what kubectl was given, "" when nothing (or in-cluster)
+  std::string kubeconfig_source;            // "option", "env", "kubelet_flag", "platform", "in_cluster", ""
+  std::string platform;                     // common/platforms.h ids: "openshift+gpu-operator"
   std::string machine_id;
   std::string boot_id;
   // collection

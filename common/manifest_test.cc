@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace gpuf {
 
 namespace {
@@ -68,6 +70,42 @@ TEST_CASE("Manifest: the redaction record and report round-trip, and exist only 
   CHECK(parsed->artifacts[0].redaction_counts == std::map<std::string, int64_t>{{"hostname", 3}, {"ipv4", 1}});
 }
 
+TEST_CASE("Manifest: the Node's identity round-trips, and bundles without it read as unknown") {
+  Manifest m = SampleManifest();
+  m.hostname = "izbp1d5x3k8f2q7hz2e7tkz";
+  m.node_name = "cn-hangzhou.10.42.7.19";
+  m.node_name_source = "kubelet_flag";
+  m.node_name_steps = {{"option", "", ""},
+                       {"env", "", ""},
+                       {"kubelet_flag", "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf", "cn-hangzhou.10.42.7.19"}};
+  m.node_found = false;
+  m.kubeconfig = "/etc/kubernetes/kubelet.conf";
+  m.kubeconfig_source = "kubelet_flag";
+  m.platform = "ack";
+  const std::string text = SerializeManifest(m);
+  CHECK(text.find("\"node_name_steps\": [\n      {\n        \"from\": null,\n        \"source\": \"option\",\n"
+                  "        \"value\": null\n      },") != std::string::npos);
+  auto parsed = ParseManifest(text);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->hostname == "izbp1d5x3k8f2q7hz2e7tkz");
+  CHECK(parsed->node_name_source == "kubelet_flag");
+  CHECK(parsed->node_name_steps == m.node_name_steps);
+  CHECK(parsed->node_found == false);
+  CHECK(parsed->kubeconfig == "/etc/kubernetes/kubelet.conf");
+  CHECK(parsed->kubeconfig_source == "kubelet_flag");
+  CHECK(parsed->platform == "ack");
+
+  nlohmann::json old = nlohmann::json::parse(SerializeManifest(SampleManifest()));
+  for (const char* field : {"node_name_source", "node_name_steps", "node_found", "kubeconfig", "kubeconfig_source",
+                            "platform"}) {
+    REQUIRE(old["host"].erase(field) == 1);
+  }
+  auto older = ParseManifest(old.dump());
+  REQUIRE_MESSAGE(older.ok(), older.status().message());
+  CHECK(older->node_name_steps.empty());
+  CHECK(!older->node_found.has_value());
+}
+
 TEST_CASE("Manifest: bad input names the problem") {
   SUBCASE("not JSON") {
     auto r = ParseManifest("{not json");
@@ -82,6 +120,14 @@ TEST_CASE("Manifest: bad input names the problem") {
     CHECK(r.status().code() == Status::Code::kUnsupported);
     CHECK(r.status().message() ==
           "bundle format version 2 is newer than this gpuforensics understands (1); upgrade gpuforensics");
+  }
+  SUBCASE("a name step without its source") {
+    Manifest m = SampleManifest();
+    m.node_name_steps = {{"hostname", "hostname", "gpu-node-7"}};
+    std::string text = SerializeManifest(m);
+    text.replace(text.find("\"source\": \"hostname\""), 20, "\"source\": null");
+    auto r = ParseManifest(text);
+    CHECK(r.status().message() == "manifest field 'host.node_name_steps[0].source' missing");
   }
   SUBCASE("a field of the wrong type") {
     std::string text = SerializeManifest(SampleManifest());

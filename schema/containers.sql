@@ -22,6 +22,6 @@ CREATE TABLE containers (
   log_path         TEXT,              -- CRI log file, e.g. /var/log/pods/<ns>_<pod>_<uid>/<name>/0.log
   legacy_nvidia_hook INTEGER,         -- 1 when a prestart hook injects GPUs outside the OCI spec (legacy mode)
   spec_nvidia_devices INTEGER,        -- /dev/nvidia* entries in the OCI spec (CDI, PASS_DEVICE_SPECS)
-  is_plugin        INTEGER NOT NULL,  -- 1 when the name matched the device-plugin pattern
+  is_plugin        INTEGER NOT NULL,  -- 1 when it runs the device plugin (its command, image or name; common/plugin_roles.h): 0 for the sidecars, init containers and validators beside it
   UNIQUE (bundle_id, id)
 );

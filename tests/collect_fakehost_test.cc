@@ -551,6 +551,111 @@ TEST_CASE("collect: CRI-O's configuration and drop-ins are read for the runtime 
                       "/etc/crio/crio.conf.d/99-nvidia.conf\tcrio.runtime.nvidia.runtime_type\toci\n");
 }
 
+// A kubectl that knows one Node: `name` answers, any other name is NotFound
+// (kubectl's own wording), the pod list is empty.
+std::string KubectlKnowing(const std::string& name) {
+  return "case \"$*\" in\n"
+         "  *'get node " + name + " '*) echo '{\"kind\":\"Node\",\"metadata\":{\"name\":\"" + name +
+         "\"},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"8\"},\"allocatable\":{\"nvidia.com/gpu\":\"8\"}}}' ;;\n"
+         "  *'get node '*) echo \"Error from server (NotFound): nodes \\\"$6\\\" not found\" >&2; exit 1 ;;\n"
+         "  *) echo '{\"kind\":\"List\",\"items\":[]}' ;;\n"
+         "esac";
+}
+
+TEST_CASE("collect: ACK's Node is named by the kubelet's --hostname-override, not the hostname") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddFile("/etc/hostname", "iZbp1d5x3k8f2q7hz2e7tkZ\n");
+  host.AddFile("/etc/systemd/system/kubelet.service.d/10-kubeadm.conf",
+               "[Service]\nEnvironment=\"KUBELET_KUBECONFIG_ARGS=--kubeconfig=/etc/kubernetes/kubelet.conf\"\n"
+               "Environment=\"KUBELET_EXTRA_ARGS=--hostname-override=cn-hangzhou.10.42.7.19\"\n"
+               "ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_EXTRA_ARGS\n");
+  host.AddStub("kubectl", KubectlKnowing("cn-hangzhou.10.42.7.19"));
+  Collected c = Collect(host, host.root() + "/../ack.tar.zst");
+  const json& h = c.manifest["host"];
+  CHECK(h["node_name"] == "cn-hangzhou.10.42.7.19");
+  CHECK(h["hostname"] == "iZbp1d5x3k8f2q7hz2e7tkZ");
+  CHECK(h["node_name_source"] == "kubelet_flag");
+  CHECK(h["node_name_steps"] == json::parse(R"([
+      {"source": "option", "from": null, "value": null},
+      {"source": "env", "from": null, "value": null},
+      {"source": "kubelet_flag", "from": "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf",
+       "value": "cn-hangzhou.10.42.7.19"}])"));
+  CHECK(h["node_found"] == true);
+  CHECK(h["kubeconfig"] == "/etc/kubernetes/kubelet.conf");
+  CHECK(h["kubeconfig_source"] == "kubelet_flag");
+  CHECK(h["platform"] == "kubeadm");
+  const json* node = Artifact(c.manifest, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["status"] == "ok");
+  CHECK((*node)["argv"][6] == "cn-hangzhou.10.42.7.19");
+  CHECK(c.process.err.find("  Node:                         cn-hangzhou.10.42.7.19 (kubelet_flag: "
+                           "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf; hostname iZbp1d5x3k8f2q7hz2e7tkZ)\n") !=
+        std::string::npos);
+  CHECK(c.process.err.find("  kubeconfig:                   /etc/kubernetes/kubelet.conf (kubelet_flag)\n") !=
+        std::string::npos);
+  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: 8 / 8") != std::string::npos);
+}
+
+TEST_CASE("collect: $NODE_NAME names the Node, as the watch DaemonSet and the Job pass it") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("kubectl", KubectlKnowing("gpu-node-7b"));
+  const std::string out = host.root() + "/../env.tar.zst";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--timeout", "2"},
+                                   {host.PathEnv(), "KUBECONFIG=", "NODE_NAME=gpu-node-7b"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  json m = json::parse(test::ReadBundleMembers(out).at(0).second);
+  CHECK(m["host"]["node_name"] == "gpu-node-7b");
+  CHECK(m["host"]["node_name_source"] == "env");
+  CHECK(m["host"]["node_found"] == true);
+}
+
+TEST_CASE("collect: a Node the API does not know is a wrong name, not missing access") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("kubectl", KubectlKnowing("cn-hangzhou.10.42.7.19"));
+  Collected c = Collect(host, host.root() + "/../notfound.tar.zst");
+  CHECK(c.manifest["host"]["node_name"] == "gpu-node-7");
+  CHECK(c.manifest["host"]["node_name_source"] == "mirror_pod");
+  CHECK(c.manifest["host"]["node_found"] == false);
+  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: unknown: the API has no Node named 'gpu-node-7' "
+                           "(a wrong node name, not missing access; pass --node)\n") != std::string::npos);
+}
+
+TEST_CASE("collect: without a Node name the API is not asked at all") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  std::filesystem::remove(host.root() + "/etc/hostname");
+  std::filesystem::remove(host.root() + "/etc/kubernetes/manifests/nvidia-device-plugin.yml");
+  Collected c = Collect(host, host.root() + "/../nameless.tar.zst");
+  CHECK(c.manifest["host"]["node_name"] == "");
+  CHECK(c.manifest["host"]["node_name_source"].is_null());
+  const json* node = Artifact(c.manifest, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["status"] == "skipped");
+  CHECK((*node)["error"] == "no node name: --node, $NODE_NAME, the kubelet's flags and config, mirror pods, its "
+                            "journal and the hostname gave none");
+  for (const auto& argv : host.LoggedArgv()) CHECK_MESSAGE(argv.rfind("kubectl", 0) != 0, argv);
+  CHECK(c.process.err.find("  Node:                         none found (pass --node): the API was not asked\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("collect: OpenShift's kubelet.conf is a KubeletConfiguration and never goes to kubectl") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddFile("/etc/os-release", "NAME=\"Red Hat Enterprise Linux CoreOS\"\nID=\"rhcos\"\nOPENSHIFT_VERSION=\"4.16\"\n");
+  host.AddFile("/etc/kubernetes/kubelet.conf", "kind: KubeletConfiguration\napiVersion: kubelet.config.k8s.io/v1beta1\n");
+  host.AddFile("/var/lib/kubelet/kubeconfig", "apiVersion: v1\nclusters:\n");
+  Collected c = Collect(host, host.root() + "/../openshift.tar.zst");
+  CHECK(c.manifest["host"]["platform"] == "openshift");
+  CHECK(c.manifest["host"]["kubeconfig"] == "/var/lib/kubelet/kubeconfig");
+  CHECK(c.manifest["host"]["kubeconfig_source"] == "platform");
+  const json* node = Artifact(c.manifest, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["argv"][2] == host.root() + "/var/lib/kubelet/kubeconfig");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

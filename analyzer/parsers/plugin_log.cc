@@ -99,6 +99,18 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kIgnoredXids, R"(Ignoring the following XIDs for health checks: (.*))",
      Slot::kDetail},
     {PluginEventKind::kExitError, R"(error starting plugins: (.*))", Slot::kError},
+    // GKE's own plugin, nvidia-gpu-device-plugin (GoogleCloudPlatform/container-engine-accelerators,
+    // cmd/nvidia_gpu/nvidia_gpu.go and pkg/gpu/nvidia/manager.go). Its "registered with
+    // kubelet, will use beta API" only says kubelet.sock exists: it is not a registration.
+    {PluginEventKind::kStartingPlugins, R"(device-plugin started)"},
+    {PluginEventKind::kNvmlInitFailed, R"(failed to initialize nvml: (.*))", Slot::kError},
+    {PluginEventKind::kGrpcServerStarting, R"(starting device-plugin server at: (\S+))", Slot::kPath},
+    {PluginEventKind::kServing, R"(device-plugin server started serving)"},
+    {PluginEventKind::kRegistered, R"(device-plugin registered with the kubelet)"},
+    {PluginEventKind::kKubeletUnreachable, R"(no kubelet\.sock to register\.)"},
+    {PluginEventKind::kKubeletSocketCreated, R"(\s*(\S+) recreated, stopping device-plugin server)", Slot::kPath},
+    {PluginEventKind::kStoppedServing, R"(stopping device-plugin server at: (\S+))", Slot::kPath},
+    {PluginEventKind::kDeviceUnhealthy, R"(device-plugin: (\S+) device marked as Unhealthy)", Slot::kDevice},
     {PluginEventKind::kAdvice,
      R"(You can (?:check the prerequisites|learn how to set the runtime) at: .*|)"
      R"(If this is (?:not )?a GPU node, .*)"},

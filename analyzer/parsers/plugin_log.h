@@ -1,5 +1,6 @@
-// Messages of the NVIDIA k8s-device-plugin (v0.9 to v0.20), after the CRI,
-// journal, klog or Go log headers have been stripped:
+// Messages of the NVIDIA k8s-device-plugin (v0.9 to v0.20) and of GKE's
+// nvidia-gpu-device-plugin, after the CRI, journal, klog or Go log headers
+// have been stripped:
 //   XidCriticalError: Xid=79 on Device=GPU-adb24b25-1db1-436e-d958-ddee5da83d07; marking device as unhealthy.
 // The wording of each event per version is in known-issues §2; the classifier
 // accepts every one of them. It also reads the configuration the plugin prints

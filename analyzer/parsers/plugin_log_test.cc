@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <re2/re2.h>
 
+#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
 #include "tests/fixtures.h"
 
@@ -260,6 +261,61 @@ TEST_CASE("ClassifyPluginMessage: error text with bytes that are not UTF-8") {
   PluginEvent e = ClassifyPluginMessage("nvml init failed: \xff\xfe");
   CHECK(e.kind == K::kNvmlInitFailed);
   CHECK(e.error == "\xff\xfe");
+}
+
+TEST_CASE("ClassifyPluginMessage: GKE's nvidia-gpu-device-plugin, start to registration and back") {
+  // The glog format strings of GoogleCloudPlatform/container-engine-accelerators
+  // @992db81 (cmd/nvidia_gpu/nvidia_gpu.go, pkg/gpu/nvidia/manager.go, beta_plugin.go).
+  struct Case {
+    const char* line;
+    K kind;
+    const char* field;
+  };
+  const Case cases[] = {
+      {"I0612 10:00:00.000100       1 nvidia_gpu.go:112] device-plugin started", K::kStartingPlugins, ""},
+      {"F0612 10:00:00.100000       1 nvidia_gpu.go:157] failed to initialize nvml: Unknown Error",
+       K::kNvmlInitFailed, "Unknown Error"},
+      {"I0612 10:00:01.000000       1 manager.go:447] registered with kubelet, will use beta API", K::kUnknown, ""},
+      {"I0612 10:00:01.000100       1 manager.go:456] Starting filesystem watcher.", K::kUnknown, ""},
+      {"I0612 10:00:01.000200       1 manager.go:466] starting device-plugin server at: "
+       "/device-plugin/nvidiaGPU-1781258401.sock",
+       K::kGrpcServerStarting, "/device-plugin/nvidiaGPU-1781258401.sock"},
+      {"I0612 10:00:02.000000       1 manager.go:493] device-plugin server started serving", K::kServing, ""},
+      {"I0612 10:00:02.010000       1 manager.go:501] device-plugin registered with the kubelet", K::kRegistered, ""},
+      {"I0612 10:00:03.000000       1 manager.go:450] no kubelet.sock to register.", K::kKubeletUnreachable, ""},
+      {"I0612 11:00:00.000000       1 manager.go:532]  /device-plugin/kubelet.sock recreated, stopping device-plugin "
+       "server",
+       K::kKubeletSocketCreated, "/device-plugin/kubelet.sock"},
+      {"I0612 11:00:00.000100       1 manager.go:515] stopping device-plugin server at: "
+       "/device-plugin/nvidiaGPU-1781258401.sock",
+       K::kStoppedServing, "/device-plugin/nvidiaGPU-1781258401.sock"},
+      {"I0612 12:00:00.000000       1 beta_plugin.go:47] device-plugin: nvidia3 device marked as Unhealthy",
+       K::kDeviceUnhealthy, "nvidia3"},
+      {"E0612 12:00:00.000000       1 health_checker.go:439] XidCriticalError: Xid=79 on Device=nvidia3, "
+       "uuid=GPU-0ab1c2d3-e4f5-a6b7-c8d9-e0f1a2b3c4d5, the device will go unhealthy.",
+       K::kXidCritical, "nvidia3"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.line);
+    PluginEvent e = ClassifyPluginMessage(StripHeaders(c.line));
+    CHECK(e.kind == c.kind);
+    std::string field = !e.error.empty() ? e.error : !e.path.empty() ? e.path : e.device;
+    CHECK(field == c.field);
+  }
+}
+
+TEST_CASE("kPluginRegisteredPhrases: every phrase the collector looks for is a registration here") {
+  for (std::string_view phrase : kPluginRegisteredPhrases) {
+    CAPTURE(phrase);
+    std::string line = phrase == "Registered device plugin for" ? "Registered device plugin for 'nvidia.com/gpu' "
+                                                                  "with Kubelet"
+                                                                : std::string(phrase);
+    CHECK(ClassifyPluginMessage(line).kind == K::kRegistered);
+  }
+  for (std::string_view phrase : kPluginSetbackPhrases) {
+    CAPTURE(phrase);
+    CHECK(ClassifyPluginMessage(phrase).kind != K::kRegistered);
+  }
 }
 
 TEST_CASE("PluginEventKindName: stable names") {

@@ -90,6 +90,9 @@ void LiteralLearner::LearnFromManifest(const Manifest& m) {
   if (!m.plugin_pattern.empty()) redactor_->KeepPodsMatching(m.plugin_pattern);
   redactor_->AddLiteral(Family::kHostname, m.hostname);
   redactor_->AddLiteral(Family::kHostname, m.node_name);
+  for (const auto& step : m.node_name_steps) {
+    redactor_->AddLiteral(Family::kHostname, step.value);
+  }
   redactor_->AddLiteral(Family::kMachineId, m.machine_id);
   for (const auto& a : m.artifacts) {
     BeginMember("manifest");

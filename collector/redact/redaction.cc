@@ -85,8 +85,12 @@ Result<std::unique_ptr<RedactionRun>> RedactionRun::Open(const RedactOptions& op
 
 void RedactionRun::RedactHost(Manifest& m) {
   RedactionCounts ignored;
-  for (std::string* field : {&m.hostname, &m.node_name, &m.machine_id, &m.root, &m.tz_env}) {
+  for (std::string* field : {&m.hostname, &m.node_name, &m.machine_id, &m.root, &m.tz_env, &m.kubeconfig}) {
     text_->RedactText(*field, ignored);
+  }
+  for (auto& step : m.node_name_steps) {
+    text_->RedactText(step.from, ignored);
+    text_->RedactText(step.value, ignored);
   }
 }
 

@@ -54,7 +54,7 @@ class Pod:
 class ContainerSpec:
     def __init__(self, name, image, image_id, command=None, args=None, env=None,
                  secret_env=None, image_env=None, privileged=False, mounts=None,
-                 gpu_env=None, resources=None, caps_drop_all=False):
+                 gpu_env=None, resources=None, caps_drop_all=False, init=False):
         self.name, self.image, self.image_id = name, image, image_id
         self.command = command or []
         self.args = args or []
@@ -66,6 +66,7 @@ class ContainerSpec:
         self.gpu_env = gpu_env or []      # env added by the device plugin Allocate
         self.resources = resources or {}
         self.caps_drop_all = caps_drop_all
+        self.init = init                  # an init container: runs once, completes
 
 
 class Sandbox:

@@ -59,9 +59,10 @@ class Output:
         T.file("proc/devices", self.proc_devices(), self.ns(collect), 0o444)
         T.file("proc/1/mountinfo", self.mountinfo(), self.ns(collect), 0o444)
         v = h.cfg["versions"]
-        T.file("proc/driver/nvidia/version", nvidia_fake.proc_version(
-            v["driver"], v["driver_date"], P["gcc"], v.get("open_module", False)),
-            self.ns(collect), 0o444)
+        if h.driver:
+            T.file("proc/driver/nvidia/version", nvidia_fake.proc_version(
+                v["driver"], v["driver_date"], P["gcc"], v.get("open_module", False)),
+                self.ns(collect), 0o444)
         for g in h.gpus:
             T.file("proc/driver/nvidia/gpus/%s/information" % g.sysfs_id,
                    nvidia_fake.proc_information(g), self.ns(collect), 0o444)
@@ -81,8 +82,10 @@ class Output:
             self.pci(bdf, ven, dev, cls, boot_ns, "%04X%04X" % (dev, ven))
         T.mkdir("var/log/journal/%s" % h.machine_id, self.ns(h.journal.last_realtime()), 0o2755)
         self.cgroups(boot_ns)
-        self.devnodes(boot)
+        if h.driver:
+            self.devnodes(boot)
         self.etc()
+        self.platform_files()
         self.kubelet_files()
         self.pod_logs()
 
@@ -236,11 +239,14 @@ class Output:
         T.symlink("etc/localtime", "/usr/share/zoneinfo/" + h.clock.tz_name, base)
         T.file("etc/timezone", h.clock.tz_name + "\n", base)
         T.file("etc/os-release", h.profile["os_release"], base)
-        T.file("etc/containerd/config.toml", self.containerd_toml(), base + 3_600 * 10**9)
-        T.file("etc/nvidia-container-runtime/config.toml", self.nvidia_runtime_toml(), base + 3_500 * 10**9)
+        lay = h.layout
+        if lay.containerd_config:
+            T.file(lay.containerd_config.lstrip("/"), self.containerd_toml(), base + 3_600 * 10**9)
+        if h.cfg["versions"].get("toolkit") and not lay.gpu_operator:
+            T.file("etc/nvidia-container-runtime/config.toml", self.nvidia_runtime_toml(), base + 3_500 * 10**9)
         for name, text in self.manifests().items():
             T.file("etc/kubernetes/manifests/" + name, text, base + 4_000 * 10**9, 0o600)
-        T.file("etc/kubernetes/kubelet.conf", kube_fake.kubeconfig(h), base + 4_100 * 10**9, 0o600)
+        T.file(lay.kubeconfig.lstrip("/"), kube_fake.kubeconfig(h), base + 4_100 * 10**9, 0o600)
         if h.enable_cdi or h.nvidia_mode == "cdi":
             T.file("etc/cdi/nvidia.yaml", self.cdi_spec(), base + 3_700 * 10**9)
         for rel, text in h.cfg.get("files", {}).items():
@@ -487,7 +493,7 @@ kind: nvidia.com/gpu
         out = {}
         pc = h.cfg["plugin"]
         pod = h.plugin_pod
-        if pod.kind == "static":
+        if pod is not None and pod.kind == "static":
             sp = next(iter(pod.specs.values()))
             env = "".join('        - name: %s\n          value: "%s"\n' % kv for kv in sp.env)
             env += "".join("        - name: %s\n          valueFrom:\n            secretKeyRef:\n"
@@ -563,7 +569,9 @@ spec:
     def kubelet_files(self):
         h, T = self.h, self.tree
         base = h.node_created_us * 1000
-        T.file("var/lib/kubelet/config.yaml", kube_fake.kubelet_config(h), base + 4_200 * 10**9)
+        lay = h.layout
+        if lay.kubelet_config:
+            T.file(lay.kubelet_config.lstrip("/"), kube_fake.kubelet_config(h, lay), base + 4_200 * 10**9)
         T.file("var/lib/kubelet/pki/kubelet-client-current.pem",
                "-----BEGIN CERTIFICATE-----\nMIICLDCCAdKgAwIBAgIUFakeFakeFakeFakeFakeFakeFakeFakeMAoGCCqGSM49BAMC\n"
                "-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\n"
@@ -583,7 +591,7 @@ spec:
             if pod.kind == "static":
                 continue
             vol = "var/lib/kubelet/pods/%s/volumes/kubernetes.io~secret/registry-mirror-credentials/" % pod.uid
-            if pod is h.plugin_pod:
+            if pod is h.plugin_pod and pod is not None:
                 T.file(vol + "aws-secret-access-key", h.canary("aws-secret-access-key"),
                        self.ns(h.pod_created_us(pod)), 0o644)
             tok = "var/lib/kubelet/pods/%s/volumes/kubernetes.io~projected/kube-api-access-%s/token" % (
@@ -613,6 +621,60 @@ spec:
             rot = h.cfg.get("rotated_logs", {}).get(c.spec.name)
             if rot and c.attempt == rot.get("attempt", c.attempt):
                 pass
+
+    def platform_files(self):
+        """What the platform writes where (platform_layout.py), the tools it
+        keeps off the standard PATH, its log files, the GPU Operator's roots."""
+        h, T = self.h, self.tree
+        lay = h.layout
+        base = h.node_created_us * 1000
+        for rel, (text, mode) in sorted(lay.kubelet_files(h).items()):
+            T.file(rel, text, base + 4_300 * 10**9, mode)
+        for tool, path in sorted(lay.off_path.items()):
+            if not (lay.gpu_operator and tool == "nvidia-smi"):
+                T.file(path.lstrip("/"), "#!/bin/sh\n# %s of this platform: run on the node itself\n" % tool,
+                       base + 3_000 * 10**9, 0o755)
+        for path, lines in ((lay.kubelet_log, h.kubelet_file_lines), (lay.containerd_log, h.containerd_file_lines)):
+            if path and lines:
+                T.file(path.lstrip("/"), "".join(line + "\n" for _, line in sorted(lines)),
+                       self.ns(max(us for us, _ in lines)), 0o644)
+        if lay.gpu_operator:
+            self.operator_files(base)
+
+    def operator_files(self, base):
+        """NVIDIA/gpu-operator: validation markers, the toolkit under
+        /usr/local/nvidia, its containerd drop-in, and the driver container's
+        root at /run/nvidia/driver (nvidia-smi answers from files there)."""
+        h, T = self.h, self.tree
+        m = self.ns(h.kubelet_last_start_us) + 30 * 10**9
+        v = h.cfg["versions"]
+        for name in ("driver-ready", "toolkit-ready", "cuda-ready", "plugin-ready"):
+            T.file("run/nvidia/validations/" + name, "IS_HOST_DRIVER=false\nNVIDIA_DRIVER_ROOT=/run/nvidia/driver\n"
+                   if name == "driver-ready" else "", m, 0o644)
+        tk = "usr/local/nvidia/toolkit/"
+        for tool in ("nvidia-container-runtime", "nvidia-container-runtime.cdi", "nvidia-ctk",
+                     "nvidia-container-cli", "nvidia-cdi-hook"):
+            T.file(tk + tool, "#!/bin/sh\n# installed by the toolkit container\n", m, 0o755)
+        T.file(tk + ".config/nvidia-container-runtime/config.toml",
+               self.nvidia_runtime_toml().replace('#root = "/run/nvidia/driver"', 'root = "/run/nvidia/driver"'), m)
+        T.file("etc/containerd/conf.d/99-nvidia.toml",
+               'version = 2\n\n[plugins]\n\n  [plugins."io.containerd.grpc.v1.cri"]\n\n'
+               '    [plugins."io.containerd.grpc.v1.cri".containerd]\n      default_runtime_name = "nvidia"\n\n'
+               '      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes]\n\n'
+               '        [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]\n'
+               '          runtime_type = "io.containerd.runc.v2"\n\n'
+               '          [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]\n'
+               '            BinaryName = "/usr/local/nvidia/toolkit/nvidia-container-runtime"\n'
+               '            SystemdCgroup = true\n', m)
+        T.file("var/run/cdi/nvidia.yaml", self.cdi_spec(), m)
+        dr = "run/nvidia/driver/"
+        T.file(dr + "etc/os-release", h.profile["os_release"], base)
+        T.file(dr + "usr/share/gpuforensics-fake/smi-L.txt", nvidia_fake.smi_list(h.gpus), m)
+        T.file(dr + "usr/share/gpuforensics-fake/smi-qx.xml", nvidia_fake.smi_xml(
+            h.gpus, v["driver"], v["cuda"], h.clock.ctime(h.collect_us + 2_000_000), True, None, {}), m)
+        T.file(dr + "usr/bin/nvidia-smi",
+               "#!/bin/sh\ncase \"$*\" in\n  '-L') /bin/cat /usr/share/gpuforensics-fake/smi-L.txt ;;\n"
+               "  '-q -x') /bin/cat /usr/share/gpuforensics-fake/smi-qx.xml ;;\n  *) exit 2 ;;\nesac\n", m, 0o755)
 
     # --------------------------------------------------------------- answers
     def blob(self, data):
@@ -712,7 +774,7 @@ spec:
             'getting the status of the container: rpc error: code = NotFound desc = an error occurred when try to find container: not found'), 1)
         A("crictl", ["**"], "", "Incorrect Usage: flag provided but not defined\n", 1)
         if h.cfg["host"].get("kubectl", True):
-            kc = "*/etc/kubernetes/kubelet.conf"
+            kc = "*" + h.layout.kubeconfig
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "node", h.node_name,
                           "-o", "json"], kube_fake.node_json(h))
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "pods", "-A",
@@ -734,7 +796,10 @@ spec:
         with open(os.path.join(self.bin, "_stub"), "w") as f:
             f.write("#!%s\n%s" % (py, body))
         os.chmod(os.path.join(self.bin, "_stub"), 0o755)
+        lay = h.layout
         for tool in sorted(tools):
+            if tool in lay.absent or tool in lay.off_path:
+                continue   # not on this platform's PATH (an off-path one sits under the root)
             os.symlink("_stub", os.path.join(self.bin, tool))
         with open(os.path.join(self.bin, "TOOLS"), "w") as f:
             f.write("\n".join(sorted(tools)) + "\n")
@@ -750,6 +815,10 @@ spec:
         smi = h.cfg.get("nvidia_smi", {})
         v = h.cfg["versions"]
         if mode == "absent":
+            return
+        if mode == "no-devices":   # the driver is loaded, no GPU answers
+            A("nvidia-smi", ["-L"], "No devices were found\n", "", 6)
+            A("nvidia-smi", ["-q", "-x"], "No devices were found\n", "", 6)
             return
         if mode == "mismatch":
             msg = "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: %s\n" % smi["lib_version"].rsplit(".", 1)[0]
@@ -866,6 +935,17 @@ spec:
             i += 1
         A("crictl", argv, "\n".join(lines) + "\n")
 
+    def driver_container_shell(self):
+        """The driver container's image has a shell and a C library: nvidia-smi
+        there runs under chroot (collector/host_exec.h). This machine's are copied."""
+        dr = os.path.join(self.root, "run/nvidia/driver")
+        for src, dst in (("/bin/dash", "bin/sh"), ("/bin/cat", "bin/cat"),
+                         ("/lib/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/libc.so.6"),
+                         ("/lib64/ld-linux-x86-64.so.2", "lib64/ld-linux-x86-64.so.2")):
+            if os.path.exists(src):
+                os.makedirs(os.path.dirname(os.path.join(dr, dst)), exist_ok=True)
+                shutil.copy2(src, os.path.join(dr, dst))
+
     # ----------------------------------------------------------------- all
     def write(self):
         if os.path.exists(self.out):
@@ -873,6 +953,8 @@ spec:
         os.makedirs(self.bin)
         self.build_tree()
         self.tree.write(self.root)
+        if self.h.layout.gpu_operator:
+            self.driver_container_shell()
         self.h.journal.write(self.root, self.h.seed)
         jdir = os.path.join(self.root, "var/log/journal", self.h.machine_id)
         m = self.h.journal.last_realtime() * 1000

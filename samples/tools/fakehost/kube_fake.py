@@ -209,7 +209,51 @@ def checkpoint_json(host, registered):
     return json.dumps(data, separators=(",", ":"))
 
 
-def kubelet_config(host):
+def kubelet_config(host, layout=None):
+    if layout is not None and layout.id == "openshift":
+        # openshift/machine-config-operator templates/worker/01-worker-kubelet/_base/files/kubelet.yaml
+        return """kind: KubeletConfiguration
+apiVersion: kubelet.config.k8s.io/v1beta1
+authentication:
+  x509:
+    clientCAFile: /etc/kubernetes/kubelet-ca.crt
+  anonymous:
+    enabled: false
+cgroupDriver: systemd
+clusterDNS:
+  - {dns}
+clusterDomain: cluster.local
+containerLogMaxSize: 50Mi
+maxPods: 250
+kubeAPIQPS: 50
+kubeAPIBurst: 100
+rotateCertificates: true
+serializeImagePulls: false
+staticPodPath: /etc/kubernetes/manifests
+systemReserved:
+  cpu: 500m
+  memory: 1Gi
+  ephemeral-storage: 1Gi
+serverTLSBootstrap: true
+""".format(dns=host.dns_ip)
+    if layout is not None and layout.id == "eks-al2023":
+        # nodeadm writes JSON (nodeadm/internal/kubelet/config.go).
+        return json.dumps({
+            "apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration",
+            "address": "0.0.0.0", "authentication": {"anonymous": {"enabled": False},
+                                                     "webhook": {"cacheTTL": "2m0s", "enabled": True},
+                                                     "x509": {"clientCAFile": "/etc/kubernetes/pki/ca.crt"}},
+            "authorization": {"mode": "Webhook"}, "cgroupDriver": host.cgroup_driver,
+            "cgroupRoot": "/", "clusterDNS": [host.dns_ip], "clusterDomain": "cluster.local",
+            "containerRuntimeEndpoint": "unix:///run/containerd/containerd.sock",
+            "featureGates": {"RotateKubeletServerCertificate": True}, "hairpinMode": "hairpin-veth",
+            "kubeReserved": {"cpu": "110m", "ephemeral-storage": "1Gi", "memory": "2829Mi"},
+            "maxPods": host.cfg.get("k8s", {}).get("max_pods", 110),
+            "providerID": host.cfg.get("k8s", {}).get("provider_id", ""),
+            "serializeImagePulls": False, "serverTLSBootstrap": True,
+            "systemReservedCgroup": "/system", "kubeReservedCgroup": "/runtime",
+            "tlsCipherSuites": ["TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"]},
+            indent=4) + "\n"
     return """apiVersion: kubelet.config.k8s.io/v1beta1
 authentication:
   anonymous:

@@ -35,7 +35,10 @@ def vtuple(v):
 class PluginVersion:
     def __init__(self, version, commit="", mig_strategy="none",
                  fail_on_init_error=True, pass_device_specs=False,
-                 device_list_strategy="envvar", null_manager_line=None):
+                 device_list_strategy="envvar", null_manager_line=None, flavor="nvidia",
+                 replicas=0):
+        self.flavor = flavor      # "nvidia" (k8s-device-plugin) | "gke" (nvidia-gpu-device-plugin)
+        self.replicas = replicas  # time-slicing replicas per GPU, 0 when not shared
         self.version = version
         self.v = vtuple(version)
         self.commit = commit
@@ -51,7 +54,7 @@ class PluginVersion:
 
     @property
     def klog(self):
-        return self.v >= (0, 14, 0)
+        return self.flavor == "gke" or self.v >= (0, 14, 0)
 
     def retrieve_msg(self):
         return "Retrieving plugins." if self.v >= (0, 15, 0) else "Retreiving plugins."
@@ -102,6 +105,8 @@ class PluginVersion:
         cfg = {"version": "v1", "flags": flags,
                "resources": {"gpus": [{"pattern": "*", "name": RES}]},
                "sharing": {"timeSlicing": {}}}
+        if self.replicas:
+            cfg["sharing"]["timeSlicing"] = {"resources": [{"name": RES, "replicas": self.replicas}]}
         if self.mig_strategy == "mixed":
             cfg["resources"]["mig"] = [
                 {"pattern": r.split("mig-", 1)[1], "name": r}
@@ -172,9 +177,33 @@ def serve_span(pv):
     return (len(pv.resources) - 1) * 5_300 + 3600
 
 
-def start_records(pv, outcome):
+def gke_start_records(pv, outcome, t0_unix):
+    """GKE's nvidia-gpu-device-plugin (GoogleCloudPlatform/container-engine-accelerators
+    @992db81: cmd/nvidia_gpu/nvidia_gpu.go, pkg/gpu/nvidia/manager.go): NVML
+    failure is fatal; kubelet.sock found is logged before the server starts,
+    the registration only after it serves."""
+    sock = "/device-plugin/nvidiaGPU-%d.sock" % t0_unix
+    r = [R(0, "device-plugin started", src="nvidia_gpu.go:112"),
+         R(180, "Reading GPU config file: /etc/nvidia/gpu_config.json", src="nvidia_gpu.go:119")]
+    if outcome in ("unknown", "mismatch", "nolib", "lost"):
+        err = {"unknown": "Unknown Error", "mismatch": "Driver/library version mismatch",
+               "nolib": "ERROR_LIBRARY_NOT_FOUND", "lost": "GPU is lost"}[outcome]
+        r.append(R(2100, "failed to initialize nvml: %s" % err, sev="F", src="nvidia_gpu.go:157"))
+        return r, "exit"
+    r += [R(91200, "Starting GPU Health Checker", src="health_checker.go:174"),
+          R(92600, "registered with kubelet, will use beta API", src="manager.go:447"),
+          R(92700, "Starting filesystem watcher.", src="manager.go:456"),
+          R(92800, "starting device-plugin server at: %s" % sock, src="manager.go:466"),
+          R(1093100, "device-plugin server started serving", src="manager.go:493"),
+          R(1096400, "device-plugin registered with the kubelet", src="manager.go:501")]
+    return r, 1096400
+
+
+def start_records(pv, outcome, t0_unix=0):
     """Records for one plugin process start. outcome: ok | unknown | mismatch
     | nolib | zero. Returns (records, registered_delta_us or None)."""
+    if pv.flavor == "gke":
+        return gke_start_records(pv, outcome, t0_unix)
     r = []
     nvml_fail = outcome in ("unknown", "mismatch", "nolib", "lost")
     if pv.v < (0, 12, 0):

@@ -9,7 +9,7 @@ import json
 import os
 import tomllib
 
-from . import cri_fake, kube_fake, nvidia_fake, os_profiles, plugin_logs
+from . import cri_fake, kube_fake, nvidia_fake, os_profiles, platform_layout, plugin_logs
 from .clock import Clock, hexid, jitter, uuid_from
 from .journal_export import (Journal, MSG_STARTED, MSG_STARTING, MSG_STOPPED,
                              MSG_STOPPING, MSG_UNIT_SUCCESS, MSG_UNIT_FAILED,
@@ -22,6 +22,7 @@ UNIT_DESC = {
     "containerd.service": "containerd container runtime",
     "apt-daily-upgrade.service": "Daily apt upgrade and clean activities",
 }
+UNIT_DESC.update(platform_layout.UNIT_DESC)
 
 # Xids the plugin health check ignores ("application" errors), by version.
 def ignored_xids(v):
@@ -104,7 +105,11 @@ class Host:
         g = self.cfg["gpus"]
         self.gpus = nvidia_fake.make_gpus(self.seed, g["model"], g["bus"],
                                           {int(k): v for k, v in g.get("minors", {}).items()})
-        self.arch = self.gpus[0].m["arch"]
+        self.arch = self.gpus[0].m["arch"] if self.gpus else None
+        self.layout = platform_layout.Layout(self.cfg)
+        self.driver = bool(self.cfg["versions"].get("driver"))
+        self.kubelet_file_lines = []      # (us, line): RKE2 writes the kubelet's log to a file
+        self.containerd_file_lines = []   # k3s and RKE2's embedded containerd
         self.nvswitch = g.get("nvswitch", False)
         for mg in g.get("mig", []):
             gpu = self.gpus[mg["gpu"]]
@@ -228,16 +233,28 @@ class Host:
         self.journal.add(b, us, f)
 
     def kubelet_log(self, us, sev, src, msg):
+        lay = self.layout
         line = self.clock.klog(us, sev, self.kubelet_pid, src) + msg
-        self.svc(us + 31, "kubelet.service", "kubelet", self.kubelet_pid, line,
-                 exe="/usr/bin/kubelet")
+        if lay.kubelet_log:
+            self.kubelet_file_lines.append((us + 31, line))
+            return
+        self.svc(us + 31, lay.kubelet_unit, lay.kubelet_ident, self.kubelet_pid, line,
+                 exe=lay.kubelet_exe)
 
-    def containerd_log(self, us, msg, level="info", extra=""):
-        line = 'time="%s" level=%s msg="%s"%s' % (
+    def logrus(self, us, msg, level="info", extra=""):
+        return 'time="%s" level=%s msg="%s"%s' % (
             self.clock.rfc3339nano(us * 1000 + jitter(msg, us, hi=999)), level,
             msg.replace("\\", "\\\\").replace('"', '\\"'), extra)
-        self.svc(us + 24, "containerd.service", "containerd", self.containerd_pid, line,
-                 exe="/usr/bin/containerd")
+
+    def containerd_log(self, us, msg, level="info", extra=""):
+        line = self.logrus(us, msg, level, extra)
+        unit = self.layout.runtime_unit
+        if unit is None:
+            self.containerd_file_lines.append((us + 24, line))
+        elif unit == "crio.service":
+            self.svc(us + 24, unit, "crio", self.containerd_pid, line, exe="/usr/bin/crio")
+        else:
+            self.svc(us + 24, unit, "containerd", self.containerd_pid, line, exe="/usr/bin/containerd")
 
     # -- unit lifecycle ----------------------------------------------------
     def unit_start(self, us, unit, pid, dur_us=600_000, forking=False):
@@ -292,6 +309,13 @@ class Host:
         bc = b.cfg
         drv = self.cfg["versions"]
         t = b.at(self, bc.get("driver_load", 14.2))
+        if self.driver:
+            self.play_driver_load(b, t)
+        # services: PIDs handed out in start order
+        self.play_services(b)
+
+    def play_driver_load(self, b, t):
+        drv = self.cfg["versions"]
         self.kernel(t, "nvidia: loading out-of-tree module taints kernel.", 4)
         self.kernel(t + 12, "nvidia: module license 'NVIDIA' taints kernel.", 4)
         self.kernel(t + 20, "Disabling lock debugging due to kernel taint", 4)
@@ -304,13 +328,16 @@ class Host:
                         % (drv["driver"], drv["driver_date"]))
         self.kernel(t + 301_772, "nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  %s  %s"
                     % (drv["driver"], drv.get("modeset_date", drv["driver_date"])))
-        self.kernel(t + 310_116, "[drm] [nvidia-drm] [GPU ID 0x%08x] Loading driver"
-                    % (int(self.gpus[0].bus, 16) << 8))
+        if self.gpus:
+            self.kernel(t + 310_116, "[drm] [nvidia-drm] [GPU ID 0x%08x] Loading driver"
+                        % (int(self.gpus[0].bus, 16) << 8))
         for g in self.gpus:
             if g.lost and b is not self.boots[-1]:
                 continue
         self.kernel(t + 2_410_387, "nvidia-uvm: Loaded the UVM driver, major device number 508.")
-        # services: PIDs handed out in start order
+
+    def play_services(self, b):
+        bc = b.cfg
         order = sorted((b.at(self, bc[k]), k) for k in
                        ("containerd", "persistenced", "fabricmanager", "kubelet") if k in bc)
         self.next_pid = 1180 + jitter(self.seed, b.index, hi=300)
@@ -320,7 +347,8 @@ class Host:
         self.containerd_pid = pids.get("containerd", 1200)
         if "containerd" in bc:
             t = b.at(self, bc["containerd"])
-            self.unit_start(t, "containerd.service", self.containerd_pid, 61_000)
+            if self.layout.runtime_unit:
+                self.unit_start(t, self.layout.runtime_unit, self.containerd_pid, 61_000)
             cv = self.containerd_version
             self.containerd_log(t + 8_000, "starting containerd", extra=" revision=%s version=%s"
                                 % (self.cfg["versions"].get("containerd_commit", ""), cv))
@@ -329,18 +357,10 @@ class Host:
         if "persistenced" in bc:
             t = b.at(self, bc["persistenced"])
             pid = pids["persistenced"]
-            done = self.unit_start(t, "nvidia-persistenced.service", pid, 612_000, forking=True)
-            for i, (dt, msg) in enumerate([(31_000, "Verbose syslog connection opened"),
-                                           (33_000, "Started (%d)" % pid)]):
-                self.svc(t + dt, "nvidia-persistenced.service", "nvidia-persistenced", pid,
-                         msg, transport="syslog", exe="/usr/bin/nvidia-persistenced")
-            for i, g in enumerate(self.gpus):
-                self.svc(t + 70_000 + 61_000 * i, "nvidia-persistenced.service",
-                         "nvidia-persistenced", pid, "device %s - registered" % g.sysfs_id,
-                         transport="syslog", exe="/usr/bin/nvidia-persistenced")
-            self.svc(done - 2_000, "nvidia-persistenced.service", "nvidia-persistenced", pid,
-                     "Local RPC services initialized", transport="syslog",
-                     exe="/usr/bin/nvidia-persistenced")
+            if self.layout.gpu_operator:
+                self.play_container_persistenced(t, pid)
+            else:
+                self.play_persistenced(t, pid)
         if "fabricmanager" in bc:
             self.play_fabricmanager(b, b.at(self, bc["fabricmanager"]), pids["fabricmanager"])
         if "kubelet" in bc:
@@ -349,6 +369,31 @@ class Host:
         # pods of this boot
         for p in self.pods:
             self.start_pod(b, p)
+
+    def play_container_persistenced(self, t, pid):
+        """The GPU Operator's driver container runs nvidia-persistenced and
+        logs to the host's /dev/log: the journal has its lines under the
+        container's scope, and no nvidia-persistenced.service exists."""
+        scope = "cri-containerd-%s.scope" % hexid(self.seed, "driver-ctr", n=64)
+        for dt, msg in [(31_000, "Verbose syslog connection opened"), (33_000, "Started (%d)" % pid)] + \
+                [(70_000 + 61_000 * i, "device %s - registered" % g.sysfs_id) for i, g in enumerate(self.gpus)] + \
+                [(612_000, "Local RPC services initialized")]:
+            self.svc(t + dt, scope, "nvidia-persistenced", pid, msg, transport="syslog",
+                     exe="/usr/bin/nvidia-persistenced")
+
+    def play_persistenced(self, t, pid):
+        done = self.unit_start(t, "nvidia-persistenced.service", pid, 612_000, forking=True)
+        for i, (dt, msg) in enumerate([(31_000, "Verbose syslog connection opened"),
+                                       (33_000, "Started (%d)" % pid)]):
+            self.svc(t + dt, "nvidia-persistenced.service", "nvidia-persistenced", pid,
+                     msg, transport="syslog", exe="/usr/bin/nvidia-persistenced")
+        for i, g in enumerate(self.gpus):
+            self.svc(t + 70_000 + 61_000 * i, "nvidia-persistenced.service",
+                     "nvidia-persistenced", pid, "device %s - registered" % g.sysfs_id,
+                     transport="syslog", exe="/usr/bin/nvidia-persistenced")
+        self.svc(done - 2_000, "nvidia-persistenced.service", "nvidia-persistenced", pid,
+                 "Local RPC services initialized", transport="syslog",
+                 exe="/usr/bin/nvidia-persistenced")
 
     def play_fabricmanager(self, b, t, pid):
         fm = self.cfg.get("fabricmanager", {})
@@ -385,7 +430,12 @@ class Host:
 
     def kubelet_start(self, b, t, first, pid=None):
         self.kubelet_pid = pid or self.pid(113 + jitter(t, hi=4000))
-        self.unit_start(t, "kubelet.service", self.kubelet_pid, 3_000)
+        lay = self.layout
+        self.unit_start(t, lay.kubelet_unit, self.kubelet_pid, 3_000)
+        if lay.id in ("k3s", "rke2"):
+            # Both log the kubelet's flags before they start it.
+            self.svc(t + 201_000, lay.kubelet_unit, lay.kubelet_ident, self.kubelet_pid,
+                     self.logrus(t + 201_000, lay.running_kubelet_line(self)), exe=lay.kubelet_exe)
         self.kubelet_last_start_us = t
         L = self.kubelet_log
         L(t + 281_004, "I", "server.go:486", '"Kubelet version" kubeletVersion="%s"' % self.kubelet_version)
@@ -417,10 +467,13 @@ class Host:
         pc = self.cfg["plugin"]
         ns = pc.get("namespace", "kube-system")
         cname = pc.get("container", "nvidia-device-plugin-ctr")
+        flavor = pc.get("flavor", "nvidia")
         pv = plugin_logs.PluginVersion(
-            pc["version"], pc.get("commit", hexid("k8s-device-plugin", pc["version"], n=40)),
+            pc["version"] if flavor == "nvidia" else "0.0.0",
+            pc.get("commit", hexid("k8s-device-plugin", pc["version"], n=40)),
             pc.get("mig_strategy", "none"), pc.get("fail_on_init_error", True),
-            pc.get("pass_device_specs", False), null_manager_line=pc.get("null_manager_line"))
+            pc.get("pass_device_specs", False), null_manager_line=pc.get("null_manager_line"),
+            flavor=flavor, replicas=pc.get("time_slicing_replicas", 0))
         if pc.get("resources"):
             pv.resources = list(pc["resources"])
         self.plugin_pv = pv
@@ -442,13 +495,32 @@ class Host:
         mounts = [("/var/lib/kubelet/device-plugins", "/var/lib/kubelet/device-plugins", False)]
         secret_env = [("AWS_SECRET_ACCESS_KEY", self.canary("aws-secret-access-key")),
                       ("AWS_ACCESS_KEY_ID", "AKIAGPUFCANARY0000001")]
+        command = ["nvidia-device-plugin"] if pv.v >= (0, 12, 0) else []
+        if flavor == "gke":
+            command = ["/usr/bin/nvidia-gpu-device-plugin"]
+            args = ["-logtostderr", "--enable-container-gpu-metrics", "--enable-health-monitoring"]
+            env = [("LD_LIBRARY_PATH", "/usr/local/nvidia/lib64"), ("GOMAXPROCS", "1")]
+            mounts = [("/device-plugin", "/var/lib/kubelet/device-plugins", False),
+                      ("/usr/local/nvidia", "/home/kubernetes/bin/nvidia", True)]
+            image_env = []
+        elif self.layout.gpu_operator:
+            # NVIDIA/gpu-operator assets/state-device-plugin/0500_daemonset.yaml
+            command, args = ["/bin/sh", "-c"], ["/bin/entrypoint.sh"]
         spec = cri_fake.ContainerSpec(
             cname, pc["image"], "sha256:" + hexid(pc["image"], "id"),
-            command=["nvidia-device-plugin"] if pv.v >= (0, 12, 0) else [],
+            command=command,
             args=args, env=env, secret_env=secret_env, image_env=image_env,
             privileged=pc.get("privileged", False), mounts=mounts,
             caps_drop_all=not pc.get("privileged", False))
-        if pc.get("deploy", "daemonset") == "static":
+        self.plugin_spec = spec
+        deploy = pc.get("deploy", "daemonset")
+        if deploy in ("host-unit", "none"):
+            # Bottlerocket runs the plugin as nvidia-k8s-device-plugin.service;
+            # a node without GPUs runs none.
+            self.plugin_pod = None
+            self.add_other_pods(pc)
+            return
+        if deploy == "static":
             uid = hexid(self.seed, "static", cname, n=32)
             pod = cri_fake.Pod(self, "nvidia-device-plugin-" + self.node_name, ns, uid,
                                "static", labels={"component": "nvidia-device-plugin"},
@@ -467,10 +539,25 @@ class Host:
             pod.annotations = {"kubernetes.io/config.source": "api",
                                "kubernetes.io/config.seen": "2026-01-01T00:00:00.000000000Z"}
         pod.specs[cname] = spec
+        if self.layout.gpu_operator:
+            image = pc["image"]
+            pod.context_specs = [
+                cri_fake.ContainerSpec("toolkit-validation", image, "sha256:" + hexid(image, "id"),
+                                       command=["sh", "-c"],
+                                       args=["until [ -f /run/nvidia/validations/toolkit-ready ]; do echo waiting for nvidia container stack to be setup; sleep 5; done"],
+                                       privileged=True, init=True),
+                cri_fake.ContainerSpec("config-manager-init", image, "sha256:" + hexid(image, "id"),
+                                       command=["config-manager"], env=[("ONESHOT", "true")], init=True),
+                cri_fake.ContainerSpec("config-manager", image, "sha256:" + hexid(image, "id"),
+                                       command=["config-manager"], env=[("ONESHOT", "false")])]
         pod.api_visible = True
         self.plugin_pod = pod
         self.pods.append(pod)
-        # unrelated pods
+        self.add_other_pods(pc)
+
+    def add_other_pods(self, pc):
+        if self.layout.gpu_operator:
+            self.add_operator_pods()
         prov = self.cfg["host"].get("provider", "generic")
         others = [("kube-proxy", "kube-system", "daemonset", pc.get("kube_proxy_image",
                    "registry.k8s.io/kube-proxy:%s" % self.kubelet_version.split("-")[0].split("+")[0]))]
@@ -533,6 +620,36 @@ class Host:
             p.api_visible = True
             self.pods.append(p)
 
+    def add_operator_pods(self):
+        """The GPU Operator's other pods on a GPU node: the driver and toolkit
+        containers, and its validators, which complete."""
+        ns = self.cfg["plugin"].get("namespace", "gpu-operator")
+        ver = self.cfg["platform"].get("operator_version", "v24.9.0")
+        validator = "nvcr.io/nvidia/cloud-native/gpu-operator-validator:" + ver
+        pods = [
+            ("nvidia-driver-daemonset", [("nvidia-driver-ctr", "nvcr.io/nvidia/driver:%s-ubuntu22.04" % self.cfg["versions"].get("driver", ""), ["nvidia-driver"], ["init"], False, False)]),
+            ("nvidia-container-toolkit-daemonset", [("nvidia-container-toolkit-ctr", "nvcr.io/nvidia/k8s/container-toolkit:v%s-ubuntu20.04" % self.cfg["versions"].get("toolkit", ""), ["/bin/bash", "-c"], ["nvidia-toolkit /usr/local/nvidia"], False, False)]),
+            ("nvidia-operator-validator", [
+                ("driver-validation", validator, ["sh", "-c"], ["nvidia-validator"], True, False),
+                ("toolkit-validation", validator, ["sh", "-c"], ["nvidia-validator"], True, False),
+                ("cuda-validation", validator, ["sh", "-c"], ["nvidia-validator"], True, False),
+                ("plugin-validation", validator, ["sh", "-c"], ["nvidia-validator"], True, False),
+                ("nvidia-operator-validator", validator, ["sh", "-c"], ["echo all validations are successful; sleep infinity"], False, False)]),
+            ("nvidia-device-plugin-validator", [
+                ("plugin-validation", validator, ["sh", "-c"], ["vectorAdd"], True, False),
+                ("nvidia-device-plugin-validator", validator, ["sh", "-c"], ["echo device-plugin workload validation is successful"], False, True)]),
+        ]
+        for ds, containers in pods:
+            p = cri_fake.Pod(self, "%s-%s" % (ds, hexid(self.seed, ds, n=5)), ns, self.uuid("pod", ds),
+                             "daemonset", labels={"app": ds}, owner=("DaemonSet", ds))
+            p.annotations = {"kubernetes.io/config.source": "api"}
+            for name, image, cmd, args, init, completes in containers:
+                p.specs[name] = cri_fake.ContainerSpec(name, image, "sha256:" + hexid(image, "id"), command=cmd,
+                                                       args=args, privileged=True, init=init)
+                p.specs[name].completes = completes
+            p.api_visible = True
+            self.pods.append(p)
+
     def new_sandbox(self, b, pod, t_us):
         att = len(pod.sandboxes)
         s = cri_fake.Sandbox(pod, att, t_us * 1000 + jitter(pod.uid, t_us, hi=999), b)
@@ -575,10 +692,16 @@ class Host:
             return
         t = k + 1_700_000 + jitter(pod.uid, b.index, hi=2_500_000)
         sb = self.new_sandbox(b, pod, t)
-        for spec in pod.specs.values():
-            c = self.new_container(b, sb, spec, t + 520_000)
+        for i, spec in enumerate(pod.specs.values()):
+            c = self.new_container(b, sb, spec, t + 520_000 + 2_000_000 * i)
             c.log.append((c.started_ns + 91_000_000, "stderr",
                           self.generic_log(c, c.started_ns // 1000 + 91_000)))
+            if spec.init or getattr(spec, "completes", False):
+                self.complete(c, c.started_ns + 1_400_000_000)
+
+    def complete(self, c, at_ns):
+        c.state, c.exit_code, c.reason = "CONTAINER_EXITED", 0, "Completed"
+        c.finished_ns = at_ns
 
     def generic_log(self, c, us):
         from .clock import utc_klog
@@ -593,20 +716,30 @@ class Host:
 
     # -- plugin --------------------------------------------------------------
     def plugin_container(self):
-        cs = [c for c in self.containers if c.pod is self.plugin_pod and c.running()]
+        cs = [c for c in self.containers if c.pod is self.plugin_pod and c.running()
+              and c.spec is self.plugin_spec]
         return cs[-1] if cs else None
 
     def plugin_start(self, b, t, outcome, new_sandbox=True):
         pod = self.plugin_pod
         sb = pod.sandboxes[-1] if (pod.sandboxes and not new_sandbox) else \
             self.new_sandbox(b, pod, t - 900_000)
-        spec = next(iter(pod.specs.values()))
+        spec = self.plugin_spec
+        if new_sandbox:
+            for ctx in getattr(pod, "context_specs", []):
+                if ctx.init:   # before the plugin, and done
+                    ic = self.new_container(b, sb, ctx, t - 800_000 + 200_000 * len(sb.pod.specs))
+                    self.complete(ic, ic.started_ns + 300_000_000)
         c = self.new_container(b, sb, spec, t - 210_000)
         # nvidia-smi in the container at capture: "unknown" makes it fail with
         # NVML's Unknown Error while its device cgroup keeps the GPUs.
         c.exec_nvidia_smi = self.cfg["plugin"].get("exec_nvidia_smi")
+        if new_sandbox:
+            for ctx in getattr(pod, "context_specs", []):
+                if not ctx.init:   # the sidecar runs beside it
+                    self.new_container(b, sb, ctx, t - 150_000)
         t0 = c.started_ns // 1000 + 3_100
-        recs, reg = plugin_logs.start_records(self.plugin_pv, outcome)
+        recs, reg = plugin_logs.start_records(self.plugin_pv, outcome, t0 // 1_000_000)
         self.plugin_emit(c, t0, recs)
         if reg == "exit":
             c.state = "CONTAINER_EXITED"
@@ -632,7 +765,10 @@ class Host:
         L = self.kubelet_log
         for i, res in enumerate(pv.resources):
             t = us - (n - 1 - i) * 5_300
-            self.plugin_socks["nvidia-%s.sock" % res.split("/", 1)[1]] = serve_us - (n - 1 - i) * 5_300
+            sock = "nvidia-%s.sock" % res.split("/", 1)[1]
+            if pv.flavor == "gke":
+                sock = "nvidiaGPU-%d.sock" % ((serve_us - 1_003_600) // 1_000_000)
+            self.plugin_socks[sock] = serve_us - (n - 1 - i) * 5_300
             L(t - 1_700, "I", "server.go:144" if self.kubelet_minor >= 26 else "server.go:149",
               '"Got registration request from device plugin with resource" resourceName="%s"' % res)
             if self.kubelet_minor >= 26:
@@ -641,9 +777,13 @@ class Host:
         self.plugin_registered = True
         reg = dict(self.registered or {})
         for res in pv.resources:
-            if res == "nvidia.com/gpu":
+            if res == "nvidia.com/gpu" and pv.mig_strategy == "single":
+                reg[res] = [m[3] for g in self.gpus for m in (g.mig or [])]
+            elif res == "nvidia.com/gpu":
                 reg[res] = [g.uuid for g in self.gpus if not g.lost and not g.mig
                             and g.uuid not in self.unhealthy]
+                if pv.replicas:   # time-slicing: every GPU is offered `replicas` times
+                    reg[res] = ["%s::%d" % (u, i) for u in reg[res] for i in range(pv.replicas)]
             else:
                 prof = res.split("mig-", 1)[1]
                 reg[res] = [m[3] for g in self.gpus for m in (g.mig or []) if m[0] == prof]
@@ -702,7 +842,22 @@ class Host:
         self.pid1(t + 3_400_000, "Reached target System Reboot." if v >= 240 else "Reached target Reboot.")
         self.kernel(t + 3_900_000, "reboot: Restarting system", 5)
 
+    def host_unit_plugin_start(self, b, t, outcome):
+        """Bottlerocket's nvidia-k8s-device-plugin.service: the plugin's lines
+        are the unit's journal (StandardError=journal+console)."""
+        unit = "nvidia-k8s-device-plugin.service"
+        pid = self.pid(7)
+        self.unit_start(t - 40_000, unit, pid, 2_000)
+        recs, reg = plugin_logs.start_records(self.plugin_pv, outcome)
+        for us, line in plugin_logs.render(self.plugin_pv, t, recs):
+            self.svc(us, unit, "nvidia-device-plugin", pid, line, exe="/usr/bin/nvidia-device-plugin")
+        if reg not in (None, "exit"):
+            self.plugin_registered_at(t + reg, serve_us=t + reg - 2_500)
+
     def ev_plugin_start(self, t, e, b):
+        if self.plugin_pod is None:
+            self.host_unit_plugin_start(b, t, e.get("outcome", "ok"))
+            return
         c = self.plugin_start(b, t, e.get("outcome", "ok"))
         if c.state == "CONTAINER_EXITED" and e.get("crashloop_until"):
             until = b.at(self, e["crashloop_until"])

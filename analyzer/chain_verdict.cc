@@ -1,6 +1,7 @@
 #include "analyzer/chain_verdict.h"
 
 #include "analyzer/query.h"
+#include "common/artifacts.h"
 
 namespace gpuf {
 
@@ -12,16 +13,16 @@ struct Facts {
   int64_t host_gpus = 0;
 };
 
-Result<bool> ArtifactOk(Database& db, int64_t bundle, const char* name) {
+Result<bool> ArtifactOk(Database& db, int64_t bundle, std::string_view name) {
   GPUF_ASSIGN_OR_RETURN(int64_t n, QueryInt(db,
-      std::string("SELECT count(*) FROM artifacts WHERE bundle_id = :bundle AND status = 'ok' AND name = '") + name +
-          "'", bundle));
+      "SELECT count(*) FROM artifacts WHERE bundle_id = :bundle AND status = 'ok' AND name = $artifact(" +
+          std::string(name) + ")", bundle));
   return n > 0;
 }
 
 Result<ChainStep> Pci(Database& db, int64_t bundle, Facts& f) {
   ChainStep step{"PCI devices", StepStatus::kUnknown, "", "pci.nvidia_functions", ""};
-  GPUF_ASSIGN_OR_RETURN(f.pci_captured, ArtifactOk(db, bundle, "pci.nvidia_functions"));
+  GPUF_ASSIGN_OR_RETURN(f.pci_captured, ArtifactOk(db, bundle, artifact::kPciNvidiaFunctions));
   if (!f.pci_captured) {
     step.missing = "the NVIDIA PCI functions were not captured";
     return step;
@@ -40,7 +41,7 @@ Result<ChainStep> Driver(Database& db, int64_t bundle, const Facts& f) {
       "SELECT v.version FROM versions v JOIN artifacts a USING (artifact_id) "
       "WHERE a.bundle_id = :bundle AND v.component = 'nvidia-kernel-module'", bundle));
   GPUF_ASSIGN_OR_RETURN(auto skipped, QueryText(db,
-      "SELECT skip_reason FROM artifacts WHERE bundle_id = :bundle AND name = 'driver.version'", bundle));
+      "SELECT skip_reason FROM artifacts WHERE bundle_id = :bundle AND name = $artifact(driver.version)", bundle));
   if (!version) {
     if (skipped && *skipped == "not_found") {
       step.status = StepStatus::kFailed;
@@ -59,7 +60,7 @@ Result<ChainStep> Driver(Database& db, int64_t bundle, const Facts& f) {
 
 Result<ChainStep> DeviceNodes(Database& db, int64_t bundle, const Facts& f) {
   ChainStep step{"/dev/nvidia* nodes", StepStatus::kUnknown, "", "dev.nvidia_nodes", ""};
-  GPUF_ASSIGN_OR_RETURN(bool listed, ArtifactOk(db, bundle, "dev.nvidia_nodes"));
+  GPUF_ASSIGN_OR_RETURN(bool listed, ArtifactOk(db, bundle, artifact::kDevNvidiaNodes));
   if (!listed) {
     step.missing = "the /dev/nvidia* listing was not captured";
     return step;
@@ -79,17 +80,17 @@ Result<ChainStep> HostNvml(Database& db, int64_t bundle, Facts& f) {
   ChainStep step{"NVML on the host (nvidia-smi)", StepStatus::kUnknown, "", "host.nvidia_smi_list", ""};
   GPUF_ASSIGN_OR_RETURN(auto status, QueryText(db,
       "SELECT status || '|' || coalesce(skip_reason, '') FROM artifacts "
-      "WHERE bundle_id = :bundle AND name = 'host.nvidia_smi_list'", bundle));
+      "WHERE bundle_id = :bundle AND name = $artifact(host.nvidia_smi_list)", bundle));
   if (!status || status->rfind("skipped", 0) == 0) {
     step.missing = "host nvidia-smi -L did not run" + (status ? " (" + status->substr(8) + ")" : std::string());
     return step;
   }
   GPUF_ASSIGN_OR_RETURN(f.host_gpus, QueryInt(db,
       "SELECT count(*) FROM gpus g JOIN artifacts a USING (artifact_id) "
-      "WHERE a.bundle_id = :bundle AND a.name = 'host.nvidia_smi_list'", bundle));
+      "WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list)", bundle));
   GPUF_ASSIGN_OR_RETURN(auto outcome, QueryText(db,
       "SELECT r.outcome || '|' || coalesce(r.message, '') FROM nvidia_smi_runs r JOIN artifacts a USING (artifact_id) "
-      "WHERE a.bundle_id = :bundle AND a.name = 'host.nvidia_smi_list'", bundle));
+      "WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list)", bundle));
   std::string result = outcome ? outcome->substr(0, outcome->find('|')) : status->substr(0, status->find('|'));
   std::string message = outcome ? outcome->substr(outcome->find('|') + 1) : "";
   step.detail = std::to_string(f.host_gpus) + " GPUs listed";
@@ -226,7 +227,7 @@ Result<ChainStep> Registration(Database& db, int64_t bundle) {
 
 Result<ChainStep> NodeResources(Database& db, int64_t bundle, const Facts& f) {
   ChainStep step{"Node capacity/allocatable", StepStatus::kUnknown, "", "k8s.node", ""};
-  GPUF_ASSIGN_OR_RETURN(bool node, ArtifactOk(db, bundle, "k8s.node"));
+  GPUF_ASSIGN_OR_RETURN(bool node, ArtifactOk(db, bundle, artifact::kK8sNode));
   if (!node) {
     step.missing = "the Node object was not captured (no kubeconfig or no API access)";
     return step;

@@ -7,73 +7,76 @@
 #include "analyzer/batch_pipe.h"
 #include "analyzer/load_context.h"
 #include "analyzer/member_loaders.h"
+#include "common/artifacts.h"
+#include "common/bundle_layout.h"
 
 namespace gpuf {
 
 namespace {
 
-// Which loader reads which stream. A name ending in '*' matches a prefix.
-// Every text stream up to kMaxLinesBytes also lands in artifact_lines.
-struct LoaderRow {
-  std::string_view name;
-  std::string_view stream;
-  MemberLoader load;
+// The member loaders by the id the artifact table gives them
+// (common/artifacts.cc names, for each artifact, which of these read it).
+// A loader reads the artifact's stream (stdout or content); crictl's logs
+// also from stderr, where crictl writes the container's stderr.
+constexpr MemberLoaderRow kMemberLoaders[] = {
+    {"nvidia_smi_list", LoadNvidiaSmiList},
+    {"nvidia_smi_xml", LoadNvidiaSmiXml},
+    {"nvidia_smi_run", LoadNvidiaSmiRun},
+    {"container_gpu_view", LoadContainerGpuView},
+    {"driver_version", LoadDriverVersion},
+    {"driver_gpu", LoadDriverGpu},
+    {"proc_devices", LoadProcDevices},
+    {"pci_table", LoadPciTable},
+    {"device_nodes", LoadDeviceNodes},
+    {"char_links", LoadCharLinks},
+    {"plugin_sockets", LoadPluginSockets},
+    {"node_resources", LoadNodeResources},
+    {"journal", LoadJournal},
+    {"crictl_ps", LoadCrictlPs},
+    {"crictl_inspect", LoadCrictlInspect},
+    {"ctr_container_info", LoadCtrContainerInfo},
+    {"devices_list", LoadDevicesList},
+    {"systemd_scope", LoadSystemdScope},
+    {"bpftool_cgroup", LoadBpftoolCgroup},
+    {"proc_cgroup", LoadProcCgroup},
+    {"plugin_log_file", LoadPluginLogFile},
+    {"crictl_logs", LoadCrictlLogs, true},
+    {"mountinfo", LoadMountinfo},
+    {"statfs", LoadStatfs},
+    {"static_pod", LoadStaticPod},
+    {"containerd_config", LoadContainerdConfig},
+    {"crio_config", LoadCrioConfig},
+    {"nvidia_runtime_config", LoadNvidiaRuntimeConfig},
+    {"kubelet_config", LoadKubeletConfig},
+    {"kubelet_checkpoint", LoadKubeletCheckpoint},
+    {"crictl_info", LoadCrictlInfo},
+    {"versions", LoadVersions},
 };
 
-constexpr LoaderRow kLoaders[] = {
-    {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiList},
-    {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
-    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiXml},
-    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiRun},
-    {"plugin.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
-    {"plugin.nvidia_smi_list", "stdout", LoadContainerGpuView},
-    {"driver.version", "content", LoadDriverVersion},
-    {"driver.gpu_information", "content", LoadDriverGpu},
-    {"kernel.devices", "content", LoadProcDevices},
-    {"pci.nvidia_functions", "content", LoadPciTable},
-    {"dev.nvidia_nodes", "content", LoadDeviceNodes},
-    {"dev.char_links", "content", LoadCharLinks},
-    {"kubelet.device_plugins", "content", LoadPluginSockets},
-    {"k8s.node", "stdout", LoadNodeResources},
-    {"journal.*", "stdout", LoadJournal},
-    {"runtime.crictl_ps", "stdout", LoadCrictlPs},
-    {"plugin.inspect", "stdout", LoadCrictlInspect},
-    {"runtime.ctr_container_info", "stdout", LoadCtrContainerInfo},
-    {"plugin.devices_list", "content", LoadDevicesList},
-    {"plugin.systemd_scope", "stdout", LoadSystemdScope},
-    {"plugin.bpftool_cgroup", "stdout", LoadBpftoolCgroup},
-    {"plugin.proc_cgroup", "content", LoadProcCgroup},
-    {"plugin.log", "content", LoadPluginLogFile},
-    {"plugin.crictl_logs", "stdout", LoadCrictlLogs},
-    {"plugin.crictl_logs", "stderr", LoadCrictlLogs},
-    {"cgroup.mountinfo", "content", LoadMountinfo},
-    {"cgroup.statfs", "content", LoadStatfs},
-    {"config.static_pod", "content", LoadStaticPod},
-    {"config.containerd", "content", LoadContainerdConfig},
-    {"config.containerd_dropin", "content", LoadContainerdConfig},
-    {"config.crio", "content", LoadCrioConfig},
-    {"config.nvidia_container_runtime", "content", LoadNvidiaRuntimeConfig},
-    {"config.kubelet", "content", LoadKubeletConfig},
-    {"kubelet.checkpoint", "content", LoadKubeletCheckpoint},
-    {"runtime.crictl_info", "stdout", LoadCrictlInfo},
-    {"versions.*", "stdout", LoadVersions},
-};
-
-// Streams not copied line by line: they have a table of their own that
-// holds every line (journal) or they are one big document.
-constexpr std::string_view kNoLines[] = {"journal.*", "host.nvidia_smi_query_xml", "k8s.node_pods"};
+// Every text stream up to this size also lands in artifact_lines, unless
+// its artifact says it does not keep lines.
 constexpr int64_t kMaxLinesBytes = 16LL << 20;
-
-bool NameMatches(std::string_view pattern, const std::string& name) {
-  if (!pattern.empty() && pattern.back() == '*') return name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
-  return name == pattern;
-}
 
 // Journal slices are the bulk of a bundle (up to 64 MiB each): they are
 // loaded line by line as they are read, never held whole. Their only loader
 // is LoadJournal, which JournalStream does the same as.
-constexpr std::string_view kStreamedName = "journal.*";
-constexpr std::string_view kStreamedStream = "stdout";
+constexpr std::string_view kStreamedLoader = "journal";
+
+// Calls `fn` with each loader id of `row`, in order.
+template <typename Fn>
+void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
+  std::string_view ids = row.loaders;
+  while (!ids.empty()) {
+    size_t space = ids.find(' ');
+    fn(ids.substr(0, space));
+    ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+  }
+}
+
+bool Streamed(const ManifestArtifact& a, const ManifestOutput& o) {
+  const ArtifactRow* row = FindArtifact(a.name);
+  return row && row->loaders == kStreamedLoader && o.stream == row->stream();
+}
 
 // Splits the chunks into lines exactly as ForEachLine splits a whole text,
 // and parses their JSON on the reading thread, while a worker classifies and
@@ -165,11 +168,14 @@ class Loader : public BundleVisitor {
     ctx_->Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
               verified, id, o.stream);
     MemberInput in{id, a, o, bytes};
-    for (const auto& row : kLoaders) {
-      if (row.stream == o.stream && NameMatches(row.name, a.name)) row.load(*ctx_, in);
+    const ArtifactRow* row = FindArtifact(a.name);
+    if (row) {
+      ForEachLoaderId(*row, [&](std::string_view loader_id) {
+        const MemberLoaderRow* loader = FindMemberLoader(loader_id);
+        if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) loader->load(*ctx_, in);
+      });
     }
-    bool lines = static_cast<int64_t>(bytes.size()) <= kMaxLinesBytes;
-    for (auto pattern : kNoLines) lines = lines && !NameMatches(pattern, a.name);
+    bool lines = static_cast<int64_t>(bytes.size()) <= kMaxLinesBytes && (!row || row->keeps_lines);
     if (lines) LoadArtifactLines(*ctx_, in);
   }
 
@@ -193,7 +199,7 @@ class Loader : public BundleVisitor {
   }
 
   MemberStream* StreamMember(const ManifestArtifact& a, const ManifestOutput& o) override {
-    if (o.stream != kStreamedStream || !NameMatches(kStreamedName, a.name)) return nullptr;
+    if (!Streamed(a, o)) return nullptr;
     stream_ = std::make_unique<JournalStream>(*ctx_, artifact_ids_[&a], a, o);
     return stream_.get();
   }
@@ -239,6 +245,15 @@ class Loader : public BundleVisitor {
 };
 
 }  // namespace
+
+std::span<const MemberLoaderRow> MemberLoaderTable() { return kMemberLoaders; }
+
+const MemberLoaderRow* FindMemberLoader(std::string_view id) {
+  for (const auto& row : kMemberLoaders) {
+    if (row.id == id) return &row;
+  }
+  return nullptr;
+}
 
 Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));

@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
+#include "analyzer/member_loaders.h"
+#include "common/artifacts.h"
 #include "common/sha256.h"
 #include "tests/test_support.h"
 
@@ -59,6 +63,21 @@ TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line
             std::string(3001 % 97, 'x') + "\n");
   CHECK(Query(*db, "SELECT line, message FROM parse_warnings") == "3001|not a journal JSON object\n");
   CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
+}
+
+TEST_CASE("LoadBundle: the artifact table names only loaders of loader.cc, and each is named") {
+  std::set<std::string_view> named;
+  for (const auto& row : ArtifactTable()) {
+    std::string_view ids = row.loaders;
+    while (!ids.empty()) {
+      size_t space = ids.find(' ');
+      std::string_view id = ids.substr(0, space);
+      CHECK_MESSAGE(FindMemberLoader(id), row.name << " names no loader '" << id << "'");
+      named.insert(id);
+      ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+    }
+  }
+  for (const auto& loader : MemberLoaderTable()) CHECK_MESSAGE(named.count(loader.id), loader.id << " reads nothing");
 }
 
 }  // TEST_SUITE

@@ -1,9 +1,11 @@
 // The functions that turn one stored stream into rows. Each takes the
-// artifact's id, its manifest record and the bytes; each is listed once in
-// the dispatch table in loader.cc.
+// artifact's id, its manifest record and the bytes; each is listed once, by
+// id, in the table in loader.cc, and the artifact table
+// (common/artifacts.cc) names the ids that read each artifact.
 #ifndef GPUF_ANALYZER_MEMBER_LOADERS_H_
 #define GPUF_ANALYZER_MEMBER_LOADERS_H_
 
+#include <span>
 #include <string_view>
 
 #include "analyzer/load_context.h"
@@ -19,6 +21,16 @@ struct MemberInput {
 };
 
 using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
+
+struct MemberLoaderRow {
+  std::string_view id;       // as ArtifactRow::loaders names it
+  MemberLoader load;
+  bool stderr_too = false;   // also called with the artifact's stderr
+};
+
+std::span<const MemberLoaderRow> MemberLoaderTable();
+// The loader `id`, or nullptr.
+const MemberLoaderRow* FindMemberLoader(std::string_view id);
 
 // load_host.cc
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);

@@ -24,7 +24,7 @@ constexpr char kBootFromProcStat[] = R"sql(
 INSERT INTO temp.boots (boot_offset, boot_id, start_ns)
 SELECT 0, NULL, CAST(substr(l.text, 7) AS INTEGER) * 1000000000
 FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-WHERE a.bundle_id = :bundle AND a.name = 'boot.proc_stat' AND l.text LIKE 'btime %'
+WHERE a.bundle_id = :bundle AND a.name = $artifact(boot.proc_stat) AND l.text LIKE 'btime %'
   AND NOT EXISTS (SELECT 1 FROM temp.boots WHERE boot_offset = 0)
 LIMIT 1;
 )sql";
@@ -75,7 +75,7 @@ FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid,
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
         -- The plugin's own lines in its unit's journal are placed from log_lines, while
         -- PID 1's lines about the unit stay journal lines.
-        AND NOT (a.name = 'journal.nvidia_device_plugin' AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
+        AND NOT (a.name = $artifact(journal.nvidia_device_plugin) AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
         AND NOT EXISTS (SELECT 1 FROM journal_entries d
                         WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
                           AND (d.artifact_id, d.line) < (j.artifact_id, j.line)

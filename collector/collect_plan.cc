@@ -8,6 +8,7 @@
 
 #include "collector/plugin_logs.h"
 #include "collector/probe_table.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/journal_slices.h"
@@ -56,9 +57,9 @@ std::vector<std::string> CtrPrefix(const Plan& plan) {
   return argv;
 }
 
-ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv, const Plan& plan) {
+ProbeTask CommandTask(std::string_view name, int phase, std::vector<std::string> argv, const Plan& plan) {
   ProbeTask t;
-  t.name = std::move(name);
+  t.name = std::string(name);
   t.kind = ProbeKind::kCommand;
   t.phase = phase;
   t.argv = std::move(argv);
@@ -66,9 +67,9 @@ ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv
   return t;
 }
 
-ProbeTask FileTask(std::string name, int phase, std::string path, std::string instance) {
+ProbeTask FileTask(std::string_view name, int phase, std::string path, std::string instance) {
   ProbeTask t;
-  t.name = std::move(name);
+  t.name = std::string(name);
   t.kind = ProbeKind::kFile;
   t.phase = phase;
   t.paths = {std::move(path)};
@@ -83,7 +84,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     bool any = false;
     for (const auto& pattern : SplitSpaces(row.target)) {
       if (!HasWildcard(pattern)) {
-        ProbeTask t = FileTask(std::string(row.name), row.phase, pattern, "");
+        ProbeTask t = FileTask(row.name, row.phase, pattern, "");
         t.keep = row.keep;
         t.cap_bytes = row.cap_bytes;
         tasks.push_back(t);
@@ -91,7 +92,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
         continue;
       }
       for (const auto& path : ExpandHostGlob(*plan.host, pattern)) {
-        ProbeTask t = FileTask(std::string(row.name), row.phase, path, path);
+        ProbeTask t = FileTask(row.name, row.phase, path, path);
         t.keep = row.keep;
         t.cap_bytes = row.cap_bytes;
         tasks.push_back(t);
@@ -99,7 +100,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
       }
     }
     if (!any) {
-      ProbeTask t = FileTask(std::string(row.name), row.phase, std::string(row.target), "");
+      ProbeTask t = FileTask(row.name, row.phase, std::string(row.target), "");
       t.skip_reason = "not_found";
       t.skip_detail = "no file matches '" + std::string(row.target) + "'";
       tasks.push_back(t);
@@ -148,7 +149,7 @@ bool UnitInstalled(const Plan& plan, std::string_view unit) {
 void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> base = {"journalctl"};
   for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
-  ProbeTask boots = CommandTask("boot.list_boots", kPhasePassive, base, plan);
+  ProbeTask boots = CommandTask(artifact::kBootListBoots, kPhasePassive, base, plan);
   boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
   boots.extra_env = {"TZ=UTC"};
   tasks.push_back(boots);
@@ -178,7 +179,7 @@ void PlanStaticPods(const Plan& plan, std::vector<ProbeTask>& tasks) {
     std::string path = JoinHostPath(dir, name);
     auto content = plan.host->ReadSmallFile(path, 4 * kMiB);
     if (!content.ok() || !re2::RE2::PartialMatch(*content, *plan.plugin_pattern)) continue;
-    tasks.push_back(FileTask("config.static_pod", kPhasePassive, path, path));
+    tasks.push_back(FileTask(artifact::kConfigStaticPod, kPhasePassive, path, path));
   }
 }
 
@@ -186,7 +187,7 @@ void PlanPodLogs(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> paths = PluginLogFiles(*plan.host, *plan.plugin_pattern);
   if (paths.size() > kMaxPluginLogFiles) paths.resize(kMaxPluginLogFiles);
   for (const auto& path : paths) {
-    ProbeTask t = FileTask("plugin.log", kPhasePassive, path, path);
+    ProbeTask t = FileTask(artifact::kPluginLog, kPhasePassive, path, path);
     t.keep = KeepMode::kTail;
     t.cap_bytes = 32 * kMiB;
     tasks.push_back(t);
@@ -257,10 +258,10 @@ std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
   if (!plan.have_crictl && plan.have_ctr) {
     std::vector<std::string> ls = CtrPrefix(plan);
     ls.insert(ls.end(), {"containers", "ls", "-q"});
-    tasks.push_back(CommandTask("runtime.ctr_containers", kPhasePassive, ls, plan));
+    tasks.push_back(CommandTask(artifact::kRuntimeCtrContainers, kPhasePassive, ls, plan));
     std::vector<std::string> tasks_ls = CtrPrefix(plan);
     tasks_ls.insert(tasks_ls.end(), {"tasks", "ls"});
-    tasks.push_back(CommandTask("runtime.ctr_tasks", kPhasePassive, tasks_ls, plan));
+    tasks.push_back(CommandTask(artifact::kRuntimeCtrTasks, kPhasePassive, tasks_ls, plan));
   }
   return tasks;
 }
@@ -269,14 +270,14 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
                                     std::vector<PluginContainer>& containers) {
   std::vector<ProbeTask> tasks;
   if (plan.have_crictl) {
-    if (const ProbeResult* ps = FindResult(phase_one, "runtime.crictl_ps")) {
+    if (const ProbeResult* ps = FindResult(phase_one, artifact::kRuntimeCrictlPs)) {
       containers = PluginContainersFromCrictlPs(ReadStaged(*ps, kStreamStdout), *plan.plugin_pattern,
                                                 kMaxPluginContainers);
     }
     for (const auto& c : containers) {
       std::vector<std::string> argv = CrictlPrefix(plan);
       argv.insert(argv.end(), {"inspect", "-o", "json", c.id});
-      ProbeTask t = CommandTask("plugin.inspect", kPhaseRuntime, argv, plan);
+      ProbeTask t = CommandTask(artifact::kPluginInspect, kPhaseRuntime, argv, plan);
       t.instance = c.id;
       t.context = "container";
       t.container_id = c.id;
@@ -284,11 +285,11 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
       tasks.push_back(t);
     }
   } else if (plan.have_ctr) {
-    if (const ProbeResult* ls = FindResult(phase_one, "runtime.ctr_containers")) {
+    if (const ProbeResult* ls = FindResult(phase_one, artifact::kRuntimeCtrContainers)) {
       for (const auto& id : IdsFromCtrList(ReadStaged(*ls, kStreamStdout), kMaxCtrContainers)) {
         std::vector<std::string> argv = CtrPrefix(plan);
         argv.insert(argv.end(), {"containers", "info", id});
-        ProbeTask t = CommandTask("runtime.ctr_container_info", kPhaseRuntime, argv, plan);
+        ProbeTask t = CommandTask(artifact::kRuntimeCtrContainerInfo, kPhaseRuntime, argv, plan);
         t.instance = id;
         t.redaction = Redaction::kRuntimeJson;
         tasks.push_back(t);
@@ -305,7 +306,7 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
   if (plan.have_crictl) {
     for (const auto& c : containers) {
       Discovered d{c, {}};
-      if (const ProbeResult* inspect = FindResult(phase_two, "plugin.inspect", c.id)) {
+      if (const ProbeResult* inspect = FindResult(phase_two, artifact::kPluginInspect, c.id)) {
         d.facts = ContainerFactsFromInspect(ReadStaged(*inspect, kStreamStdout));
       }
       d.facts.running = d.facts.running || c.state == "CONTAINER_RUNNING";
@@ -314,7 +315,7 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
     return found;
   }
   std::map<std::string, int64_t> running;
-  if (const ProbeResult* t = FindResult(phase_one, "runtime.ctr_tasks")) {
+  if (const ProbeResult* t = FindResult(phase_one, artifact::kRuntimeCtrTasks)) {
     running = RunningCtrTasks(ReadStaged(*t, kStreamStdout));
   }
   for (const auto& r : phase_two) {
@@ -349,21 +350,21 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
     std::string proc_cgroup;
     if (d.facts.pid > 0) {
       std::string path = "/proc/" + std::to_string(d.facts.pid) + "/cgroup";
-      tag(FileTask("plugin.proc_cgroup", kPhaseContainer, path, ""));
+      tag(FileTask(artifact::kPluginProcCgroup, kPhaseContainer, path, ""));
       auto text = plan.host->ReadSmallFile(path);
       if (text.ok()) proc_cgroup = *text;
     }
     std::string dir = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
     if (!dir.empty() && v1_devices) {
-      tag(FileTask("plugin.devices_list", kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
+      tag(FileTask(artifact::kPluginDevicesList, kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
     }
     if (!dir.empty() && v2) {
-      tag(CommandTask("plugin.bpftool_cgroup", kPhaseContainer,
+      tag(CommandTask(artifact::kPluginBpftoolCgroup, kPhaseContainer,
                       {"bpftool", "cgroup", "list", plan.exec->HostPathArg("/sys/fs/cgroup/" + dir)}, plan));
     }
     std::string scope = SystemdScopeOf(dir);
     if (!scope.empty()) {
-      tag(CommandTask("plugin.systemd_scope", kPhaseContainer,
+      tag(CommandTask(artifact::kPluginSystemdScope, kPhaseContainer,
                       {"systemctl", "show", "--no-pager", "-p", "DeviceAllow", "-p", "DevicePolicy", "-p",
                        "NeedDaemonReload", scope},
                       plan));
@@ -372,7 +373,7 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
     if (!log_file_present && plan.have_crictl) {
       std::vector<std::string> argv = CrictlPrefix(plan);
       argv.insert(argv.end(), {"logs", "--timestamps", id});
-      ProbeTask t = CommandTask("plugin.crictl_logs", kPhaseContainer, argv, plan);
+      ProbeTask t = CommandTask(artifact::kPluginCrictlLogs, kPhaseContainer, argv, plan);
       t.keep = KeepMode::kTail;
       t.cap_bytes = 32 * kMiB;
       t.stderr_cap_bytes = 32 * kMiB;  // crictl logs writes the container's stderr to its stderr
@@ -403,7 +404,7 @@ std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::ve
       argv.insert(argv.end(), {"tasks", "exec", "--exec-id", "gpuforensics-nvidia-smi", d.container.id,
                                "nvidia-smi", "-L"});
     }
-    ProbeTask t = CommandTask("plugin.nvidia_smi_list", kPhaseDriver, argv, plan);
+    ProbeTask t = CommandTask(artifact::kPluginNvidiaSmiList, kPhaseDriver, argv, plan);
     t.instance = d.container.id;
     t.context = "container";
     t.container_id = d.container.id;

@@ -33,13 +33,8 @@ ManifestArtifact BaseArtifact(const ProbeTask& task) {
   a.phase = task.phase;
   a.context = task.context;
   a.container_id = task.container_id;
-  switch (task.kind) {
-    case ProbeKind::kCommand: a.kind = "command"; a.argv = task.argv; break;
-    case ProbeKind::kFile: a.kind = "file"; break;
-    case ProbeKind::kListing: a.kind = "listing"; break;
-    case ProbeKind::kPciTable: a.kind = "table"; break;
-    case ProbeKind::kStatfs: a.kind = "table"; break;
-  }
+  a.kind = std::string(ArtifactKindName(StoredKind(task.kind)));
+  if (task.kind == ProbeKind::kCommand) a.argv = task.argv;
   if (task.kind != ProbeKind::kCommand) {
     std::string joined;
     for (const auto& p : task.paths) joined += (joined.empty() ? "" : " ") + p;

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "collector/capped_file.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 
 namespace gpuf {
@@ -25,6 +26,9 @@ enum class ProbeKind {
   kPciTable, // NVIDIA PCI functions from sysfs
   kStatfs,   // file system type of a host path
 };
+
+// How a probe's output is stored (the manifest's kind).
+ArtifactKind StoredKind(ProbeKind kind);
 
 enum class Redaction {
   kText,         // scrub free text
@@ -56,8 +60,9 @@ struct ProbeRow {
 std::span<const ProbeRow> StaticProbes();
 
 // False for a phase 1 probe whose evidence the GPU driver cannot change
-// (versions, configuration files, the API server's objects): such probes
-// need not end before nvidia-smi starts (probe_schedule.h).
+// (the artifact table's driver_can_change: versions, configuration files,
+// the API server's objects): such probes need not end before nvidia-smi
+// starts (probe_schedule.h). True for a name the table does not know.
 bool DriverCanChange(std::string_view artifact_name);
 
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "collector/bundle_writer.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/manifest.h"
@@ -21,26 +22,11 @@ namespace gpuf {
 
 namespace {
 
-// Logical names whose collected form is a command's stdout.
-constexpr std::string_view kStdoutNames[] = {
-    "host.nvidia_smi_list", "host.nvidia_smi_query_xml", "host.uname", "plugin.nvidia_smi_list", "k8s.node",
-    "k8s.node_pods", "runtime.crictl_ps", "runtime.crictl_pods", "runtime.crictl_info", "plugin.inspect",
-    "plugin.crictl_logs", "plugin.systemd_scope", "plugin.bpftool_cgroup", "boot.list_boots", "systemd.units",
-};
-
-bool IsCommandName(const std::string& name) {
-  if (name.rfind("journal.", 0) == 0 || name.rfind("versions.", 0) == 0) return true;
-  return std::find(std::begin(kStdoutNames), std::end(kStdoutNames), name) != std::end(kStdoutNames);
-}
-
-std::string KindForName(const std::string& name) {
-  if (IsCommandName(name)) return "command";
-  if (name == "dev.nvidia_nodes" || name == "dev.char_links" || name == "kubelet.device_plugins" ||
-      name == "host.localtime") {
-    return "listing";
-  }
-  if (name == "pci.nvidia_functions" || name == "cgroup.statfs") return "table";
-  return "file";
+// How a logical name is stored: the artifact table's kind; an unknown name
+// (no adapter makes one) is kept as a file.
+std::string_view KindForName(const std::string& name) {
+  const ArtifactRow* row = FindArtifact(name);
+  return ArtifactKindName(row ? row->kind : ArtifactKind::kFile);
 }
 
 class TempDir {
@@ -64,7 +50,7 @@ class TempDir {
 
 }  // namespace
 
-bool ImportPlan::Has(const std::string& name) const {
+bool ImportPlan::Has(std::string_view name) const {
   for (const auto& a : artifacts) {
     if (a.name == name) return true;
   }
@@ -72,7 +58,8 @@ bool ImportPlan::Has(const std::string& name) const {
 }
 
 std::string StreamForName(const std::string& name) {
-  return IsCommandName(name) ? std::string(kStreamStdout) : std::string(kStreamContent);
+  const ArtifactRow* row = FindArtifact(name);
+  return std::string(row ? row->stream() : kStreamContent);
 }
 
 Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string>& cannot_show,
@@ -102,7 +89,7 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     ManifestArtifact out;
     out.name = a.name;
     out.instance = a.instance;
-    out.kind = KindForName(a.name);
+    out.kind = std::string(KindForName(a.name));
     out.context = a.container_id.empty() ? "host" : "container";
     out.container_id = a.container_id;
     out.started_at_unix_ns = out.ended_at_unix_ns = plan.captured_at_ns;

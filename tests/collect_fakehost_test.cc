@@ -155,6 +155,17 @@ TEST_CASE("collect: a fake node yields a bundle with every capture the chain nee
   REQUIRE(node);
   CHECK((*node)["argv"][2] == host.root() + "/etc/kubernetes/kubelet.conf");
 
+  // Every artifact is a row of the one table, stored as the row says.
+  for (const auto& a : m["artifacts"]) {
+    const ArtifactRow* row = FindArtifact(a["name"].get<std::string>());
+    REQUIRE_MESSAGE(row, a["name"] << " is not in common/artifacts.cc");
+    CHECK(a["kind"] == std::string(ArtifactKindName(row->kind)));
+    if (a["outputs"].empty()) continue;
+    bool has_stream = false;
+    for (const auto& o : a["outputs"]) has_stream = has_stream || o["stream"] == std::string(row->stream());
+    CHECK_MESSAGE(has_stream, a["name"] << " lacks its " << row->stream() << " stream");
+  }
+
   CHECK(c.process.err.find("NVIDIA GPUs on PCI:           2") != std::string::npos);
   CHECK(c.process.err.find("host nvidia-smi -L:           2") != std::string::npos);
   CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: 0 / 0") != std::string::npos);

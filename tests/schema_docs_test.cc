@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analyzer/database.h"
+#include "common/artifacts.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -38,6 +39,25 @@ TEST_CASE("schema: sqlite_master matches schema/*.sql, every column commented") 
       CHECK_MESSAGE(std::regex_search(doc, line), table << "." << column << " has no comment");
     }
   }
+}
+
+// The names of schema/bundle.md's list are the artifact table's names:
+// every backquoted dotted word of that section, and nothing else.
+TEST_CASE("schema: bundle.md lists every logical artifact of common/artifacts.cc and no other") {
+  std::string doc = test::ReadFile(test::SourcePath("schema/bundle.md"));
+  size_t begin = doc.find("## Logical artifact names");
+  size_t end = doc.find("\n## ", begin + 1);
+  REQUIRE(begin != std::string::npos);
+  std::string section = doc.substr(begin, end - begin);
+  std::set<std::string> documented;
+  std::regex name("`([a-z0-9]+\\.[a-z0-9_]+)`");
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), name); it != std::sregex_iterator(); ++it) {
+    documented.insert((*it)[1]);
+  }
+  std::set<std::string> table;
+  for (const auto& row : ArtifactTable()) table.insert(std::string(row.name));
+  for (const auto& n : documented) CHECK_MESSAGE(table.count(n), n << " is documented but not in the table");
+  for (const auto& n : table) CHECK_MESSAGE(documented.count(n), n << " is in the table but not documented");
 }
 
 }  // TEST_SUITE

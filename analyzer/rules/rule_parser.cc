@@ -8,6 +8,7 @@
 
 #include "analyzer/rules/literal_prefilter.h"
 #include "analyzer/rules/pattern_options.h"
+#include "analyzer/rules/rule_artifacts.h"
 #include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/sample_parser.h"
 #include "analyzer/rules/summary_template.h"
@@ -102,8 +103,12 @@ class RuleParser {
       return false;
     }
     if (!ReadReferences(doc["references"])) return false;
-    if (doc["requires"] && !reader_.NameGroups(doc["requires"], "requires", &rule_.required_artifacts)) return false;
-    if (doc["optional"] && !reader_.NameGroups(doc["optional"], "optional", &rule_.optional_artifacts)) return false;
+    if (doc["requires"] && !ReadRuleArtifactGroups(reader_, doc["requires"], "requires", &rule_.required_artifacts)) {
+      return false;
+    }
+    if (doc["optional"] && !ReadRuleArtifactGroups(reader_, doc["optional"], "optional", &rule_.optional_artifacts)) {
+      return false;
+    }
     if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
     if (doc["missing"] && !ReadMissing(doc["missing"])) return false;
     if (!ReadRemediation(doc["remediation"])) return false;
@@ -167,7 +172,8 @@ class RuleParser {
     if (!node["log"] || !node["pattern"]) return reader_.Error(node, "a selection needs sql, or log and pattern");
     s.kind = Selection::Kind::kLog;
     s.mark = YamlReader::MarkOf(node["pattern"]);
-    if (!reader_.Strings(node["log"], "log", &s.sources) || !reader_.Scalar(node["pattern"], "pattern", &s.pattern)) {
+    if (!ReadRuleArtifacts(reader_, node["log"], "log", &s.sources) ||
+        !reader_.Scalar(node["pattern"], "pattern", &s.pattern)) {
       return false;
     }
     RE2 re(s.pattern, RulePatternOptions());

@@ -144,6 +144,48 @@ TEST_CASE("ParseRuleText: SQL must be a SELECT") {
         "         ^ near here");
 }
 
+TEST_CASE("ParseRuleText: an unknown artifact in log: is an error, with the nearest name") {
+  CHECK(ErrorOf(With("log: journal.kernel", "log: [journal.kernel, journal.kernal]")) ==
+        "rules/xid-79-demo.yaml:11: unknown artifact 'journal.kernal' in log; did you mean 'journal.kernel'?\n"
+        "    log: [journal.kernel, journal.kernal]\n"
+        "                          ^ near here");
+  CHECK(ErrorOf(With("log: journal.kernel", "log: jornal.*")) ==
+        "rules/xid-79-demo.yaml:11: unknown artifact 'jornal.*' in log\n"
+        "    log: jornal.*\n"
+        "         ^ near here");
+}
+
+TEST_CASE("ParseRuleText: an unknown artifact or group in requires and optional") {
+  CHECK(ErrorOf(With("  - journal.kernel\nselect", "  - [plugin.log, plugin_log]\nselect")) ==
+        "rules/xid-79-demo.yaml:8: unknown artifact group 'plugin_log' in requires; did you mean 'plugin_logs'?\n"
+        "  - [plugin.log, plugin_log]\n"
+        "                 ^ near here");
+  CHECK(ErrorOf(With("requires:\n", "optional:\n  - k8s.nodes\nrequires:\n")) ==
+        "rules/xid-79-demo.yaml:8: unknown artifact 'k8s.nodes' in optional; did you mean 'k8s.node'?\n"
+        "  - k8s.nodes\n"
+        "    ^ near here");
+}
+
+TEST_CASE("ParseRuleText: a group stands for its members, in log: and requires") {
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml",
+                            With("  - journal.kernel\nselect:\n  xid:\n    log: journal.kernel",
+                                 "  - [journal.kernel, plugin_logs]\nselect:\n  xid:\n    log: plugin_logs"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  CHECK(rule->required_artifacts ==
+        std::vector<std::vector<std::string>>{
+            {"journal.kernel", "plugin.log", "plugin.crictl_logs", "journal.nvidia_device_plugin"}});
+  CHECK(rule->selections[0].sources ==
+        std::vector<std::string>{"plugin.log", "plugin.crictl_logs", "journal.nvidia_device_plugin"});
+}
+
+TEST_CASE("ParseRuleText: a sample's artifacts are names of the table too") {
+  CHECK(ErrorOf(With("      journal.kernel:\n", "      journal.kernl:\n")) ==
+        "rules/xid-79-demo.yaml:27: unknown artifact 'journal.kernl' in a sample's logs; "
+        "did you mean 'journal.kernel'?\n"
+        "      journal.kernl:\n"
+        "      ^ near here");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

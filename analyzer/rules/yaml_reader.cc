@@ -82,16 +82,4 @@ bool YamlReader::Strings(const YAML::Node& node, std::string_view what, std::vec
   return true;
 }
 
-bool YamlReader::NameGroups(const YAML::Node& node, std::string_view what,
-                            std::vector<std::vector<std::string>>* out) {
-  if (!node.IsSequence()) return Error(node, std::string(what) + " must be a list of artifact names");
-  for (const auto& item : node) {
-    std::vector<std::string> group;
-    if (!Strings(item, what, &group)) return false;
-    if (group.empty()) return Error(item, std::string(what) + " has an empty list of alternatives");
-    out->push_back(group);
-  }
-  return true;
-}
-
 }  // namespace gpuf

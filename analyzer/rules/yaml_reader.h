@@ -40,8 +40,6 @@ class YamlReader {
               std::string* out);
   // One scalar or a list of scalars.
   bool Strings(const YAML::Node& node, std::string_view what, std::vector<std::string>* out);
-  // A list whose items are a name or a list of names (any one of them).
-  bool NameGroups(const YAML::Node& node, std::string_view what, std::vector<std::vector<std::string>>* out);
 
  private:
   std::string file_;

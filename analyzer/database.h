@@ -54,8 +54,8 @@ class Statement {
  private:
   friend class Database;
   Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
-  // Binds the $artifact(...) and $group(...) parameters (sql_vocabulary.h);
-  // fails on an unknown word.
+  // Binds the vocabulary's parameters, $artifact(...), $milestone(...) and
+  // the others of sql_vocabulary.h; fails on an unknown word.
   Status BindVocabulary();
   sqlite3* db_;
   sqlite3_stmt* stmt_;

@@ -2,6 +2,7 @@
 
 #include "analyzer/display_zone.h"
 #include "analyzer/query.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -94,7 +95,8 @@ std::string CapturedBy(const Report& report) {
 
 bool HasSeriousFinding(const Report& report) {
   for (const auto& f : report.findings) {
-    if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") return true;
+    auto severity = Parse<Severity>(f.severity);
+    if (severity && *severity <= Severity::kMedium) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -57,13 +58,13 @@ std::string FindingsLine(const Report& r) {
     std::string caveat = NoFindingsCaveat(r);
     return "no known issue recognized among " + checked + " checked" + (caveat.empty() ? "" : ". " + caveat);
   }
-  static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
-  std::map<std::string, int> by_severity;
+  std::map<std::string, int, std::less<>> by_severity;
   for (const auto& f : r.findings) ++by_severity[f.severity];
   std::string counts;
-  for (const char* severity : kOrder) {
-    if (!by_severity.count(severity)) continue;
-    counts += (counts.empty() ? "" : ", ") + std::to_string(by_severity[severity]) + " " + severity;
+  for (std::string_view severity : Names<Severity>()) {
+    auto it = by_severity.find(severity);
+    if (it == by_severity.end()) continue;
+    counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + std::string(severity);
   }
   size_t n = r.findings.size();
   return std::to_string(n) + (n == 1 ? " finding (" : " findings (") + counts + ") of " + checked +

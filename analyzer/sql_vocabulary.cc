@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/artifacts.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -30,6 +31,19 @@ Result<std::optional<std::string>> SqlVocabularyValue(std::string_view name) {
     nlohmann::json members = nlohmann::json::array();
     for (auto member : group->members) members.push_back(member);
     return std::optional<std::string>(members.dump());
+  }
+  if (auto word = Argument(name, "milestone")) {
+    if (!Parse<Milestone>(*word)) return Status::InvalidArgument("SQL parameter " + std::string(name), "no such milestone");
+    return std::optional<std::string>(*word);
+  }
+  if (auto word = Argument(name, "names")) {
+    std::span<const std::string_view> names;
+    if (*word == "severity") names = Names<Severity>();
+    if (*word == "confidence") names = Names<Confidence>();
+    if (names.empty()) return Status::InvalidArgument("SQL parameter " + std::string(name), "no such word list");
+    nlohmann::json list = nlohmann::json::array();
+    for (auto n : names) list.push_back(n);
+    return std::optional<std::string>(list.dump());
   }
   return std::optional<std::string>();
 }

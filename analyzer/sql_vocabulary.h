@@ -1,9 +1,11 @@
-// SQL written in the code names artifacts and artifact groups as
-// parameters, never as literals, and Database::Prepare binds them from
-// their one table (common/artifacts.h):
+// SQL written in the code names artifacts, artifact groups and milestones
+// as parameters, never as literals, and Database::Prepare binds them from
+// their one table (common/artifacts.h, common/vocabulary.h):
 //
 //   a.name = $artifact(host.nvidia_smi_list)
 //   a.name IN (SELECT value FROM json_each($group(plugin_logs)))
+//   milestone = $milestone(plugin_registered)
+//   (SELECT key FROM json_each($names(severity)) WHERE value = severity)   -- its rank
 //
 // A word the tables do not know fails the statement's preparation, so a
 // rename that missed a query stops the analysis instead of matching nothing.

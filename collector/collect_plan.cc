@@ -101,7 +101,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     }
     if (!any) {
       ProbeTask t = FileTask(row.name, row.phase, std::string(row.target), "");
-      t.skip_reason = "not_found";
+      t.skip_reason = SkipReason::kNotFound;
       t.skip_detail = "no file matches '" + std::string(row.target) + "'";
       tasks.push_back(t);
     }
@@ -127,11 +127,11 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     t.argv.insert(t.argv.begin() + 1, {"--runtime-endpoint", plan.options->runtime_endpoint});
   }
   if (row.needs_kubeconfig && plan.kubeconfig.empty()) {
-    t.skip_reason = "not_applicable";
+    t.skip_reason = SkipReason::kNotApplicable;
     t.skip_detail = "no kubeconfig (--kubeconfig, $KUBECONFIG or the kubelet's) is available";
   }
   if (row.phase == kPhaseDriver && plan.options->no_driver) {
-    t.skip_reason = "disabled";
+    t.skip_reason = SkipReason::kDisabled;
     t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
   }
   tasks.push_back(t);
@@ -409,7 +409,7 @@ std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::ve
     t.context = "container";
     t.container_id = d.container.id;
     if (plan.options->no_driver) {
-      t.skip_reason = "disabled";
+      t.skip_reason = SkipReason::kDisabled;
       t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
     }
     tasks.push_back(t);

@@ -10,17 +10,15 @@
 #include "analyzer/rules/rule_store.h"
 #include "analyzer/rules/sql_functions.h"
 #include "common/time_format.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
 namespace {
 
 int SeverityRank(const std::string& severity) {
-  static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
-  for (int i = 0; i < 5; ++i) {
-    if (severity == kOrder[i]) return i;
-  }
-  return 5;
+  auto parsed = Parse<Severity>(severity);
+  return parsed ? static_cast<int>(*parsed) : static_cast<int>(Names<Severity>().size());
 }
 
 std::string Join(const std::vector<std::string>& parts, const std::string& separator) {

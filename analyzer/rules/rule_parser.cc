@@ -14,6 +14,7 @@
 #include "analyzer/rules/summary_template.h"
 #include "analyzer/rules/yaml_reader.h"
 #include "common/file_io.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -99,7 +100,7 @@ class RuleParser {
     if (stem != rule_.id) return reader_.Error(doc["id"], "id '" + rule_.id + "' differs from the file name '" + stem + "'");
     if (!reader_.Scalar(doc["title"], "title", &rule_.title) ||
         !reader_.Scalar(doc["description"], "description", &rule_.description) ||
-        !reader_.Choice(doc["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &rule_.severity)) {
+        !reader_.Choice(doc["severity"], "severity", Names<Severity>(), &rule_.severity)) {
       return false;
     }
     if (!ReadReferences(doc["references"])) return false;
@@ -222,11 +223,11 @@ class RuleParser {
       }
       if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
       if (item["confidence"] &&
-          !reader_.Choice(item["confidence"], "confidence", {"confirmed", "likely", "possible"}, &o.confidence)) {
+          !reader_.Choice(item["confidence"], "confidence", Names<Confidence>(), &o.confidence)) {
         return false;
       }
       if (item["severity"] &&
-          !reader_.Choice(item["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &o.severity)) {
+          !reader_.Choice(item["severity"], "severity", Names<Severity>(), &o.severity)) {
         return false;
       }
       if (item["summary"] && !ReadTemplate(item["summary"], &o.summary)) return false;

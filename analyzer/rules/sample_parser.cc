@@ -5,6 +5,7 @@
 
 #include "analyzer/rules/rule_artifacts.h"
 #include "common/time_format.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -126,8 +127,7 @@ bool ReadArtifacts(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
     std::string name;
     std::string status;
     if (!reader.Scalar(item.first, "an artifact name", &name) ||
-        !reader.Choice(item.second, "artifact status",
-                       {"ok", "nonzero_exit", "signaled", "timed_out", "interrupted", "skipped", "error"}, &status)) {
+        !reader.Choice(item.second, "artifact status", Names<ProbeStatus>(), &status)) {
       return false;
     }
     s.artifacts.emplace_back(name, status);

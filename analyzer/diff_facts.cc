@@ -189,13 +189,6 @@ Status ReadPluginContainers(Database& db, int64_t bundle, BundleSnapshot& snap) 
   return s.status();
 }
 
-const DiffFact* FindFact(const BundleSnapshot& snap, std::string_view section, std::string_view name) {
-  for (const auto& f : snap.facts) {
-    if (f.section == section && f.name == name) return &f;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::span<const DiffFactQuery> FactQueries() { return kFactQueries; }
@@ -205,28 +198,26 @@ Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::str
   snap.path = Printable(path);
   GPUF_RETURN_IF_ERROR(ReadIdentity(db, bundle, snap));
   snap.node_zone = Printable(NodeZoneName(db, bundle));
+  GPUF_ASSIGN_OR_RETURN(ChainFacts chain, ReadChainFacts(db, bundle));
   for (const auto& q : kFactQueries) {
     GPUF_RETURN_IF_ERROR(ReadFacts(db, bundle, q, snap.facts));
     if (std::string_view(q.section) == "gpu_counts") {
       // The chain verdict follows the counts, before sockets and findings.
-      GPUF_ASSIGN_OR_RETURN(auto steps, ComputeChainVerdict(db, bundle));
-      for (const auto& step : steps) {
+      for (const auto& step : JudgeChain(chain)) {
         // A step with no evidence on the node (metrics and alerting) has nothing to compare.
-        if (step.evidence.empty()) continue;
+        if (step.id == ChainStepId::kMetrics) continue;
         snap.facts.push_back({"chain", step.name, FactKind::kText, StepStatusName(step.status)});
-        if (step.name == "registration with kubelet") snap.registration = StepStatusName(step.status);
+        if (step.id == ChainStepId::kRegistration) snap.registration = StepStatusName(step.status);
       }
     }
   }
   GPUF_RETURN_IF_ERROR(ReadPluginContainers(db, bundle, snap));
-  if (const DiffFact* f = FindFact(snap, "gpu_counts", "Node allocatable")) snap.allocatable = f->value;
-  const DiffFact* host = FindFact(snap, "gpu_counts", "nvidia-smi -L on the host");
-  const DiffFact* pci = FindFact(snap, "gpu_counts", "PCI GPU functions (sysfs)");
-  // Both are count(*) results, so they parse.
-  if (host && host->value != "0") {
-    snap.gpus = std::stoll(host->value);
-  } else if (pci) {
-    snap.gpus = std::stoll(pci->value);
+  if (chain.node && chain.node->gpu_allocatable) snap.allocatable = Printable(*chain.node->gpu_allocatable);
+  int64_t host_gpus = chain.host_nvml && chain.host_nvml->ran ? chain.host_nvml->gpus : 0;
+  if (host_gpus > 0) {
+    snap.gpus = host_gpus;
+  } else if (chain.pci_gpus) {
+    snap.gpus = *chain.pci_gpus;
   }
   return snap;
 }

@@ -5,7 +5,7 @@
 
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
-#include "analyzer/parsers/cri_log.h"
+#include "chain/cri_log.h"
 #include "analyzer/parsers/plugin_log.h"
 
 namespace gpuf {

@@ -158,7 +158,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   std::string triage = TriageSummary(all, [](const ProbeResult& r, std::string_view stream) {
     return ReadStaged(r, stream);
-  });
+  }, *plan.plugin_pattern);
 
   if (options.redact) {
     // The default name carries the node's name: a redacted bundle carries its pseudonym.

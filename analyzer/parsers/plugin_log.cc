@@ -1,6 +1,7 @@
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/regex_cascade.h"
+#include "chain/plugin_wording.h"
 #include "common/text_lines.h"
 
 #include <re2/re2.h>
@@ -40,22 +41,22 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kPlatformDetected, R"(Detected (.+ platform: .*))", Slot::kDetail},
     {PluginEventKind::kIncompatiblePlatform,
      R"(Incompatible platform detected|Incompatible strategy detected (.*))", Slot::kDetail},
-    {PluginEventKind::kNvmlInitFailed, R"(Failed to initialize NVML: (.*?)\.?)", Slot::kError},
-    {PluginEventKind::kNvmlInitFailed, R"(nvml init failed: (.*))", Slot::kError},
+    {PluginEventKind::kNvmlInitFailed, kPluginNvmlFailedPattern, Slot::kError},
+    {PluginEventKind::kNvmlInitFailed, kPluginNvmlFailedV017Pattern, Slot::kError},
     {PluginEventKind::kGrpcServerStarting, R"(Starting GRPC server for '([^']*)')",
      Slot::kResource},
     {PluginEventKind::kGrpcServerCrashed, R"(GRPC server for '([^']*)' crashed with error: (.*))",
      Slot::kResource, Slot::kError},
     {PluginEventKind::kGrpcServerCrashed,
      R"(GRPC server for '([^']*)' has repeatedly crashed recently\. Quitting)", Slot::kResource},
-    {PluginEventKind::kServing, R"(Starting to serve '([^']*)' on (\S+))", Slot::kResource,
+    {PluginEventKind::kServing, kPluginServingPattern, Slot::kResource,
      Slot::kPath},
-    {PluginEventKind::kServing, R"(Starting to serve on (\S+))", Slot::kPath},
+    {PluginEventKind::kServing, kPluginServingV08Pattern, Slot::kPath},
     {PluginEventKind::kServeFailed, R"(Could not start device plugin for '([^']*)': (.*))",
      Slot::kResource, Slot::kError},
-    {PluginEventKind::kRegistered, R"(Registered device plugin for '([^']*)' with Kubelet)",
+    {PluginEventKind::kRegistered, kPluginRegisteredPattern,
      Slot::kResource},
-    {PluginEventKind::kRegistered, R"(Registered device plugin with Kubelet)"},
+    {PluginEventKind::kRegistered, kPluginRegisteredV08Pattern},
     {PluginEventKind::kRegistrationFailed, R"(Could not register device plugin: (.*))",
      Slot::kError},
     {PluginEventKind::kRegistrationFailed, R"(Failed to start plugin: (.*))", Slot::kError},

@@ -21,7 +21,8 @@ namespace {
 constexpr MemberLoaderRow kMemberLoaders[] = {
     {"nvidia_smi_list", LoadNvidiaSmiList},
     {"nvidia_smi_xml", LoadNvidiaSmiXml},
-    {"nvidia_smi_run", LoadNvidiaSmiRun},
+    {"nvidia_smi_list_run", LoadNvidiaSmiListRun, false, true},
+    {"nvidia_smi_xml_run", LoadNvidiaSmiXmlRun, false, true},
     {"container_gpu_view", LoadContainerGpuView},
     {"driver_version", LoadDriverVersion},
     {"driver_gpu", LoadDriverGpu},
@@ -172,7 +173,11 @@ class Loader : public BundleVisitor {
     if (row) {
       ForEachLoaderId(*row, [&](std::string_view loader_id) {
         const MemberLoaderRow* loader = FindMemberLoader(loader_id);
-        if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) loader->load(*ctx_, in);
+        if (loader->with_stderr) {
+          Pend(a, *row, o, bytes);
+        } else if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) {
+          loader->load(*ctx_, in);
+        }
       });
     }
     bool lines = static_cast<int64_t>(bytes.size()) <= kMaxLinesBytes && (!row || row->keeps_lines);
@@ -206,7 +211,10 @@ class Loader : public BundleVisitor {
 
   // After the last member: what was gathered across them.
   void Finish() {
-    if (ctx_) ctx_->WriteJournalBoots();
+    if (!ctx_) return;
+    // An artifact whose stderr member was missing from the archive.
+    while (!pending_.empty()) RunPending(pending_.begin());
+    ctx_->WriteJournalBoots();
   }
 
   Status status() const { return ctx_ ? ctx_->status() : Status::Ok(); }
@@ -214,6 +222,43 @@ class Loader : public BundleVisitor {
   const Manifest& manifest() const { return manifest_; }
 
  private:
+  // The two streams of an artifact whose loaders read both, kept until the
+  // second arrives.
+  struct Pending {
+    const ArtifactRow* row = nullptr;
+    const ManifestOutput* main = nullptr;
+    std::string main_bytes, stderr_bytes;
+    bool have_main = false, have_stderr = false;
+  };
+
+  void Pend(const ManifestArtifact& a, const ArtifactRow& row, const ManifestOutput& o, const std::string& bytes) {
+    Pending& p = pending_[&a];
+    p.row = &row;
+    if (o.stream == row.stream() && !p.have_main) {
+      p.main = &o;
+      p.main_bytes = bytes;
+      p.have_main = true;
+    } else if (o.stream == kStreamStderr && !p.have_stderr) {
+      p.stderr_bytes = bytes;
+      p.have_stderr = true;
+    }
+    if (p.have_main && (p.have_stderr || !a.FindOutput(kStreamStderr))) RunPending(pending_.find(&a));
+  }
+
+  // Runs the artifact's both-stream loaders and forgets it; nothing runs
+  // without the main stream.
+  void RunPending(std::map<const ManifestArtifact*, Pending>::iterator it) {
+    const ManifestArtifact& a = *it->first;
+    Pending p = std::move(it->second);
+    pending_.erase(it);
+    if (!p.have_main) return;
+    MemberInput in{artifact_ids_[&a], a, *p.main, p.main_bytes, p.stderr_bytes};
+    ForEachLoaderId(*p.row, [&](std::string_view loader_id) {
+      const MemberLoaderRow* loader = FindMemberLoader(loader_id);
+      if (loader->with_stderr) loader->load(*ctx_, in);
+    });
+  }
+
   Status InsertBundle(const Manifest& m) {
     GPUF_ASSIGN_OR_RETURN(
         Statement s,
@@ -242,6 +287,7 @@ class Loader : public BundleVisitor {
   LoadProgressFn progress_;
   int64_t compressed_bytes_total_ = 0;
   std::unique_ptr<JournalStream> stream_;
+  std::map<const ManifestArtifact*, Pending> pending_;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ struct MemberInput {
   const ManifestArtifact& artifact;
   const ManifestOutput& output;
   std::string_view bytes;
+  std::string_view stderr_bytes = {};  // for loaders that read both streams (MemberLoaderRow::with_stderr)
 };
 
 using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
@@ -26,6 +27,10 @@ struct MemberLoaderRow {
   std::string_view id;       // as ArtifactRow::loaders names it
   MemberLoader load;
   bool stderr_too = false;   // also called with the artifact's stderr
+  // Called once with stdout in `bytes` and stderr in `stderr_bytes`, when
+  // both have been read, in whichever order the archive holds them (or at
+  // the end, with what there was).
+  bool with_stderr = false;
 };
 
 std::span<const MemberLoaderRow> MemberLoaderTable();
@@ -35,7 +40,9 @@ const MemberLoaderRow* FindMemberLoader(std::string_view id);
 // load_host.cc
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in);
-void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in);
+// An nvidia-smi run (nvidia_smi_runs), of `nvidia-smi -L` or of `-q -x`.
+void LoadNvidiaSmiListRun(LoadContext& ctx, const MemberInput& in);
+void LoadNvidiaSmiXmlRun(LoadContext& ctx, const MemberInput& in);
 void LoadDriverVersion(LoadContext& ctx, const MemberInput& in);
 void LoadDriverGpu(LoadContext& ctx, const MemberInput& in);
 void LoadProcDevices(LoadContext& ctx, const MemberInput& in);

@@ -94,7 +94,7 @@ constexpr ArtifactRow kArtifacts[] = {
      "systemctl show <scope> -p DeviceAllow -p DevicePolicy -p NeedDaemonReload"},
     {kPluginCrictlLogs, kCommand, kDriver, "crictl_logs", kLines,
      "crictl logs --timestamps, only when the log file is gone"},
-    {kPluginNvidiaSmiList, kCommand, kDriver, "nvidia_smi_run container_gpu_view", kLines,
+    {kPluginNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list_run container_gpu_view", kLines,
      "nvidia-smi -L run inside the container"},
     {kPluginLog, kFile, kDriver, "plugin_log_file", kLines, "a pod log file (instance = path under /var/log/pods)"},
     // Journal slices (common/journal_slices.cc; instance boot:0 and boot:-1).
@@ -110,8 +110,8 @@ constexpr ArtifactRow kArtifacts[] = {
     {kK8sNode, kCommand, kNotDriver, "node_resources", kLines, "kubectl get node -o json"},
     {kK8sNodePods, kCommand, kNotDriver, "", kNoLines, "kubectl get pods on the node -o json"},
     // Host GPUs (phase 4).
-    {kHostNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list nvidia_smi_run", kLines, "nvidia-smi -L"},
-    {kHostNvidiaSmiQueryXml, kCommand, kDriver, "nvidia_smi_xml nvidia_smi_run", kNoLines, "nvidia-smi -q -x"},
+    {kHostNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list nvidia_smi_list_run", kLines, "nvidia-smi -L"},
+    {kHostNvidiaSmiQueryXml, kCommand, kDriver, "nvidia_smi_xml nvidia_smi_xml_run", kNoLines, "nvidia-smi -q -x"},
 };
 
 constexpr std::string_view kPluginLogs[] = {kPluginLog, kPluginCrictlLogs, kJournalNvidiaDevicePlugin};

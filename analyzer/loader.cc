@@ -144,23 +144,7 @@ class Loader : public BundleVisitor {
     manifest_ = m;
     GPUF_RETURN_IF_ERROR(InsertBundle(m));
     ctx_ = std::make_unique<LoadContext>(db_, bundle_id_, manifest_);
-    for (const auto& a : m.artifacts) {
-      ctx_->Run("INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
-                "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
-                "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                bundle_id_, a.name, a.instance, a.kind,
-                a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()),
-                NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns,
-                a.duration_ns, a.status, a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
-                NullIfEmpty(a.skip_reason), NullIfEmpty(a.error), a.redactions);
-      int64_t id = db_.LastInsertId();
-      artifact_ids_[&a] = id;
-      for (const auto& o : a.outputs) {
-        ctx_->Run("INSERT OR IGNORE INTO artifact_outputs (artifact_id, stream, member, size_bytes, sha256, "
-                  "truncated, dropped_bytes, present, verified) VALUES (?,?,?,?,?,?,?,0,0)",
-                  id, o.stream, o.member, o.size_bytes, o.sha256, o.truncated, o.dropped_bytes);
-      }
-    }
+    for (const auto& a : m.artifacts) artifact_ids_[&a] = InsertArtifactRow(*ctx_, a);
     return ctx_->status();
   }
 
@@ -260,21 +244,7 @@ class Loader : public BundleVisitor {
   }
 
   Status InsertBundle(const Manifest& m) {
-    GPUF_ASSIGN_OR_RETURN(
-        Statement s,
-        db_.Prepare("INSERT INTO bundles (path, format_version, tool_version, node_name, machine_id, boot_id, "
-                    "collected_at_ns, collection_ended_ns, complete, incomplete_reason, utc_offset_seconds, "
-                    "host_root, origin_kind, redacted_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    s.Bind(1, path_).Bind(2, int64_t{m.format_version}).Bind(3, m.tool_version).Bind(4, m.node_name);
-    if (m.machine_id.empty()) s.BindNull(5); else s.Bind(5, m.machine_id);
-    if (m.boot_id.empty()) s.BindNull(6); else s.Bind(6, m.boot_id);
-    s.Bind(7, m.started_at_unix_ns).Bind(8, m.ended_at_unix_ns).Bind(9, int64_t{m.complete});
-    if (m.incomplete_reason.empty()) s.BindNull(10); else s.Bind(10, m.incomplete_reason);
-    s.Bind(11, int64_t{m.utc_offset_seconds}).Bind(12, m.root);
-    if (m.origin.kind.empty()) s.BindNull(13); else s.Bind(13, m.origin.kind);
-    if (!m.redaction.redacted) s.BindNull(14); else s.Bind(14, m.redaction.by);
-    GPUF_RETURN_IF_ERROR(s.Run());
-    bundle_id_ = db_.LastInsertId();
+    GPUF_ASSIGN_OR_RETURN(bundle_id_, InsertBundleRow(db_, path_, m));
     return Status::Ok();
   }
 
@@ -291,6 +261,42 @@ class Loader : public BundleVisitor {
 };
 
 }  // namespace
+
+Result<int64_t> InsertBundleRow(Database& db, const std::string& path, const Manifest& m) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement s,
+      db.Prepare("INSERT INTO bundles (path, format_version, tool_version, node_name, machine_id, boot_id, "
+                 "collected_at_ns, collection_ended_ns, complete, incomplete_reason, utc_offset_seconds, "
+                 "host_root, origin_kind, redacted_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  s.Bind(1, path).Bind(2, int64_t{m.format_version}).Bind(3, m.tool_version).Bind(4, m.node_name);
+  if (m.machine_id.empty()) s.BindNull(5); else s.Bind(5, m.machine_id);
+  if (m.boot_id.empty()) s.BindNull(6); else s.Bind(6, m.boot_id);
+  s.Bind(7, m.started_at_unix_ns).Bind(8, m.ended_at_unix_ns).Bind(9, int64_t{m.complete});
+  if (m.incomplete_reason.empty()) s.BindNull(10); else s.Bind(10, m.incomplete_reason);
+  s.Bind(11, int64_t{m.utc_offset_seconds}).Bind(12, m.root);
+  if (m.origin.kind.empty()) s.BindNull(13); else s.Bind(13, m.origin.kind);
+  if (!m.redaction.redacted) s.BindNull(14); else s.Bind(14, m.redaction.by);
+  GPUF_RETURN_IF_ERROR(s.Run());
+  return db.LastInsertId();
+}
+
+int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a) {
+  ctx.Run("INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
+          "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
+          "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+          ctx.bundle_id(), a.name, a.instance, a.kind,
+          a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()),
+          NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns,
+          a.duration_ns, a.status, a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
+          NullIfEmpty(a.skip_reason), NullIfEmpty(a.error), a.redactions);
+  int64_t id = ctx.db().LastInsertId();
+  for (const auto& o : a.outputs) {
+    ctx.Run("INSERT OR IGNORE INTO artifact_outputs (artifact_id, stream, member, size_bytes, sha256, "
+            "truncated, dropped_bytes, present, verified) VALUES (?,?,?,?,?,?,?,0,0)",
+            id, o.stream, o.member, o.size_bytes, o.sha256, o.truncated, o.dropped_bytes);
+  }
+  return id;
+}
 
 std::span<const MemberLoaderRow> MemberLoaderTable() { return kMemberLoaders; }
 

@@ -10,6 +10,7 @@
 
 #include "analyzer/load_context.h"
 #include "analyzer/parsers/journal_json.h"
+#include "analyzer/parsers/plugin_log.h"
 
 namespace gpuf {
 
@@ -102,6 +103,16 @@ class JournalLineLoader {
   std::optional<int64_t> boot_;
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
+
+// The writers under the loaders, for what writes as if it had read a
+// bundle (rule samples, sample_fixture.h).
+// The bundles row of `m`; fails when the database does.
+Result<int64_t> InsertBundleRow(Database& db, const std::string& path, const Manifest& m);
+// The artifacts row of `a` and its artifact_outputs rows; the artifact's id.
+int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a);
+// One line the device plugin wrote, as log_lines holds it.
+void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text);
 
 }  // namespace gpuf
 

@@ -194,6 +194,73 @@ void PlanPodLogs(const Plan& plan, std::vector<ProbeTask>& tasks) {
   }
 }
 
+// What a container's probes need to know of it.
+struct ContainerContext {
+  const PluginContainer* container = nullptr;
+  int64_t pid = 0;
+  bool running = false;
+  std::string cgroup;  // its directory under /sys/fs/cgroup, "" unknown
+  std::string scope;   // its systemd scope, "" when none
+  bool log_file_present = false;
+};
+
+bool Applies(ContainerWhen when, const ContainerContext& c, const Plan& plan, bool v1_devices, bool v2) {
+  switch (when) {
+    case ContainerWhen::kCrictl: return plan.have_crictl;
+    case ContainerWhen::kHasPid: return c.pid > 0;
+    case ContainerWhen::kCgroupV1: return !c.cgroup.empty() && v1_devices;
+    case ContainerWhen::kCgroupV2: return !c.cgroup.empty() && v2;
+    case ContainerWhen::kSystemdScope: return !c.scope.empty();
+    case ContainerWhen::kLogFileGone: return !c.log_file_present && plan.have_crictl;
+    case ContainerWhen::kRunningCrictl: return c.running && plan.have_crictl;
+    case ContainerWhen::kRunningCtr: return c.running && !plan.have_crictl;
+  }
+  return false;
+}
+
+// The row's target with the container's values in place.
+std::vector<std::string> Expand(const ContainerProbeRow& row, const ContainerContext& c, const Plan& plan) {
+  std::vector<std::string> words;
+  for (const auto& word : SplitSpaces(row.target)) {
+    if (word == "{crictl}") {
+      for (auto& w : CrictlPrefix(plan)) words.push_back(std::move(w));
+    } else if (word == "{ctr}") {
+      for (auto& w : CtrPrefix(plan)) words.push_back(std::move(w));
+    } else if (word == "{host_cgroup}") {
+      words.push_back(plan.exec->HostPathArg("/sys/fs/cgroup/" + c.cgroup));
+    } else {
+      std::string w = ReplaceAll(word, "{id}", c.container->id);
+      w = ReplaceAll(w, "{pid}", std::to_string(c.pid));
+      w = ReplaceAll(w, "{cgroup}", c.cgroup);
+      words.push_back(ReplaceAll(w, "{scope}", c.scope));
+    }
+  }
+  return words;
+}
+
+// The rows of `phase` that apply to the container, as tasks.
+void PlanContainerRows(int phase, const ContainerContext& c, const Plan& plan, bool v1_devices, bool v2,
+                       std::vector<ProbeTask>& tasks) {
+  for (const auto& row : ContainerProbes()) {
+    if (row.phase != phase || !Applies(row.when, c, plan, v1_devices, v2)) continue;
+    std::vector<std::string> words = Expand(row, c, plan);
+    ProbeTask t = row.kind == ProbeKind::kFile ? FileTask(row.name, phase, words.at(0), "")
+                                                : CommandTask(row.name, phase, std::move(words), plan);
+    t.instance = c.container->id;
+    t.context = "container";
+    t.container_id = c.container->id;
+    t.keep = row.keep;
+    t.cap_bytes = row.cap_bytes;
+    t.stderr_cap_bytes = row.stderr_cap_bytes;
+    t.redaction = row.redaction;
+    if (phase == kPhaseDriver && plan.options->no_driver) {
+      t.skip_reason = SkipReason::kDisabled;
+      t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
+    }
+    tasks.push_back(std::move(t));
+  }
+}
+
 const ProbeResult* FindResult(const std::vector<ProbeResult>& results, std::string_view name,
                               std::string_view instance = {}) {
   for (const auto& r : results) {
@@ -275,14 +342,7 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
                                                 kMaxPluginContainers);
     }
     for (const auto& c : containers) {
-      std::vector<std::string> argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"inspect", "-o", "json", c.id});
-      ProbeTask t = CommandTask(artifact::kPluginInspect, kPhaseRuntime, argv, plan);
-      t.instance = c.id;
-      t.context = "container";
-      t.container_id = c.id;
-      t.redaction = Redaction::kRuntimeJson;
-      tasks.push_back(t);
+      PlanContainerRows(kPhaseRuntime, ContainerContext{&c}, plan, false, false, tasks);
     }
   } else if (plan.have_ctr) {
     if (const ProbeResult* ls = FindResult(phase_one, artifact::kRuntimeCtrContainers)) {
@@ -338,47 +398,18 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
   const bool v1_devices = plan.host->Lstat("/sys/fs/cgroup/devices").ok();
   const bool v2 = plan.host->Lstat("/sys/fs/cgroup/cgroup.controllers").ok();
   for (const auto& d : containers) {
-    const std::string& id = d.container.id;
-    // An exited container's cgroup is gone; its logs are not.
-    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
-    auto tag = [&](ProbeTask t) {
-      t.instance = id;
-      t.context = "container";
-      t.container_id = id;
-      tasks.push_back(std::move(t));
-    };
+    ContainerContext c{&d.container, d.facts.pid, d.facts.running};
     std::string proc_cgroup;
     if (d.facts.pid > 0) {
-      std::string path = "/proc/" + std::to_string(d.facts.pid) + "/cgroup";
-      tag(FileTask(artifact::kPluginProcCgroup, kPhaseContainer, path, ""));
-      auto text = plan.host->ReadSmallFile(path);
+      auto text = plan.host->ReadSmallFile("/proc/" + std::to_string(d.facts.pid) + "/cgroup");
       if (text.ok()) proc_cgroup = *text;
     }
-    std::string dir = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
-    if (!dir.empty() && v1_devices) {
-      tag(FileTask(artifact::kPluginDevicesList, kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
-    }
-    if (!dir.empty() && v2) {
-      tag(CommandTask(artifact::kPluginBpftoolCgroup, kPhaseContainer,
-                      {"bpftool", "cgroup", "list", plan.exec->HostPathArg("/sys/fs/cgroup/" + dir)}, plan));
-    }
-    std::string scope = SystemdScopeOf(dir);
-    if (!scope.empty()) {
-      tag(CommandTask(artifact::kPluginSystemdScope, kPhaseContainer,
-                      {"systemctl", "show", "--no-pager", "-p", "DeviceAllow", "-p", "DevicePolicy", "-p",
-                       "NeedDaemonReload", scope},
-                      plan));
-    }
-    bool log_file_present = !d.facts.log_path.empty() && plan.host->Lstat(d.facts.log_path).ok();
-    if (!log_file_present && plan.have_crictl) {
-      std::vector<std::string> argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"logs", "--timestamps", id});
-      ProbeTask t = CommandTask(artifact::kPluginCrictlLogs, kPhaseContainer, argv, plan);
-      t.keep = KeepMode::kTail;
-      t.cap_bytes = 32 * kMiB;
-      t.stderr_cap_bytes = 32 * kMiB;  // crictl logs writes the container's stderr to its stderr
-      tag(t);
-    }
+    // An exited container's cgroup is gone; its logs are not.
+    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
+    c.cgroup = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
+    c.scope = SystemdScopeOf(c.cgroup);
+    c.log_file_present = !d.facts.log_path.empty() && plan.host->Lstat(d.facts.log_path).ok();
+    PlanContainerRows(kPhaseContainer, c, plan, v1_devices, v2, tasks);
   }
   return tasks;
 }
@@ -394,25 +425,8 @@ std::vector<ProbeTask> PlanHostDriverProbes(const Plan& plan) {
 std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::vector<Discovered>& containers) {
   std::vector<ProbeTask> tasks;
   for (const auto& d : containers) {
-    if (!d.facts.running) continue;
-    std::vector<std::string> argv;
-    if (plan.have_crictl) {
-      argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"exec", d.container.id, "nvidia-smi", "-L"});
-    } else {
-      argv = CtrPrefix(plan);
-      argv.insert(argv.end(), {"tasks", "exec", "--exec-id", "gpuforensics-nvidia-smi", d.container.id,
-                               "nvidia-smi", "-L"});
-    }
-    ProbeTask t = CommandTask(artifact::kPluginNvidiaSmiList, kPhaseDriver, argv, plan);
-    t.instance = d.container.id;
-    t.context = "container";
-    t.container_id = d.container.id;
-    if (plan.options->no_driver) {
-      t.skip_reason = SkipReason::kDisabled;
-      t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
-    }
-    tasks.push_back(t);
+    PlanContainerRows(kPhaseDriver, ContainerContext{&d.container, d.facts.pid, d.facts.running}, plan, false, false,
+                      tasks);
   }
   return tasks;
 }

@@ -78,7 +78,31 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kHostNvidiaSmiQueryXml, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},
 };
 
+constexpr ContainerProbeRow kContainerProbes[] = {
+    // Phase 2: the runtime's view of the container.
+    {artifact::kPluginInspect, ProbeKind::kCommand, kPhaseRuntime, ContainerWhen::kCrictl,
+     "{crictl} inspect -o json {id}", KeepMode::kHead, 16 * kMiB, 1 * kMiB, Redaction::kRuntimeJson},
+    // Phase 3: its device cgroup, and its log when the file is gone.
+    {artifact::kPluginProcCgroup, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kHasPid, "/proc/{pid}/cgroup"},
+    {artifact::kPluginDevicesList, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kCgroupV1,
+     "/sys/fs/cgroup/devices/{cgroup}/devices.list"},
+    {artifact::kPluginBpftoolCgroup, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kCgroupV2,
+     "bpftool cgroup list {host_cgroup}"},
+    {artifact::kPluginSystemdScope, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kSystemdScope,
+     "systemctl show --no-pager -p DeviceAllow -p DevicePolicy -p NeedDaemonReload {scope}"},
+    // crictl logs writes the container's stderr to its own stderr.
+    {artifact::kPluginCrictlLogs, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kLogFileGone,
+     "{crictl} logs --timestamps {id}", KeepMode::kTail, 32 * kMiB, 32 * kMiB},
+    // Phase 4: NVML as the plugin sees it.
+    {artifact::kPluginNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, ContainerWhen::kRunningCrictl,
+     "{crictl} exec {id} nvidia-smi -L"},
+    {artifact::kPluginNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, ContainerWhen::kRunningCtr,
+     "{ctr} tasks exec --exec-id gpuforensics-nvidia-smi {id} nvidia-smi -L"},
+};
+
 }  // namespace
+
+std::span<const ContainerProbeRow> ContainerProbes() { return kContainerProbes; }
 
 ArtifactKind StoredKind(ProbeKind kind) {
   switch (kind) {

@@ -33,7 +33,7 @@ std::string Statuses(const std::vector<ChainStep>& steps) {
 
 TEST_SUITE("chain_steps") {
 
-TEST_CASE("JudgeChain: a healthy node is ok to the Node; metrics are outside it") {
+TEST_CASE("JudgeChain: a healthy node is ok to the Node, metrics are outside it") {
   auto steps = JudgeChain(Healthy());
   CHECK(Statuses(steps) == "ok ok ok ok ok ok ok ok ok unknown");
   CHECK(steps[0].detail == "2 NVIDIA GPU functions on the PCI bus");

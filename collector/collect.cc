@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "collector/bundle_manifest.h"
 #include "collector/bundle_writer.h"
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
@@ -38,30 +39,6 @@ int LocalUtcOffsetSeconds(int64_t unix_ns) {
   std::tm local{};
   localtime_r(&t, &local);
   return static_cast<int>(local.tm_gmtoff);
-}
-
-// Orders artifacts, assigns member names and hashes the staged outputs.
-Result<std::vector<BundleMember>> FinishArtifacts(std::vector<ProbeResult>& results, Manifest& manifest) {
-  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.artifact.name, a.artifact.instance) < std::tie(b.artifact.name, b.artifact.instance);
-  });
-  std::vector<BundleMember> members;
-  int sequence = 0;
-  for (auto& r : results) {
-    ++sequence;
-    for (auto& output : r.artifact.outputs) {
-      for (const auto& staged : r.staged) {
-        if (staged.stream != output.stream) continue;
-        output.member = ArtifactMemberPath(sequence, r.artifact.name, output.stream);
-        GPUF_ASSIGN_OR_RETURN(output.sha256, Sha256OfFile(staged.staging_path));
-        std::error_code ec;
-        output.size_bytes = static_cast<int64_t>(std::filesystem::file_size(staged.staging_path, ec));
-        members.push_back({output.member, staged.staging_path});
-      }
-    }
-    manifest.artifacts.push_back(r.artifact);
-  }
-  return members;
 }
 
 void PinTimes(Manifest& manifest, int64_t fixed_ns) {
@@ -131,11 +108,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
 
-  Manifest manifest;
-  manifest.format = std::string(kBundleFormatName);
-  manifest.format_version = kBundleFormatVersion;
-  manifest.tool_name = "gpuforensics";
-  manifest.tool_version = options.tool_version;
+  Manifest manifest = NewBundleManifest(options.tool_version);
   manifest.node_name = plan.node;
   manifest.hostname = plan.node;
   if (auto id = host.ReadSmallFile("/etc/machine-id", 256); id.ok()) {
@@ -171,7 +144,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
       return saved;
     }
   }
-  auto members = FinishArtifacts(all, manifest);
+  auto members = AddStagedArtifacts(all, manifest);
   if (!members.ok()) {
     std::filesystem::remove_all(staging);
     return members.status();

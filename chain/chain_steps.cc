@@ -106,13 +106,13 @@ ChainStep Runtime(const Facts& f) {
 ChainStep Kubelet(const Facts& f) {
   ChainStep step{ChainStepId::kKubelet, "kubelet", StepStatus::kUnknown, "",
                  Evidence({artifact::kKubeletDevicePlugins, artifact::kJournalKubelet}), ""};
-  if (!f.kubelet_sock && f.kubelet_starts == 0) {
+  if (!f.kubelet_sock && f.kubelet_starts.value_or(0) == 0) {
     step.missing = "no kubelet.sock listed and no kubelet start in the journal";
     return step;
   }
   step.status = f.kubelet_sock ? StepStatus::kOk : StepStatus::kUnknown;
-  step.detail = std::string(f.kubelet_sock ? "kubelet.sock present" : "no kubelet.sock") + ", " +
-                std::to_string(f.kubelet_starts) + " kubelet start(s) this boot";
+  step.detail = f.kubelet_sock ? "kubelet.sock present" : "no kubelet.sock";
+  if (f.kubelet_starts) step.detail += ", " + std::to_string(*f.kubelet_starts) + " kubelet start(s) this boot";
   return step;
 }
 

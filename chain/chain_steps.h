@@ -74,7 +74,7 @@ struct ChainFacts {
   std::optional<ContainerView> container_view;  // nullopt: nvidia-smi not run in it
 
   bool kubelet_sock = false;                       // kubelet.sock listed
-  int64_t kubelet_starts = 0;                      // kubelet starts this boot (its journal)
+  std::optional<int64_t> kubelet_starts;           // kubelet starts this boot (its journal); nullopt: not read
   std::optional<int64_t> kubelet_restarted_ns;     // its last start or kubelet.sock creation, this boot
 
   // What the plugin logged in the boot at capture since its last start

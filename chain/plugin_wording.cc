@@ -28,12 +28,14 @@ constexpr Wording kWordings[] = {
 
 PluginChainLine ClassifyPluginChainLine(std::string_view line) {
   // Compiled once; a line is matched anywhere, behind whatever header it has.
-  static const auto* compiled = [] {
-    auto* res = new std::vector<std::pair<PluginChainEvent, std::unique_ptr<RE2>>>;
-    for (const auto& w : kWordings) res->emplace_back(w.event, std::make_unique<RE2>(std::string("(") + w.pattern + ")"));
+  static const std::vector<std::pair<PluginChainEvent, std::unique_ptr<RE2>>> compiled = [] {
+    std::vector<std::pair<PluginChainEvent, std::unique_ptr<RE2>>> res;
+    for (const auto& w : kWordings) {
+      res.emplace_back(w.event, std::make_unique<RE2>(std::string("(") + w.pattern + ")"));
+    }
     return res;
   }();
-  for (const auto& [event, re] : *compiled) {
+  for (const auto& [event, re] : compiled) {
     re2::StringPiece match;
     if (RE2::PartialMatch(line, *re, &match)) {
       std::string_view rest = line.substr(static_cast<size_t>(match.data() - line.data()));

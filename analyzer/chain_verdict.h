@@ -1,31 +1,27 @@
-// The GPU chain verdict: for each step from PCI to the Node's allocatable,
-// ok, failed or unknown, with the evidence and, when unknown, what was not
-// captured. The twelve-step chain of the incident write-up, minus the steps
-// a node cannot see (metrics and alerting are reported as outside the node).
+// The GPU chain verdict of a loaded bundle: for each step from PCI to the
+// Node's allocatable, ok, failed or unknown, with the evidence and, when
+// unknown, what was not captured. The facts come from the database; the
+// rules that judge them are chain/chain_steps.h, which the collector's
+// triage and `watch` use too. The twelve-step chain of the incident
+// write-up, minus the steps a node cannot see (metrics and alerting are
+// reported as outside the node).
 #ifndef GPUF_ANALYZER_CHAIN_VERDICT_H_
 #define GPUF_ANALYZER_CHAIN_VERDICT_H_
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "analyzer/database.h"
+#include "chain/chain_steps.h"
 #include "common/status.h"
 
 namespace gpuf {
 
-enum class StepStatus { kOk, kFailed, kUnknown };
-const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown"
+// The facts of the loaded, timelined bundle, as JudgeChain reads them.
+// Fails only when the database does.
+Result<ChainFacts> ReadChainFacts(Database& db, int64_t bundle_id);
 
-struct ChainStep {
-  std::string name;      // "PCI devices", "kernel driver", ...
-  StepStatus status = StepStatus::kUnknown;
-  std::string detail;    // what was seen, one line
-  std::string evidence;  // the artifacts it rests on
-  std::string missing;   // when unknown: what was not captured
-};
-
-// Reads the loaded, timelined bundle. Fails only when the database does.
+// JudgeChain(ReadChainFacts(...)).
 Result<std::vector<ChainStep>> ComputeChainVerdict(Database& db, int64_t bundle_id);
 
 }  // namespace gpuf

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "analyzer/schema_sql.h"
+#include "analyzer/sql_vocabulary.h"
 
 namespace gpuf {
 
@@ -42,6 +43,16 @@ Statement& Statement::BindNamed(const char* name, int64_t value) {
   return *this;
 }
 
+Status Statement::BindVocabulary() {
+  for (int i = 1, n = sqlite3_bind_parameter_count(stmt_); i <= n; ++i) {
+    const char* name = sqlite3_bind_parameter_name(stmt_, i);
+    if (!name || name[0] != '$') continue;
+    GPUF_ASSIGN_OR_RETURN(std::optional<std::string> value, SqlVocabularyValue(name));
+    if (value) sqlite3_bind_text(stmt_, i, value->data(), static_cast<int>(value->size()), SQLITE_TRANSIENT);
+  }
+  return Status::Ok();
+}
+
 Statement& Statement::BindNull(int index) {
   sqlite3_bind_null(stmt_, index);
   return *this;
@@ -67,6 +78,8 @@ Status Statement::Run() {
 void Statement::Reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
+  // The vocabulary's words were checked when the statement was prepared.
+  static_cast<void>(BindVocabulary());
   status_ = Status::Ok();
 }
 
@@ -156,7 +169,9 @@ Result<Statement> Database::Prepare(std::string_view sql) {
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
     return Status::Internal("preparing SQL", std::string(sqlite3_errmsg(db_)) + " in: " + std::string(sql));
   }
-  return Statement(db_, stmt);
+  Statement statement(db_, stmt);
+  GPUF_RETURN_IF_ERROR(statement.BindVocabulary().WithContext("preparing SQL"));
+  return statement;
 }
 
 Result<Statement> Database::PrepareSingle(std::string_view sql) {
@@ -166,6 +181,7 @@ Result<Statement> Database::PrepareSingle(std::string_view sql) {
     return Status::InvalidArgument("SQL", sqlite3_errmsg(db_));
   }
   Statement statement(db_, stmt);
+  GPUF_RETURN_IF_ERROR(statement.BindVocabulary());
   std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
   if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
     return Status::InvalidArgument("SQL", "one statement at a time");

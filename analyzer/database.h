@@ -54,6 +54,9 @@ class Statement {
  private:
   friend class Database;
   Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  // Binds the vocabulary's parameters, $artifact(...), $milestone(...) and
+  // the others of sql_vocabulary.h; fails on an unknown word.
+  Status BindVocabulary();
   sqlite3* db_;
   sqlite3_stmt* stmt_;
   Status status_;

@@ -14,16 +14,16 @@ namespace {
   "(SELECT id FROM containers WHERE bundle_id = :bundle AND is_plugin ORDER BY created_at_ns DESC LIMIT 1)"
 
 #define ARTIFACT_OK(name) \
-  "EXISTS (SELECT 1 FROM artifacts WHERE bundle_id = :bundle AND name = '" name "' AND status = 'ok')"
+  "EXISTS (SELECT 1 FROM artifacts WHERE bundle_id = :bundle AND name = $artifact(" name ") AND status = 'ok')"
 
 constexpr DiffFactQuery kFactQueries[] = {
     // --- versions ---
     {"versions", FactKind::kText, R"sql(
       SELECT 'os', regexp_capture(l.text, '^PRETTY_NAME="?([^"]*)') FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-      WHERE a.bundle_id = :bundle AND a.name = 'host.os_release' AND l.text LIKE 'PRETTY_NAME=%')sql"},
+      WHERE a.bundle_id = :bundle AND a.name = $artifact(host.os_release) AND l.text LIKE 'PRETTY_NAME=%')sql"},
     {"versions", FactKind::kText, R"sql(
       SELECT 'kernel', trim(l.text) FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-      WHERE a.bundle_id = :bundle AND a.name = 'kernel.osrelease' AND l.line = 1)sql"},
+      WHERE a.bundle_id = :bundle AND a.name = $artifact(kernel.osrelease) AND l.line = 1)sql"},
     {"versions", FactKind::kText, R"sql(
       SELECT v.component, group_concat(DISTINCT v.version) FROM versions v JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle GROUP BY v.component ORDER BY v.component)sql"},
@@ -32,7 +32,7 @@ constexpr DiffFactQuery kFactQueries[] = {
       SELECT 'nvidia-device-plugin (image tag)', group_concat(DISTINCT tag) FROM (
         SELECT regexp_capture(l.text, 'device-plugin[^"\s:@]*:(v?[0-9]+\.[0-9]+\.[0-9]+[^"\s,]*)') AS tag
         FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-        WHERE a.bundle_id = :bundle AND a.name IN ('plugin.inspect', 'config.static_pod')
+        WHERE a.bundle_id = :bundle AND a.name IN ($artifact(plugin.inspect), $artifact(config.static_pod))
           AND (a.container_id IS NULL OR a.container_id = )sql" NEWEST_PLUGIN R"sql())
       WHERE tag IS NOT NULL)sql"},
 
@@ -45,7 +45,7 @@ constexpr DiffFactQuery kFactQueries[] = {
         SELECT group_concat(text, char(10)) AS j FROM (
           SELECT l.text FROM artifact_lines l JOIN artifacts a USING (artifact_id)
           WHERE a.artifact_id = (SELECT min(artifact_id) FROM artifacts
-                                 WHERE bundle_id = :bundle AND name = 'runtime.crictl_pods' AND status = 'ok')
+                                 WHERE bundle_id = :bundle AND name = $artifact(runtime.crictl_pods) AND status = 'ok')
           ORDER BY l.line)),
       pods AS (
         SELECT json_extract(p.value, '$.metadata.uid') AS uid,
@@ -66,10 +66,10 @@ constexpr DiffFactQuery kFactQueries[] = {
       SELECT 'image', coalesce(
           (SELECT regexp_capture(l.text, '"io\.kubernetes\.cri\.image-name":\s*"([^"]+)"')
            FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-           WHERE a.bundle_id = :bundle AND a.name = 'plugin.inspect' AND a.container_id = )sql" NEWEST_PLUGIN R"sql(
+           WHERE a.bundle_id = :bundle AND a.name = $artifact(plugin.inspect) AND a.container_id = )sql" NEWEST_PLUGIN R"sql(
              AND l.text LIKE '%io.kubernetes.cri.image-name%' LIMIT 1),
           (SELECT regexp_capture(l.text, 'image:\s*"?([^"\s]+)') FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-           WHERE a.bundle_id = :bundle AND a.name = 'config.static_pod' AND l.text LIKE '%image:%device-plugin%'
+           WHERE a.bundle_id = :bundle AND a.name = $artifact(config.static_pod) AND l.text LIKE '%image:%device-plugin%'
            LIMIT 1)))sql"},
     {"plugin", FactKind::kText, R"sql(
       SELECT 'container state', state FROM containers WHERE bundle_id = :bundle AND id = )sql" NEWEST_PLUGIN},
@@ -114,8 +114,8 @@ constexpr DiffFactQuery kFactQueries[] = {
       WHERE )sql" ARTIFACT_OK("dev.nvidia_nodes") R"sql(
       UNION ALL
       SELECT 'nvidia-smi -L on the host', (SELECT count(*) FROM gpus g JOIN artifacts a USING (artifact_id)
-                                           WHERE a.bundle_id = :bundle AND a.name = 'host.nvidia_smi_list')
-      WHERE EXISTS (SELECT 1 FROM artifacts WHERE bundle_id = :bundle AND name = 'host.nvidia_smi_list'
+                                           WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list))
+      WHERE EXISTS (SELECT 1 FROM artifacts WHERE bundle_id = :bundle AND name = $artifact(host.nvidia_smi_list)
                     AND status <> 'skipped')
       UNION ALL
       SELECT 'nvidia-smi -L in the plugin container', count(v.uuid) FROM container_gpu_views v
@@ -191,13 +191,6 @@ Status ReadPluginContainers(Database& db, int64_t bundle, BundleSnapshot& snap) 
   return s.status();
 }
 
-const DiffFact* FindFact(const BundleSnapshot& snap, std::string_view section, std::string_view name) {
-  for (const auto& f : snap.facts) {
-    if (f.section == section && f.name == name) return &f;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::span<const DiffFactQuery> FactQueries() { return kFactQueries; }
@@ -207,28 +200,26 @@ Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::str
   snap.path = Printable(path);
   GPUF_RETURN_IF_ERROR(ReadIdentity(db, bundle, snap));
   snap.node_zone = Printable(NodeZoneName(db, bundle));
+  GPUF_ASSIGN_OR_RETURN(ChainFacts chain, ReadChainFacts(db, bundle));
   for (const auto& q : kFactQueries) {
     GPUF_RETURN_IF_ERROR(ReadFacts(db, bundle, q, snap.facts));
     if (std::string_view(q.section) == "gpu_counts") {
       // The chain verdict follows the counts, before sockets and findings.
-      GPUF_ASSIGN_OR_RETURN(auto steps, ComputeChainVerdict(db, bundle));
-      for (const auto& step : steps) {
+      for (const auto& step : JudgeChain(chain)) {
         // A step with no evidence on the node (metrics and alerting) has nothing to compare.
-        if (step.evidence.empty()) continue;
+        if (step.id == ChainStepId::kMetrics) continue;
         snap.facts.push_back({"chain", step.name, FactKind::kText, StepStatusName(step.status)});
-        if (step.name == "registration with kubelet") snap.registration = StepStatusName(step.status);
+        if (step.id == ChainStepId::kRegistration) snap.registration = StepStatusName(step.status);
       }
     }
   }
   GPUF_RETURN_IF_ERROR(ReadPluginContainers(db, bundle, snap));
-  if (const DiffFact* f = FindFact(snap, "gpu_counts", "Node allocatable")) snap.allocatable = f->value;
-  const DiffFact* host = FindFact(snap, "gpu_counts", "nvidia-smi -L on the host");
-  const DiffFact* pci = FindFact(snap, "gpu_counts", "PCI GPU functions (sysfs)");
-  // Both are count(*) results, so they parse.
-  if (host && host->value != "0") {
-    snap.gpus = std::stoll(host->value);
-  } else if (pci) {
-    snap.gpus = std::stoll(pci->value);
+  if (chain.node && chain.node->gpu_allocatable) snap.allocatable = Printable(*chain.node->gpu_allocatable);
+  int64_t host_gpus = chain.host_nvml && chain.host_nvml->ran ? chain.host_nvml->gpus : 0;
+  if (host_gpus > 0) {
+    snap.gpus = host_gpus;
+  } else if (chain.pci_gpus) {
+    snap.gpus = *chain.pci_gpus;
   }
   return snap;
 }

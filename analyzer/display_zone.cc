@@ -85,8 +85,9 @@ std::string DisplayZone::Format(int64_t unix_ns) const {
 std::string NodeZoneName(Database& db, int64_t bundle_id) {
   auto s = db.Prepare(
       "SELECT l.text FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
-      "WHERE a.bundle_id = ? AND ((a.name = 'host.localtime' AND l.text NOT LIKE '#%') OR a.name = 'host.timezone') "
-      "ORDER BY a.name = 'host.timezone', l.line LIMIT 1");
+      "WHERE a.bundle_id = ? AND ((a.name = $artifact(host.localtime) AND l.text NOT LIKE '#%') "
+      "OR a.name = $artifact(host.timezone)) "
+      "ORDER BY a.name = $artifact(host.timezone), l.line LIMIT 1");
   if (!s.ok()) return "";
   s->Bind(1, bundle_id);
   if (!s->Step()) return "";

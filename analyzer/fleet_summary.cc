@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -10,8 +11,9 @@ namespace {
 // The node a bundle speaks for; two bundles of one node count once.
 constexpr const char* kNode = "COALESCE(b.node_name, b.path)";
 
+// A severity's place in Severity's order, the most severe 0.
 constexpr const char* kSeverityRank =
-    "CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END";
+    "coalesce((SELECT key FROM json_each($names(severity)) WHERE value = severity), 4)";
 
 Status RequireFleetTables(Database& db) {
   GPUF_ASSIGN_OR_RETURN(Statement check, db.Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
@@ -43,10 +45,10 @@ Status CountFindings(Database& db, FleetSummary& summary) {
       db.Prepare(std::string("SELECT rule_id, min(") + kSeverityRank + "), count(DISTINCT " + kNode +
                  ") AS nodes FROM fleet_findings f JOIN fleet_bundles b USING (fleet_bundle_id) "
                  "GROUP BY rule_id ORDER BY nodes DESC, rule_id"));
-  constexpr const char* kSeverityNames[] = {"critical", "high", "medium", "low", "info"};
   while (select.Step()) {
-    int64_t rank = std::clamp<int64_t>(select.ColumnInt(1), 0, 4);
-    summary.findings.push_back({select.ColumnText(0), kSeverityNames[rank], select.ColumnInt(2)});
+    int64_t rank = std::clamp<int64_t>(select.ColumnInt(1), 0, static_cast<int64_t>(Severity::kInfo));
+    summary.findings.push_back(
+        {select.ColumnText(0), std::string(Name(static_cast<Severity>(rank))), select.ColumnInt(2)});
   }
   return select.status();
 }

@@ -15,7 +15,7 @@
 
 #include "analyzer/database.h"
 #include "analyzer/journal_boot_ends.h"
-#include "analyzer/parsers/parse_warning.h"
+#include "common/parse_warning.h"
 #include "common/manifest.h"
 
 namespace re2 {

@@ -5,7 +5,7 @@
 
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
-#include "analyzer/parsers/cri_log.h"
+#include "chain/cri_log.h"
 #include "analyzer/parsers/plugin_log.h"
 
 namespace gpuf {
@@ -31,12 +31,8 @@ void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<s
                   const std::vector<LogRow>& batch) {
   for (const LogRow& row : batch) {
     const CriLogRecord& r = *row.record;
-    std::string stream = r.stream.empty() ? in.output.stream : r.stream;
-    ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
-            "message) VALUES (?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, container, r.line, r.time_ns, stream, NullIfEmpty(row.line.severity),
-            NullIfEmpty(row.line.source_file), row.line.event,
-            ctx.CapLine(in.artifact_id, in.output.member, r.line, row.line.message));
+    StorePluginLogLine(ctx, in, container, r.line, r.time_ns, r.stream.empty() ? in.output.stream : r.stream,
+                       row.line);
   }
 }
 
@@ -90,6 +86,14 @@ void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& pa
 }
 
 }  // namespace
+
+void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text) {
+  ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
+          "message) VALUES (?,?,?,?,?,?,?,?,?)",
+          in.artifact_id, container, line, time_ns, stream, NullIfEmpty(text.severity), NullIfEmpty(text.source_file),
+          text.event, ctx.CapLine(in.artifact_id, in.output.member, line, text.message));
+}
 
 void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in) { LoadRecords(ctx, in, ParseCriLog(in.bytes)); }
 

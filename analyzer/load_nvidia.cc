@@ -15,17 +15,6 @@ std::optional<std::string> YesNo(const std::optional<bool>& v) {
   return std::string(*v ? "Yes" : "No");
 }
 
-// stderr precedes stdout in the archive, so by the time stdout is loaded
-// its stderr is already in artifact_lines.
-std::string StderrOf(LoadContext& ctx, int64_t artifact_id) {
-  auto s = ctx.db().Prepare(
-      "SELECT coalesce(group_concat(text, char(10)), '') FROM "
-      "(SELECT text FROM artifact_lines WHERE artifact_id = ? AND stream = 'stderr' ORDER BY line)");
-  if (!s.ok()) return "";
-  s->Bind(1, artifact_id);
-  return s->Step() ? s->ColumnText(0) : "";
-}
-
 // Driver versions: "535.161.07"; the suffix column says what kind of module.
 void InsertVersion(LoadContext& ctx, const MemberInput& in, const char* component, const std::string& version,
                    const std::optional<std::string>& suffix) {
@@ -35,22 +24,24 @@ void InsertVersion(LoadContext& ctx, const MemberInput& in, const char* componen
           parts ? std::optional<int64_t>(parts->minor) : std::nullopt, parts ? parts->patch : std::nullopt, suffix);
 }
 
-std::string CommandOf(const ManifestArtifact& a) {
-  return a.name == "host.nvidia_smi_query_xml" ? "-q -x" : "-L";
-}
-
-}  // namespace
-
-void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
+// One run of nvidia-smi with `command`, the arguments of the view its
+// artifact holds; stdout and stderr together.
+void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in, const char* command) {
   const ManifestArtifact& a = in.artifact;
-  NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, StderrOf(ctx, in.artifact_id), a.exit_code);
+  NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, in.stderr_bytes, a.exit_code);
   ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
           "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
-          in.artifact_id, a.context == "container" ? "container" : "host", NullIfEmpty(a.container_id), CommandOf(a),
+          in.artifact_id, a.context == "container" ? "container" : "host", NullIfEmpty(a.container_id), command,
           NvidiaSmiOutcomeName(run.outcome), NullIfEmpty(run.message), run.nvml_library_version,
           static_cast<int64_t>(run.handle_errors.size()));
   ctx.WarnAll(in.artifact_id, in.output.member, run.warnings);
 }
+
+}  // namespace
+
+void LoadNvidiaSmiListRun(LoadContext& ctx, const MemberInput& in) { LoadNvidiaSmiRun(ctx, in, "-L"); }
+
+void LoadNvidiaSmiXmlRun(LoadContext& ctx, const MemberInput& in) { LoadNvidiaSmiRun(ctx, in, "-q -x"); }
 
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
   // A failed run prints its error where the XML would be; nvidia_smi_runs

@@ -6,7 +6,7 @@
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/cgroup_facts.h"
 #include "analyzer/parsers/crictl_json.h"
-#include "analyzer/parsers/nvidia_smi_list.h"
+#include "chain/nvidia_smi_list.h"
 #include "analyzer/plugin_settings.h"
 #include "common/plugin_roles.h"
 #include "common/text_lines.h"

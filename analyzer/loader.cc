@@ -7,73 +7,77 @@
 #include "analyzer/batch_pipe.h"
 #include "analyzer/load_context.h"
 #include "analyzer/member_loaders.h"
+#include "common/artifacts.h"
+#include "common/bundle_layout.h"
 
 namespace gpuf {
 
 namespace {
 
-// Which loader reads which stream. A name ending in '*' matches a prefix.
-// Every text stream up to kMaxLinesBytes also lands in artifact_lines.
-struct LoaderRow {
-  std::string_view name;
-  std::string_view stream;
-  MemberLoader load;
+// The member loaders by the id the artifact table gives them
+// (common/artifacts.cc names, for each artifact, which of these read it).
+// A loader reads the artifact's stream (stdout or content); crictl's logs
+// also from stderr, where crictl writes the container's stderr.
+constexpr MemberLoaderRow kMemberLoaders[] = {
+    {"nvidia_smi_list", LoadNvidiaSmiList},
+    {"nvidia_smi_xml", LoadNvidiaSmiXml},
+    {"nvidia_smi_list_run", LoadNvidiaSmiListRun, false, true},
+    {"nvidia_smi_xml_run", LoadNvidiaSmiXmlRun, false, true},
+    {"container_gpu_view", LoadContainerGpuView},
+    {"driver_version", LoadDriverVersion},
+    {"driver_gpu", LoadDriverGpu},
+    {"proc_devices", LoadProcDevices},
+    {"pci_table", LoadPciTable},
+    {"device_nodes", LoadDeviceNodes},
+    {"char_links", LoadCharLinks},
+    {"plugin_sockets", LoadPluginSockets},
+    {"node_resources", LoadNodeResources},
+    {"journal", LoadJournal},
+    {"crictl_ps", LoadCrictlPs},
+    {"crictl_inspect", LoadCrictlInspect},
+    {"ctr_container_info", LoadCtrContainerInfo},
+    {"devices_list", LoadDevicesList},
+    {"systemd_scope", LoadSystemdScope},
+    {"bpftool_cgroup", LoadBpftoolCgroup},
+    {"proc_cgroup", LoadProcCgroup},
+    {"plugin_log_file", LoadPluginLogFile},
+    {"crictl_logs", LoadCrictlLogs, true},
+    {"mountinfo", LoadMountinfo},
+    {"statfs", LoadStatfs},
+    {"static_pod", LoadStaticPod},
+    {"containerd_config", LoadContainerdConfig},
+    {"crio_config", LoadCrioConfig},
+    {"nvidia_runtime_config", LoadNvidiaRuntimeConfig},
+    {"kubelet_config", LoadKubeletConfig},
+    {"kubelet_checkpoint", LoadKubeletCheckpoint},
+    {"crictl_info", LoadCrictlInfo},
+    {"versions", LoadVersions},
 };
 
-constexpr LoaderRow kLoaders[] = {
-    {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiList},
-    {"host.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
-    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiXml},
-    {"host.nvidia_smi_query_xml", "stdout", LoadNvidiaSmiRun},
-    {"plugin.nvidia_smi_list", "stdout", LoadNvidiaSmiRun},
-    {"plugin.nvidia_smi_list", "stdout", LoadContainerGpuView},
-    {"driver.version", "content", LoadDriverVersion},
-    {"driver.gpu_information", "content", LoadDriverGpu},
-    {"kernel.devices", "content", LoadProcDevices},
-    {"pci.nvidia_functions", "content", LoadPciTable},
-    {"dev.nvidia_nodes", "content", LoadDeviceNodes},
-    {"dev.char_links", "content", LoadCharLinks},
-    {"kubelet.device_plugins", "content", LoadPluginSockets},
-    {"k8s.node", "stdout", LoadNodeResources},
-    {"journal.*", "stdout", LoadJournal},
-    {"runtime.crictl_ps", "stdout", LoadCrictlPs},
-    {"plugin.inspect", "stdout", LoadCrictlInspect},
-    {"runtime.ctr_container_info", "stdout", LoadCtrContainerInfo},
-    {"plugin.devices_list", "content", LoadDevicesList},
-    {"plugin.systemd_scope", "stdout", LoadSystemdScope},
-    {"plugin.bpftool_cgroup", "stdout", LoadBpftoolCgroup},
-    {"plugin.proc_cgroup", "content", LoadProcCgroup},
-    {"plugin.log", "content", LoadPluginLogFile},
-    {"plugin.crictl_logs", "stdout", LoadCrictlLogs},
-    {"plugin.crictl_logs", "stderr", LoadCrictlLogs},
-    {"cgroup.mountinfo", "content", LoadMountinfo},
-    {"cgroup.statfs", "content", LoadStatfs},
-    {"config.static_pod", "content", LoadStaticPod},
-    {"config.containerd", "content", LoadContainerdConfig},
-    {"config.containerd_dropin", "content", LoadContainerdConfig},
-    {"config.crio", "content", LoadCrioConfig},
-    {"config.nvidia_container_runtime", "content", LoadNvidiaRuntimeConfig},
-    {"config.kubelet", "content", LoadKubeletConfig},
-    {"kubelet.checkpoint", "content", LoadKubeletCheckpoint},
-    {"runtime.crictl_info", "stdout", LoadCrictlInfo},
-    {"versions.*", "stdout", LoadVersions},
-};
-
-// Streams not copied line by line: they have a table of their own that
-// holds every line (journal) or they are one big document.
-constexpr std::string_view kNoLines[] = {"journal.*", "host.nvidia_smi_query_xml", "k8s.node_pods"};
+// Every text stream up to this size also lands in artifact_lines, unless
+// its artifact says it does not keep lines.
 constexpr int64_t kMaxLinesBytes = 16LL << 20;
-
-bool NameMatches(std::string_view pattern, const std::string& name) {
-  if (!pattern.empty() && pattern.back() == '*') return name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
-  return name == pattern;
-}
 
 // Journal slices are the bulk of a bundle (up to 64 MiB each): they are
 // loaded line by line as they are read, never held whole. Their only loader
 // is LoadJournal, which JournalStream does the same as.
-constexpr std::string_view kStreamedName = "journal.*";
-constexpr std::string_view kStreamedStream = "stdout";
+constexpr std::string_view kStreamedLoader = "journal";
+
+// Calls `fn` with each loader id of `row`, in order.
+template <typename Fn>
+void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
+  std::string_view ids = row.loaders;
+  while (!ids.empty()) {
+    size_t space = ids.find(' ');
+    fn(ids.substr(0, space));
+    ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+  }
+}
+
+bool Streamed(const ManifestArtifact& a, const ManifestOutput& o) {
+  const ArtifactRow* row = FindArtifact(a.name);
+  return row && row->loaders == kStreamedLoader && o.stream == row->stream();
+}
 
 // Splits the chunks into lines exactly as ForEachLine splits a whole text,
 // and parses their JSON on the reading thread, while a worker classifies and
@@ -140,23 +144,7 @@ class Loader : public BundleVisitor {
     manifest_ = m;
     GPUF_RETURN_IF_ERROR(InsertBundle(m));
     ctx_ = std::make_unique<LoadContext>(db_, bundle_id_, manifest_);
-    for (const auto& a : m.artifacts) {
-      ctx_->Run("INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
-                "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
-                "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                bundle_id_, a.name, a.instance, a.kind,
-                a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()),
-                NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns,
-                a.duration_ns, a.status, a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
-                NullIfEmpty(a.skip_reason), NullIfEmpty(a.error), a.redactions);
-      int64_t id = db_.LastInsertId();
-      artifact_ids_[&a] = id;
-      for (const auto& o : a.outputs) {
-        ctx_->Run("INSERT OR IGNORE INTO artifact_outputs (artifact_id, stream, member, size_bytes, sha256, "
-                  "truncated, dropped_bytes, present, verified) VALUES (?,?,?,?,?,?,?,0,0)",
-                  id, o.stream, o.member, o.size_bytes, o.sha256, o.truncated, o.dropped_bytes);
-      }
-    }
+    for (const auto& a : m.artifacts) artifact_ids_[&a] = InsertArtifactRow(*ctx_, a);
     return ctx_->status();
   }
 
@@ -165,11 +153,18 @@ class Loader : public BundleVisitor {
     ctx_->Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
               verified, id, o.stream);
     MemberInput in{id, a, o, bytes};
-    for (const auto& row : kLoaders) {
-      if (row.stream == o.stream && NameMatches(row.name, a.name)) row.load(*ctx_, in);
+    const ArtifactRow* row = FindArtifact(a.name);
+    if (row) {
+      ForEachLoaderId(*row, [&](std::string_view loader_id) {
+        const MemberLoaderRow* loader = FindMemberLoader(loader_id);
+        if (loader->with_stderr) {
+          Pend(a, *row, o, bytes);
+        } else if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) {
+          loader->load(*ctx_, in);
+        }
+      });
     }
-    bool lines = static_cast<int64_t>(bytes.size()) <= kMaxLinesBytes;
-    for (auto pattern : kNoLines) lines = lines && !NameMatches(pattern, a.name);
+    bool lines = static_cast<int64_t>(bytes.size()) <= kMaxLinesBytes && (!row || row->keeps_lines);
     if (lines) LoadArtifactLines(*ctx_, in);
   }
 
@@ -193,14 +188,17 @@ class Loader : public BundleVisitor {
   }
 
   MemberStream* StreamMember(const ManifestArtifact& a, const ManifestOutput& o) override {
-    if (o.stream != kStreamedStream || !NameMatches(kStreamedName, a.name)) return nullptr;
+    if (!Streamed(a, o)) return nullptr;
     stream_ = std::make_unique<JournalStream>(*ctx_, artifact_ids_[&a], a, o);
     return stream_.get();
   }
 
   // After the last member: what was gathered across them.
   void Finish() {
-    if (ctx_) ctx_->WriteJournalBoots();
+    if (!ctx_) return;
+    // An artifact whose stderr member was missing from the archive.
+    while (!pending_.empty()) RunPending(pending_.begin());
+    ctx_->WriteJournalBoots();
   }
 
   Status status() const { return ctx_ ? ctx_->status() : Status::Ok(); }
@@ -208,22 +206,45 @@ class Loader : public BundleVisitor {
   const Manifest& manifest() const { return manifest_; }
 
  private:
+  // The two streams of an artifact whose loaders read both, kept until the
+  // second arrives.
+  struct Pending {
+    const ArtifactRow* row = nullptr;
+    const ManifestOutput* main = nullptr;
+    std::string main_bytes, stderr_bytes;
+    bool have_main = false, have_stderr = false;
+  };
+
+  void Pend(const ManifestArtifact& a, const ArtifactRow& row, const ManifestOutput& o, const std::string& bytes) {
+    Pending& p = pending_[&a];
+    p.row = &row;
+    if (o.stream == row.stream() && !p.have_main) {
+      p.main = &o;
+      p.main_bytes = bytes;
+      p.have_main = true;
+    } else if (o.stream == kStreamStderr && !p.have_stderr) {
+      p.stderr_bytes = bytes;
+      p.have_stderr = true;
+    }
+    if (p.have_main && (p.have_stderr || !a.FindOutput(kStreamStderr))) RunPending(pending_.find(&a));
+  }
+
+  // Runs the artifact's both-stream loaders and forgets it; nothing runs
+  // without the main stream.
+  void RunPending(std::map<const ManifestArtifact*, Pending>::iterator it) {
+    const ManifestArtifact& a = *it->first;
+    Pending p = std::move(it->second);
+    pending_.erase(it);
+    if (!p.have_main) return;
+    MemberInput in{artifact_ids_[&a], a, *p.main, p.main_bytes, p.stderr_bytes};
+    ForEachLoaderId(*p.row, [&](std::string_view loader_id) {
+      const MemberLoaderRow* loader = FindMemberLoader(loader_id);
+      if (loader->with_stderr) loader->load(*ctx_, in);
+    });
+  }
+
   Status InsertBundle(const Manifest& m) {
-    GPUF_ASSIGN_OR_RETURN(
-        Statement s,
-        db_.Prepare("INSERT INTO bundles (path, format_version, tool_version, node_name, machine_id, boot_id, "
-                    "collected_at_ns, collection_ended_ns, complete, incomplete_reason, utc_offset_seconds, "
-                    "host_root, origin_kind, redacted_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    s.Bind(1, path_).Bind(2, int64_t{m.format_version}).Bind(3, m.tool_version).Bind(4, m.node_name);
-    if (m.machine_id.empty()) s.BindNull(5); else s.Bind(5, m.machine_id);
-    if (m.boot_id.empty()) s.BindNull(6); else s.Bind(6, m.boot_id);
-    s.Bind(7, m.started_at_unix_ns).Bind(8, m.ended_at_unix_ns).Bind(9, int64_t{m.complete});
-    if (m.incomplete_reason.empty()) s.BindNull(10); else s.Bind(10, m.incomplete_reason);
-    s.Bind(11, int64_t{m.utc_offset_seconds}).Bind(12, m.root);
-    if (m.origin.kind.empty()) s.BindNull(13); else s.Bind(13, m.origin.kind);
-    if (!m.redaction.redacted) s.BindNull(14); else s.Bind(14, m.redaction.by);
-    GPUF_RETURN_IF_ERROR(s.Run());
-    bundle_id_ = db_.LastInsertId();
+    GPUF_ASSIGN_OR_RETURN(bundle_id_, InsertBundleRow(db_, path_, m));
     return Status::Ok();
   }
 
@@ -236,9 +257,55 @@ class Loader : public BundleVisitor {
   LoadProgressFn progress_;
   int64_t compressed_bytes_total_ = 0;
   std::unique_ptr<JournalStream> stream_;
+  std::map<const ManifestArtifact*, Pending> pending_;
 };
 
 }  // namespace
+
+Result<int64_t> InsertBundleRow(Database& db, const std::string& path, const Manifest& m) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement s,
+      db.Prepare("INSERT INTO bundles (path, format_version, tool_version, node_name, machine_id, boot_id, "
+                 "collected_at_ns, collection_ended_ns, complete, incomplete_reason, utc_offset_seconds, "
+                 "host_root, origin_kind, redacted_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  s.Bind(1, path).Bind(2, int64_t{m.format_version}).Bind(3, m.tool_version).Bind(4, m.node_name);
+  if (m.machine_id.empty()) s.BindNull(5); else s.Bind(5, m.machine_id);
+  if (m.boot_id.empty()) s.BindNull(6); else s.Bind(6, m.boot_id);
+  s.Bind(7, m.started_at_unix_ns).Bind(8, m.ended_at_unix_ns).Bind(9, int64_t{m.complete});
+  if (m.incomplete_reason.empty()) s.BindNull(10); else s.Bind(10, m.incomplete_reason);
+  s.Bind(11, int64_t{m.utc_offset_seconds}).Bind(12, m.root);
+  if (m.origin.kind.empty()) s.BindNull(13); else s.Bind(13, m.origin.kind);
+  if (!m.redaction.redacted) s.BindNull(14); else s.Bind(14, m.redaction.by);
+  GPUF_RETURN_IF_ERROR(s.Run());
+  return db.LastInsertId();
+}
+
+int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a) {
+  ctx.Run("INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
+          "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
+          "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+          ctx.bundle_id(), a.name, a.instance, a.kind,
+          a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()),
+          NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns,
+          a.duration_ns, a.status, a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
+          NullIfEmpty(a.skip_reason), NullIfEmpty(a.error), a.redactions);
+  int64_t id = ctx.db().LastInsertId();
+  for (const auto& o : a.outputs) {
+    ctx.Run("INSERT OR IGNORE INTO artifact_outputs (artifact_id, stream, member, size_bytes, sha256, "
+            "truncated, dropped_bytes, present, verified) VALUES (?,?,?,?,?,?,?,0,0)",
+            id, o.stream, o.member, o.size_bytes, o.sha256, o.truncated, o.dropped_bytes);
+  }
+  return id;
+}
+
+std::span<const MemberLoaderRow> MemberLoaderTable() { return kMemberLoaders; }
+
+const MemberLoaderRow* FindMemberLoader(std::string_view id) {
+  for (const auto& row : kMemberLoaders) {
+    if (row.id == id) return &row;
+  }
+  return nullptr;
+}
 
 Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));

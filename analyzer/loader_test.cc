@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
+#include "analyzer/member_loaders.h"
+#include "common/artifacts.h"
 #include "common/sha256.h"
 #include "tests/test_support.h"
 
@@ -59,6 +63,53 @@ TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line
             std::string(3001 % 97, 'x') + "\n");
   CHECK(Query(*db, "SELECT line, message FROM parse_warnings") == "3001|not a journal JSON object\n");
   CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
+}
+
+TEST_CASE("LoadBundle: nvidia-smi's stderr reaches its run whether its member comes before stdout or after") {
+  const std::string err = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+                          "that the latest NVIDIA driver is installed and running.\n";
+  for (bool stderr_first : {true, false}) {
+    CAPTURE(stderr_first);
+    // Member names of our own choosing put either stream first in the archive.
+    const std::string out_member = stderr_first ? "b-out" : "a-out";
+    const std::string err_member = stderr_first ? "a-err" : "b-err";
+    auto output = [](const std::string& stream, const std::string& member, const std::string& bytes) {
+      return R"({"stream":")" + stream + R"(","member":")" + member + R"(","size_bytes":)" +
+             std::to_string(bytes.size()) + R"(,"sha256":")" + Sha256Hex(bytes) + R"(","truncated":false})";
+    };
+    std::string manifest =
+        R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},)"
+        R"("host":{},"collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},"options":{},)"
+        R"("artifacts":[{"name":"host.nvidia_smi_list","instance":"","kind":"command","context":"host",)"
+        R"("started_at_unix_ns":1,"ended_at_unix_ns":2,"duration_ns":1,"status":"nonzero_exit","exit_code":9,)"
+        R"("outputs":[)" + output("stdout", out_member, "") + "," + output("stderr", err_member, err) + "]}]}";
+    test::TempDir dir;
+    std::vector<std::pair<std::string, std::string>> members = {{"manifest.json", manifest}};
+    if (stderr_first) members.push_back({err_member, err});
+    members.push_back({out_member, ""});
+    if (!stderr_first) members.push_back({err_member, err});
+    test::WriteTarZst(dir / "b.tar.zst", members);
+    auto db = Database::Create(":memory:");
+    REQUIRE(db.ok());
+    auto loaded = LoadBundle(dir / "b.tar.zst", *db);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    CHECK(Query(*db, "SELECT view, command, outcome FROM nvidia_smi_runs") == "host|-L|driver_not_loaded\n");
+  }
+}
+
+TEST_CASE("LoadBundle: the artifact table names only loaders of loader.cc, and each is named") {
+  std::set<std::string_view> named;
+  for (const auto& row : ArtifactTable()) {
+    std::string_view ids = row.loaders;
+    while (!ids.empty()) {
+      size_t space = ids.find(' ');
+      std::string_view id = ids.substr(0, space);
+      CHECK_MESSAGE(FindMemberLoader(id), row.name << " names no loader '" << id << "'");
+      named.insert(id);
+      ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+    }
+  }
+  for (const auto& loader : MemberLoaderTable()) CHECK_MESSAGE(named.count(loader.id), loader.id << " reads nothing");
 }
 
 }  // TEST_SUITE

@@ -1,13 +1,16 @@
 // The functions that turn one stored stream into rows. Each takes the
-// artifact's id, its manifest record and the bytes; each is listed once in
-// the dispatch table in loader.cc.
+// artifact's id, its manifest record and the bytes; each is listed once, by
+// id, in the table in loader.cc, and the artifact table
+// (common/artifacts.cc) names the ids that read each artifact.
 #ifndef GPUF_ANALYZER_MEMBER_LOADERS_H_
 #define GPUF_ANALYZER_MEMBER_LOADERS_H_
 
+#include <span>
 #include <string_view>
 
 #include "analyzer/load_context.h"
 #include "analyzer/parsers/journal_json.h"
+#include "analyzer/parsers/plugin_log.h"
 
 namespace gpuf {
 
@@ -16,14 +19,31 @@ struct MemberInput {
   const ManifestArtifact& artifact;
   const ManifestOutput& output;
   std::string_view bytes;
+  std::string_view stderr_bytes = {};  // for loaders that read both streams (MemberLoaderRow::with_stderr)
 };
 
 using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
 
+struct MemberLoaderRow {
+  std::string_view id;       // as ArtifactRow::loaders names it
+  MemberLoader load;
+  bool stderr_too = false;   // also called with the artifact's stderr
+  // Called once with stdout in `bytes` and stderr in `stderr_bytes`, when
+  // both have been read, in whichever order the archive holds them (or at
+  // the end, with what there was).
+  bool with_stderr = false;
+};
+
+std::span<const MemberLoaderRow> MemberLoaderTable();
+// The loader `id`, or nullptr.
+const MemberLoaderRow* FindMemberLoader(std::string_view id);
+
 // load_host.cc
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in);
-void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in);
+// An nvidia-smi run (nvidia_smi_runs), of `nvidia-smi -L` or of `-q -x`.
+void LoadNvidiaSmiListRun(LoadContext& ctx, const MemberInput& in);
+void LoadNvidiaSmiXmlRun(LoadContext& ctx, const MemberInput& in);
 void LoadDriverVersion(LoadContext& ctx, const MemberInput& in);
 void LoadDriverGpu(LoadContext& ctx, const MemberInput& in);
 void LoadProcDevices(LoadContext& ctx, const MemberInput& in);
@@ -83,6 +103,16 @@ class JournalLineLoader {
   std::optional<int64_t> boot_;
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
+
+// The writers under the loaders, for what writes as if it had read a
+// bundle (rule samples, sample_fixture.h).
+// The bundles row of `m`; fails when the database does.
+Result<int64_t> InsertBundleRow(Database& db, const std::string& path, const Manifest& m);
+// The artifacts row of `a` and its artifact_outputs rows; the artifact's id.
+int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a);
+// One line the device plugin wrote, as log_lines holds it.
+void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text);
 
 }  // namespace gpuf
 

@@ -5,6 +5,7 @@
 
 #include "analyzer/report_lines.h"
 #include "analyzer/text_wrap.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -44,8 +45,9 @@ const char* StatusColor(StepStatus status) {
 }
 
 const char* SeverityColor(const std::string& severity) {
-  if (severity == "critical" || severity == "high") return kRed;
-  if (severity == "medium") return kYellow;
+  auto parsed = Parse<Severity>(severity);
+  if (parsed && *parsed <= Severity::kHigh) return kRed;
+  if (parsed == Severity::kMedium) return kYellow;
   return kDim;
 }
 

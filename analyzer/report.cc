@@ -3,6 +3,7 @@
 #include "analyzer/display_zone.h"
 #include "analyzer/node_commands.h"
 #include "analyzer/query.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -150,7 +151,8 @@ std::string NodeIdentityLine(const Manifest& m) {
 
 bool HasSeriousFinding(const Report& report) {
   for (const auto& f : report.findings) {
-    if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") return true;
+    auto severity = Parse<Severity>(f.severity);
+    if (severity && *severity <= Severity::kMedium) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <vector>
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -109,13 +110,13 @@ std::string FindingsLine(const Report& r) {
                                      : "no current known issue among " + checked + " checked" + also;
     return line + (caveat.empty() ? "" : ". " + caveat);
   }
-  static const char* kOrder[] = {"critical", "high", "medium", "low", "info"};
-  std::map<std::string, int> by_severity;
+  std::map<std::string, int, std::less<>> by_severity;
   for (const Finding* f : current) ++by_severity[f->severity];
   std::string counts;
-  for (const char* severity : kOrder) {
-    if (!by_severity.count(severity)) continue;
-    counts += (counts.empty() ? "" : ", ") + std::to_string(by_severity[severity]) + " " + severity;
+  for (std::string_view severity : Names<Severity>()) {
+    auto it = by_severity.find(severity);
+    if (it == by_severity.end()) continue;
+    counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + std::string(severity);
   }
   size_t n = current.size();
   return std::to_string(n) + (n == 1 ? " finding (" : " findings (") + counts + ")" + also + " of " + checked +

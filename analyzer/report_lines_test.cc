@@ -9,7 +9,7 @@ namespace {
 Report WithSteps(std::initializer_list<StepStatus> statuses) {
   Report r;
   int n = 0;
-  for (StepStatus s : statuses) r.verdict.push_back({"step " + std::to_string(++n), s, "", "", ""});
+  for (StepStatus s : statuses) r.verdict.push_back({ChainStepId::kPci, "step " + std::to_string(++n), s, "", "", ""});
   return r;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/vocabulary.h"
+
 namespace gpuf {
 
 namespace {
@@ -24,7 +26,7 @@ constexpr char kBootFromProcStat[] = R"sql(
 INSERT INTO temp.boots (boot_offset, boot_id, start_ns)
 SELECT 0, NULL, CAST(substr(l.text, 7) AS INTEGER) * 1000000000
 FROM artifact_lines l JOIN artifacts a USING (artifact_id)
-WHERE a.bundle_id = :bundle AND a.name = 'boot.proc_stat' AND l.text LIKE 'btime %'
+WHERE a.bundle_id = :bundle AND a.name = $artifact(boot.proc_stat) AND l.text LIKE 'btime %'
   AND NOT EXISTS (SELECT 1 FROM temp.boots WHERE boot_offset = 0)
 LIMIT 1;
 )sql";
@@ -33,7 +35,7 @@ constexpr char kBootEvents[] = R"sql(
 INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id, boot_offset,
                     milestone, message)
 SELECT :bundle, start_ns, 1000000, 'Boot', CASE WHEN boot_id IS NULL THEN 'explicit_utc' ELSE 'boot_relative' END,
-       'host', boot_id, boot_offset, 'boot', 'boot ' || coalesce(boot_id, 'at capture (/proc/stat btime)')
+       'host', boot_id, boot_offset, $milestone(boot), 'boot ' || coalesce(boot_id, 'at capture (/proc/stat btime)')
 FROM temp.boots;
 )sql";
 
@@ -56,16 +58,19 @@ SELECT :bundle, artifact_id, line,
             ELSE replace(substr(name, 9), '_', '-') END,
        boot_id, boot_offset,
        CASE
-         WHEN transport = 'kernel' AND message LIKE 'NVRM: loading NVIDIA UNIX%' THEN 'driver_loaded'
-         WHEN transport = 'kernel' AND message LIKE '%NVRM: Xid%' THEN 'xid'
-         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-persistenced%' THEN 'persistenced_started'
-         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-fabricmanager%' THEN 'fabricmanager_started'
-         WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN 'containerd_started'
-         WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN 'kubelet_started'
-         WHEN event = 'unit_started' AND event_subject = 'nvidia-k8s-device-plugin.service' THEN 'plugin_service_started'
-         WHEN event IN ('daemon_reload', 'daemon_reloading') THEN 'daemon_reload'
-         WHEN event = 'registration_request' THEN 'kubelet_registration_received'
-         WHEN event = 'list_and_watch_ended' THEN 'kubelet_list_and_watch_ended'
+         WHEN transport = 'kernel' AND message LIKE 'NVRM: loading NVIDIA UNIX%' THEN $milestone(driver_loaded)
+         WHEN transport = 'kernel' AND message LIKE '%NVRM: Xid%' THEN $milestone(xid)
+         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-persistenced%'
+              THEN $milestone(persistenced_started)
+         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-fabricmanager%'
+              THEN $milestone(fabricmanager_started)
+         WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN $milestone(containerd_started)
+         WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN $milestone(kubelet_started)
+         WHEN event = 'unit_started' AND event_subject = 'nvidia-k8s-device-plugin.service'
+              THEN $milestone(plugin_service_started)
+         WHEN event IN ('daemon_reload', 'daemon_reloading') THEN $milestone(daemon_reload)
+         WHEN event = 'registration_request' THEN $milestone(kubelet_registration_received)
+         WHEN event = 'list_and_watch_ended' THEN $milestone(kubelet_list_and_watch_ended)
        END,
        message
 FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid, j.transport, j.boot_id,
@@ -75,7 +80,7 @@ FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid,
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
         -- The plugin's own lines in its unit's journal are placed from log_lines, while
         -- PID 1's lines about the unit stay journal lines.
-        AND NOT (a.name = 'journal.nvidia_device_plugin' AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
+        AND NOT (a.name = $artifact(journal.nvidia_device_plugin) AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
         AND NOT EXISTS (SELECT 1 FROM journal_entries d
                         WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
                           AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
@@ -90,11 +95,13 @@ INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timesta
 SELECT :bundle, l.artifact_id, l.line, l.time_ns, 1, 'Log Line', 'explicit_offset', 'plugin', l.container_id,
        (SELECT b.boot_offset FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
        (SELECT b.boot_id FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
-       CASE l.event WHEN 'nvml_init_failed' THEN 'plugin_nvml_init_failed' WHEN 'serving' THEN 'plugin_serving'
-                    WHEN 'registered' THEN 'plugin_registered' WHEN 'kubelet_socket_created'
-                    THEN 'plugin_kubelet_restart_seen' WHEN 'xid_critical' THEN 'xid'
-                    WHEN 'device_unhealthy' THEN 'device_unhealthy' WHEN 'all_devices_unhealthy'
-                    THEN 'device_unhealthy' END,
+       CASE l.event WHEN 'nvml_init_failed' THEN $milestone(plugin_nvml_init_failed)
+                    WHEN 'serving' THEN $milestone(plugin_serving)
+                    WHEN 'registered' THEN $milestone(plugin_registered)
+                    WHEN 'kubelet_socket_created' THEN $milestone(plugin_kubelet_restart_seen)
+                    WHEN 'xid_critical' THEN $milestone(xid)
+                    WHEN 'device_unhealthy' THEN $milestone(device_unhealthy)
+                    WHEN 'all_devices_unhealthy' THEN $milestone(device_unhealthy) END,
        l.message
 FROM log_lines l JOIN artifacts a USING (artifact_id)
 WHERE a.bundle_id = :bundle AND l.time_ns IS NOT NULL;
@@ -108,12 +115,14 @@ SELECT :bundle, artifact_id, t, 1, d, 'explicit_utc', 'runtime', id, m,
        'device-plugin container ' || coalesce(name, '?') || ' attempt ' || coalesce(attempt, '?') || ' ' || verb ||
        ' (' || substr(id, 1, 13) || ')'
 FROM (SELECT artifact_id, id, name, attempt, created_at_ns AS t, 'Container Created' AS d,
-             'plugin_container_created' AS m, 'created' AS verb FROM containers WHERE bundle_id = :bundle AND is_plugin
-      UNION ALL
-      SELECT artifact_id, id, name, attempt, started_at_ns, 'Container Started', 'plugin_container_started', 'started'
+             $milestone(plugin_container_created) AS m, 'created' AS verb
       FROM containers WHERE bundle_id = :bundle AND is_plugin
       UNION ALL
-      SELECT artifact_id, id, name, attempt, finished_at_ns, 'Container Finished', 'plugin_container_finished',
+      SELECT artifact_id, id, name, attempt, started_at_ns, 'Container Started', $milestone(plugin_container_started),
+             'started'
+      FROM containers WHERE bundle_id = :bundle AND is_plugin
+      UNION ALL
+      SELECT artifact_id, id, name, attempt, finished_at_ns, 'Container Finished', $milestone(plugin_container_finished),
              'finished, exit code ' || coalesce(exit_code, '?')
       FROM containers WHERE bundle_id = :bundle AND is_plugin)
 WHERE t IS NOT NULL;
@@ -123,7 +132,7 @@ constexpr char kSocketEvents[] = R"sql(
 INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
                     milestone, message)
 SELECT :bundle, s.artifact_id, s.line, s.mtime_ns, 1, 'File Modified', 'file_mtime', 'kubelet-dir',
-       CASE WHEN s.name = 'kubelet.sock' THEN 'kubelet_sock_created' END,
+       CASE WHEN s.name = 'kubelet.sock' THEN $milestone(kubelet_sock_created) END,
        '/var/lib/kubelet/device-plugins/' || s.name || ' last modified'
 FROM plugin_sockets s JOIN artifacts a USING (artifact_id)
 WHERE a.bundle_id = :bundle;
@@ -131,7 +140,7 @@ WHERE a.bundle_id = :bundle;
 
 constexpr char kCollectionEvent[] = R"sql(
 INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, milestone, message)
-SELECT bundle_id, collected_at_ns, 1, 'Collection', 'explicit_utc', 'collector', 'collection',
+SELECT bundle_id, collected_at_ns, 1, 'Collection', 'explicit_utc', 'collector', $milestone(collection),
        CASE WHEN origin_kind IS NULL THEN 'gpuforensics collect started on ' || coalesce(node_name, '?')
             ELSE origin_kind || ' captured on ' || coalesce(node_name, '?') || ' (imported)' END
 FROM bundles WHERE bundle_id = :bundle;
@@ -151,7 +160,7 @@ constexpr char kWarnings[] = R"sql(
 INSERT INTO timeline_warnings (bundle_id, event_id, artifact_id, line, message)
 SELECT :bundle, event_id, artifact_id, line,
        'kernel line placed at boot start + its boot-relative stamp (the journal stored it later)'
-FROM events WHERE bundle_id = :bundle AND time_source = 'boot_relative' AND milestone IS NOT 'boot';
+FROM events WHERE bundle_id = :bundle AND time_source = 'boot_relative' AND milestone IS NOT $milestone(boot);
 INSERT INTO timeline_warnings (bundle_id, message)
 SELECT :bundle, 'no boot start known: events are not assigned to boots'
 WHERE NOT EXISTS (SELECT 1 FROM temp.boots);
@@ -174,14 +183,14 @@ Status RunScript(Database& db, const char* script, int64_t bundle_id) {
   }
 }
 
-struct Milestone {
+struct Occurrence {
   int64_t event_id;
   int64_t time_ns;
 };
 
 // First and last occurrence of each milestone in one boot.
 struct BootMilestones {
-  std::map<std::string, Milestone> first, last;
+  std::map<std::string, Occurrence, std::less<>> first, last;
 };
 
 Result<std::map<int64_t, BootMilestones>> ReadMilestones(Database& db, int64_t bundle_id) {
@@ -192,7 +201,7 @@ Result<std::map<int64_t, BootMilestones>> ReadMilestones(Database& db, int64_t b
   std::map<int64_t, BootMilestones> boots;
   while (s.Step()) {
     BootMilestones& b = boots[s.ColumnInt(0)];
-    Milestone m{s.ColumnInt(2), s.ColumnInt(3)};
+    Occurrence m{s.ColumnInt(2), s.ColumnInt(3)};
     b.first.emplace(s.ColumnText(1), m);
     b.last[s.ColumnText(1)] = m;
   }
@@ -201,26 +210,33 @@ Result<std::map<int64_t, BootMilestones>> ReadMilestones(Database& db, int64_t b
 }
 
 struct IntervalSpec {
-  const char* name;
-  const char* from;       // milestone
+  std::string_view name;
+  std::string_view from;  // milestone, or kPluginStart
   bool from_last;         // use the last occurrence instead of the first
-  const char* to;
+  std::string_view to;
   bool to_last;
 };
 
+// Not a milestone of its own: the plugin container's or unit's start, or
+// its first line.
+constexpr std::string_view kPluginStart = "plugin_start";
+
+constexpr std::string_view M(Milestone m) { return Name(m); }
+
 // The plugin's start is its container's start; failing that, its first log line.
 constexpr IntervalSpec kIntervals[] = {
-    {"plugin_start_after_persistenced", "persistenced_started", false, "plugin_start", false},
-    {"plugin_start_after_driver_loaded", "driver_loaded", false, "plugin_start", false},
-    {"plugin_start_after_fabricmanager", "fabricmanager_started", false, "plugin_start", false},
-    {"plugin_start_after_kubelet", "kubelet_started", false, "plugin_start", false},
-    {"plugin_start_after_boot", "boot", false, "plugin_start", false},
-    {"registration_after_plugin_start", "plugin_start", false, "plugin_registered", true},
-    {"last_daemon_reload_after_plugin_start", "plugin_start", true, "daemon_reload", true},
-    {"last_kubelet_start_after_plugin_registered", "plugin_registered", true, "kubelet_started", true},
+    {"plugin_start_after_persistenced", M(Milestone::kPersistencedStarted), false, kPluginStart, false},
+    {"plugin_start_after_driver_loaded", M(Milestone::kDriverLoaded), false, kPluginStart, false},
+    {"plugin_start_after_fabricmanager", M(Milestone::kFabricmanagerStarted), false, kPluginStart, false},
+    {"plugin_start_after_kubelet", M(Milestone::kKubeletStarted), false, kPluginStart, false},
+    {"plugin_start_after_boot", M(Milestone::kBoot), false, kPluginStart, false},
+    {"registration_after_plugin_start", kPluginStart, false, M(Milestone::kPluginRegistered), true},
+    {"last_daemon_reload_after_plugin_start", kPluginStart, true, M(Milestone::kDaemonReload), true},
+    {"last_kubelet_start_after_plugin_registered", M(Milestone::kPluginRegistered), true, M(Milestone::kKubeletStarted),
+     true},
 };
 
-std::optional<Milestone> Pick(const BootMilestones& b, const std::string& name, bool last) {
+std::optional<Occurrence> Pick(const BootMilestones& b, std::string_view name, bool last) {
   const auto& table = last ? b.last : b.first;
   auto it = table.find(name);
   if (it != table.end()) return it->second;
@@ -238,15 +254,15 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
     for (bool last : {false, true}) {
       auto& table = last ? b.last : b.first;
       // The plugin's start: its container's, or its unit's where it is a host service.
-      auto started = Pick(b, "plugin_container_started", last);
-      if (!started) started = Pick(b, "plugin_service_started", last);
+      auto started = Pick(b, M(Milestone::kPluginContainerStarted), last);
+      if (!started) started = Pick(b, M(Milestone::kPluginServiceStarted), last);
       if (started) {
-        table.emplace("plugin_start", *started);
+        table.emplace(kPluginStart, *started);
         continue;
       }
       first_plugin_line.Bind(1, bundle_id).Bind(2, boot);
       if (first_plugin_line.Step()) {
-        table.emplace("plugin_start", Milestone{first_plugin_line.ColumnInt(0), first_plugin_line.ColumnInt(1)});
+        table.emplace(kPluginStart, Occurrence{first_plugin_line.ColumnInt(0), first_plugin_line.ColumnInt(1)});
       }
       GPUF_RETURN_IF_ERROR(first_plugin_line.status());
       first_plugin_line.Reset();
@@ -255,7 +271,7 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
       auto from = Pick(b, spec.from, spec.from_last);
       auto to = Pick(b, spec.to, spec.to_last);
       if (!from || !to) continue;
-      insert.Bind(1, bundle_id).Bind(2, boot).Bind(3, std::string_view(spec.name)).Bind(4, from->event_id);
+      insert.Bind(1, bundle_id).Bind(2, boot).Bind(3, spec.name).Bind(4, from->event_id);
       insert.Bind(5, to->event_id).BindDouble(6, static_cast<double>(to->time_ns - from->time_ns) / 1e9);
       GPUF_RETURN_IF_ERROR(insert.Run());
     }

@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "collector/access_report.h"
+#include "collector/bundle_manifest.h"
 #include "collector/bundle_writer.h"
 #include "collector/collect_plan.h"
 #include "collector/discovery.h"
@@ -42,30 +43,6 @@ int LocalUtcOffsetSeconds(int64_t unix_ns) {
   std::tm local{};
   localtime_r(&t, &local);
   return static_cast<int>(local.tm_gmtoff);
-}
-
-// Orders artifacts, assigns member names and hashes the staged outputs.
-Result<std::vector<BundleMember>> FinishArtifacts(std::vector<ProbeResult>& results, Manifest& manifest) {
-  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.artifact.name, a.artifact.instance) < std::tie(b.artifact.name, b.artifact.instance);
-  });
-  std::vector<BundleMember> members;
-  int sequence = 0;
-  for (auto& r : results) {
-    ++sequence;
-    for (auto& output : r.artifact.outputs) {
-      for (const auto& staged : r.staged) {
-        if (staged.stream != output.stream) continue;
-        output.member = ArtifactMemberPath(sequence, r.artifact.name, output.stream);
-        GPUF_ASSIGN_OR_RETURN(output.sha256, Sha256OfFile(staged.staging_path));
-        std::error_code ec;
-        output.size_bytes = static_cast<int64_t>(std::filesystem::file_size(staged.staging_path, ec));
-        members.push_back({output.member, staged.staging_path});
-      }
-    }
-    manifest.artifacts.push_back(r.artifact);
-  }
-  return members;
 }
 
 void PinTimes(Manifest& manifest, int64_t fixed_ns) {
@@ -158,11 +135,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
 
-  Manifest manifest;
-  manifest.format = std::string(kBundleFormatName);
-  manifest.format_version = kBundleFormatVersion;
-  manifest.tool_name = "gpuforensics";
-  manifest.tool_version = options.tool_version;
+  Manifest manifest = NewBundleManifest(options.tool_version);
   manifest.node_name = plan.node;
   manifest.hostname = node.identity.hostname;
   manifest.node_name_source = node.identity.node_name_source;
@@ -190,7 +163,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.fixed_time = options.fixed_time_ns.has_value();
 
   const StagedReader read_staged = [](const ProbeResult& r, std::string_view stream) { return ReadStaged(r, stream); };
-  std::string triage = TriageSummary(all, manifest, read_staged);
+  std::string triage = TriageSummary(all, manifest, read_staged, *plan.plugin_pattern);
   std::vector<std::string> refused = RefusedProbes(all, read_staged);
 
   if (options.redact) {
@@ -204,7 +177,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
       return saved;
     }
   }
-  auto members = FinishArtifacts(all, manifest);
+  auto members = AddStagedArtifacts(all, manifest);
   if (!members.ok()) {
     std::filesystem::remove_all(staging);
     return members.status();

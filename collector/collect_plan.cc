@@ -6,6 +6,7 @@
 
 #include "collector/plugin_logs.h"
 #include "collector/probe_table.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/journal_slices.h"
@@ -58,14 +59,14 @@ std::vector<std::string> CtrPrefix(const Plan& plan) {
 }
 
 void SkipUnreachable(ProbeTask& t, const std::string& why) {
-  if (why.empty() || !t.skip_reason.empty()) return;
-  t.skip_reason = "not_found";
+  if (why.empty() || t.skip_reason) return;
+  t.skip_reason = SkipReason::kNotFound;
   t.skip_detail = why;
 }
 
-ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv, const Plan& plan) {
+ProbeTask CommandTask(std::string_view name, int phase, std::vector<std::string> argv, const Plan& plan) {
   ProbeTask t;
-  t.name = std::move(name);
+  t.name = std::string(name);
   t.kind = ProbeKind::kCommand;
   t.phase = phase;
   t.argv = std::move(argv);
@@ -73,9 +74,9 @@ ProbeTask CommandTask(std::string name, int phase, std::vector<std::string> argv
   return t;
 }
 
-ProbeTask FileTask(std::string name, int phase, std::string path, std::string instance) {
+ProbeTask FileTask(std::string_view name, int phase, std::string path, std::string instance) {
   ProbeTask t;
-  t.name = std::move(name);
+  t.name = std::string(name);
   t.kind = ProbeKind::kFile;
   t.phase = phase;
   t.paths = {std::move(path)};
@@ -90,7 +91,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     bool any = false;
     for (const auto& pattern : SplitSpaces(row.target)) {
       if (!HasWildcard(pattern)) {
-        ProbeTask t = FileTask(std::string(row.name), row.phase, pattern, "");
+        ProbeTask t = FileTask(row.name, row.phase, pattern, "");
         t.keep = row.keep;
         t.cap_bytes = row.cap_bytes;
         tasks.push_back(t);
@@ -98,7 +99,7 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
         continue;
       }
       for (const auto& path : ExpandHostGlob(*plan.host, pattern)) {
-        ProbeTask t = FileTask(std::string(row.name), row.phase, path, path);
+        ProbeTask t = FileTask(row.name, row.phase, path, path);
         t.keep = row.keep;
         t.cap_bytes = row.cap_bytes;
         tasks.push_back(t);
@@ -106,8 +107,8 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
       }
     }
     if (!any) {
-      ProbeTask t = FileTask(std::string(row.name), row.phase, std::string(row.target), "");
-      t.skip_reason = "not_found";
+      ProbeTask t = FileTask(row.name, row.phase, std::string(row.target), "");
+      t.skip_reason = SkipReason::kNotFound;
       t.skip_detail = "no file matches '" + std::string(row.target) + "'";
       tasks.push_back(t);
     }
@@ -139,16 +140,16 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
     SkipUnreachable(t, plan.crictl_unreachable);
   }
   if (row.needs_kubeconfig && plan.kubeconfig.empty() && !plan.kubeconfig_in_cluster) {
-    t.skip_reason = "not_applicable";
+    t.skip_reason = SkipReason::kNotApplicable;
     t.skip_detail = "no kubeconfig (--kubeconfig, $KUBECONFIG, the kubelet's or the platform's) is available";
   } else if (row.needs_kubeconfig && plan.node.empty()) {
     // Without a name, `kubectl get node` would list every Node of the cluster.
-    t.skip_reason = "not_applicable";
+    t.skip_reason = SkipReason::kNotApplicable;
     t.skip_detail = "no node name: --node, $NODE_NAME, the kubelet's flags and config, mirror pods, its journal "
                     "and the hostname gave none";
   }
   if (row.phase == kPhaseDriver && plan.options->no_driver) {
-    t.skip_reason = "disabled";
+    t.skip_reason = SkipReason::kDisabled;
     t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
   }
   tasks.push_back(t);
@@ -166,7 +167,7 @@ bool UnitInstalled(const Plan& plan, std::string_view unit) {
 void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> base = {"journalctl"};
   for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
-  ProbeTask boots = CommandTask("boot.list_boots", kPhasePassive, base, plan);
+  ProbeTask boots = CommandTask(artifact::kBootListBoots, kPhasePassive, base, plan);
   boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
   boots.extra_env = {"TZ=UTC"};
   tasks.push_back(boots);
@@ -196,7 +197,7 @@ void PlanStaticPods(const Plan& plan, std::vector<ProbeTask>& tasks) {
     std::string path = JoinHostPath(dir, name);
     auto content = plan.host->ReadSmallFile(path, 4 * kMiB);
     if (!content.ok() || !re2::RE2::PartialMatch(*content, *plan.plugin_pattern)) continue;
-    tasks.push_back(FileTask("config.static_pod", kPhasePassive, path, path));
+    tasks.push_back(FileTask(artifact::kConfigStaticPod, kPhasePassive, path, path));
   }
 }
 
@@ -204,10 +205,77 @@ void PlanPodLogs(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> paths = PluginLogFiles(*plan.host, *plan.plugin_pattern);
   if (paths.size() > kMaxPluginLogFiles) paths.resize(kMaxPluginLogFiles);
   for (const auto& path : paths) {
-    ProbeTask t = FileTask("plugin.log", kPhasePassive, path, path);
+    ProbeTask t = FileTask(artifact::kPluginLog, kPhasePassive, path, path);
     t.keep = KeepMode::kTail;
     t.cap_bytes = 32 * kMiB;
     tasks.push_back(t);
+  }
+}
+
+// What a container's probes need to know of it.
+struct ContainerContext {
+  const PluginContainer* container = nullptr;
+  int64_t pid = 0;
+  bool running = false;
+  std::string cgroup;  // its directory under /sys/fs/cgroup, "" unknown
+  std::string scope;   // its systemd scope, "" when none
+  bool log_file_present = false;
+};
+
+bool Applies(ContainerWhen when, const ContainerContext& c, const Plan& plan, bool v1_devices, bool v2) {
+  switch (when) {
+    case ContainerWhen::kCrictl: return plan.have_crictl;
+    case ContainerWhen::kHasPid: return c.pid > 0;
+    case ContainerWhen::kCgroupV1: return !c.cgroup.empty() && v1_devices;
+    case ContainerWhen::kCgroupV2: return !c.cgroup.empty() && v2;
+    case ContainerWhen::kSystemdScope: return !c.scope.empty();
+    case ContainerWhen::kLogFileGone: return !c.log_file_present && plan.have_crictl;
+    case ContainerWhen::kRunningCrictl: return c.running && plan.have_crictl;
+    case ContainerWhen::kRunningCtr: return c.running && !plan.have_crictl;
+  }
+  return false;
+}
+
+// The row's target with the container's values in place.
+std::vector<std::string> Expand(const ContainerProbeRow& row, const ContainerContext& c, const Plan& plan) {
+  std::vector<std::string> words;
+  for (const auto& word : SplitSpaces(row.target)) {
+    if (word == "{crictl}") {
+      for (auto& w : CrictlPrefix(plan)) words.push_back(std::move(w));
+    } else if (word == "{ctr}") {
+      for (auto& w : CtrPrefix(plan)) words.push_back(std::move(w));
+    } else if (word == "{host_cgroup}") {
+      words.push_back(plan.exec->HostPathArg("/sys/fs/cgroup/" + c.cgroup));
+    } else {
+      std::string w = ReplaceAll(word, "{id}", c.container->id);
+      w = ReplaceAll(w, "{pid}", std::to_string(c.pid));
+      w = ReplaceAll(w, "{cgroup}", c.cgroup);
+      words.push_back(ReplaceAll(w, "{scope}", c.scope));
+    }
+  }
+  return words;
+}
+
+// The rows of `phase` that apply to the container, as tasks.
+void PlanContainerRows(int phase, const ContainerContext& c, const Plan& plan, bool v1_devices, bool v2,
+                       std::vector<ProbeTask>& tasks) {
+  for (const auto& row : ContainerProbes()) {
+    if (row.phase != phase || !Applies(row.when, c, plan, v1_devices, v2)) continue;
+    std::vector<std::string> words = Expand(row, c, plan);
+    ProbeTask t = row.kind == ProbeKind::kFile ? FileTask(row.name, phase, words.at(0), "")
+                                                : CommandTask(row.name, phase, std::move(words), plan);
+    t.instance = c.container->id;
+    t.context = "container";
+    t.container_id = c.container->id;
+    t.keep = row.keep;
+    t.cap_bytes = row.cap_bytes;
+    t.stderr_cap_bytes = row.stderr_cap_bytes;
+    t.redaction = row.redaction;
+    if (phase == kPhaseDriver && plan.options->no_driver) {
+      t.skip_reason = SkipReason::kDisabled;
+      t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
+    }
+    tasks.push_back(std::move(t));
   }
 }
 
@@ -255,11 +323,11 @@ std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
   if (!plan.have_crictl && plan.have_ctr) {
     std::vector<std::string> ls = CtrPrefix(plan);
     ls.insert(ls.end(), {"containers", "ls", "-q"});
-    tasks.push_back(CommandTask("runtime.ctr_containers", kPhasePassive, ls, plan));
+    tasks.push_back(CommandTask(artifact::kRuntimeCtrContainers, kPhasePassive, ls, plan));
     SkipUnreachable(tasks.back(), plan.ctr_unreachable);
     std::vector<std::string> tasks_ls = CtrPrefix(plan);
     tasks_ls.insert(tasks_ls.end(), {"tasks", "ls"});
-    tasks.push_back(CommandTask("runtime.ctr_tasks", kPhasePassive, tasks_ls, plan));
+    tasks.push_back(CommandTask(artifact::kRuntimeCtrTasks, kPhasePassive, tasks_ls, plan));
     SkipUnreachable(tasks.back(), plan.ctr_unreachable);
   }
   return tasks;
@@ -269,26 +337,19 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
                                     std::vector<PluginContainer>& containers) {
   std::vector<ProbeTask> tasks;
   if (plan.have_crictl) {
-    if (const ProbeResult* ps = FindResult(phase_one, "runtime.crictl_ps")) {
+    if (const ProbeResult* ps = FindResult(phase_one, artifact::kRuntimeCrictlPs)) {
       containers = PluginContainersFromCrictlPs(ReadStaged(*ps, kStreamStdout), *plan.plugin_pattern,
                                                 kMaxPluginContainers);
     }
     for (const auto& c : containers) {
-      std::vector<std::string> argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"inspect", "-o", "json", c.id});
-      ProbeTask t = CommandTask("plugin.inspect", kPhaseRuntime, argv, plan);
-      t.instance = c.id;
-      t.context = "container";
-      t.container_id = c.id;
-      t.redaction = Redaction::kRuntimeJson;
-      tasks.push_back(t);
+      PlanContainerRows(kPhaseRuntime, ContainerContext{&c}, plan, false, false, tasks);
     }
   } else if (plan.have_ctr) {
-    if (const ProbeResult* ls = FindResult(phase_one, "runtime.ctr_containers")) {
+    if (const ProbeResult* ls = FindResult(phase_one, artifact::kRuntimeCtrContainers)) {
       for (const auto& id : IdsFromCtrList(ReadStaged(*ls, kStreamStdout), kMaxCtrContainers)) {
         std::vector<std::string> argv = CtrPrefix(plan);
         argv.insert(argv.end(), {"containers", "info", id});
-        ProbeTask t = CommandTask("runtime.ctr_container_info", kPhaseRuntime, argv, plan);
+        ProbeTask t = CommandTask(artifact::kRuntimeCtrContainerInfo, kPhaseRuntime, argv, plan);
         t.instance = id;
         t.redaction = Redaction::kRuntimeJson;
         tasks.push_back(t);
@@ -305,7 +366,7 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
   if (plan.have_crictl) {
     for (const auto& c : containers) {
       Discovered d{c, {}};
-      if (const ProbeResult* inspect = FindResult(phase_two, "plugin.inspect", c.id)) {
+      if (const ProbeResult* inspect = FindResult(phase_two, artifact::kPluginInspect, c.id)) {
         d.facts = ContainerFactsFromInspect(ReadStaged(*inspect, kStreamStdout));
       }
       d.facts.running = d.facts.running || c.state == "CONTAINER_RUNNING";
@@ -314,7 +375,7 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
     return found;
   }
   std::map<std::string, int64_t> running;
-  if (const ProbeResult* t = FindResult(phase_one, "runtime.ctr_tasks")) {
+  if (const ProbeResult* t = FindResult(phase_one, artifact::kRuntimeCtrTasks)) {
     running = RunningCtrTasks(ReadStaged(*t, kStreamStdout));
   }
   for (const auto& r : phase_two) {
@@ -337,47 +398,18 @@ std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discov
   const bool v1_devices = plan.host->Lstat("/sys/fs/cgroup/devices").ok();
   const bool v2 = plan.host->Lstat("/sys/fs/cgroup/cgroup.controllers").ok();
   for (const auto& d : containers) {
-    const std::string& id = d.container.id;
-    // An exited container's cgroup is gone; its logs are not.
-    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
-    auto tag = [&](ProbeTask t) {
-      t.instance = id;
-      t.context = "container";
-      t.container_id = id;
-      tasks.push_back(std::move(t));
-    };
+    ContainerContext c{&d.container, d.facts.pid, d.facts.running};
     std::string proc_cgroup;
     if (d.facts.pid > 0) {
-      std::string path = "/proc/" + std::to_string(d.facts.pid) + "/cgroup";
-      tag(FileTask("plugin.proc_cgroup", kPhaseContainer, path, ""));
-      auto text = plan.host->ReadSmallFile(path);
+      auto text = plan.host->ReadSmallFile("/proc/" + std::to_string(d.facts.pid) + "/cgroup");
       if (text.ok()) proc_cgroup = *text;
     }
-    std::string dir = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
-    if (!dir.empty() && v1_devices) {
-      tag(FileTask("plugin.devices_list", kPhaseContainer, "/sys/fs/cgroup/devices/" + dir + "/devices.list", ""));
-    }
-    if (!dir.empty() && v2) {
-      tag(CommandTask("plugin.bpftool_cgroup", kPhaseContainer,
-                      {"bpftool", "cgroup", "list", plan.exec->HostPathArg("/sys/fs/cgroup/" + dir)}, plan));
-    }
-    std::string scope = SystemdScopeOf(dir);
-    if (!scope.empty()) {
-      tag(CommandTask("plugin.systemd_scope", kPhaseContainer,
-                      {"systemctl", "show", "--no-pager", "-p", "DeviceAllow", "-p", "DevicePolicy", "-p",
-                       "NeedDaemonReload", scope},
-                      plan));
-    }
-    bool log_file_present = !d.facts.log_path.empty() && plan.host->Lstat(d.facts.log_path).ok();
-    if (!log_file_present && plan.have_crictl) {
-      std::vector<std::string> argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"logs", "--timestamps", id});
-      ProbeTask t = CommandTask("plugin.crictl_logs", kPhaseContainer, argv, plan);
-      t.keep = KeepMode::kTail;
-      t.cap_bytes = 32 * kMiB;
-      t.stderr_cap_bytes = 32 * kMiB;  // crictl logs writes the container's stderr to its stderr
-      tag(t);
-    }
+    // An exited container's cgroup is gone; its logs are not.
+    const bool has_cgroup = d.facts.running || d.facts.pid > 0;
+    c.cgroup = has_cgroup ? ContainerCgroupDir(proc_cgroup, d.facts.cgroups_path) : "";
+    c.scope = SystemdScopeOf(c.cgroup);
+    c.log_file_present = !d.facts.log_path.empty() && plan.host->Lstat(d.facts.log_path).ok();
+    PlanContainerRows(kPhaseContainer, c, plan, v1_devices, v2, tasks);
   }
   return tasks;
 }
@@ -393,25 +425,8 @@ std::vector<ProbeTask> PlanHostDriverProbes(const Plan& plan) {
 std::vector<ProbeTask> PlanContainerDriverProbes(const Plan& plan, const std::vector<Discovered>& containers) {
   std::vector<ProbeTask> tasks;
   for (const auto& d : containers) {
-    if (!d.facts.running) continue;
-    std::vector<std::string> argv;
-    if (plan.have_crictl) {
-      argv = CrictlPrefix(plan);
-      argv.insert(argv.end(), {"exec", d.container.id, "nvidia-smi", "-L"});
-    } else {
-      argv = CtrPrefix(plan);
-      argv.insert(argv.end(), {"tasks", "exec", "--exec-id", "gpuforensics-nvidia-smi", d.container.id,
-                               "nvidia-smi", "-L"});
-    }
-    ProbeTask t = CommandTask("plugin.nvidia_smi_list", kPhaseDriver, argv, plan);
-    t.instance = d.container.id;
-    t.context = "container";
-    t.container_id = d.container.id;
-    if (plan.options->no_driver) {
-      t.skip_reason = "disabled";
-      t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
-    }
-    tasks.push_back(t);
+    PlanContainerRows(kPhaseDriver, ContainerContext{&d.container, d.facts.pid, d.facts.running}, plan, false, false,
+                      tasks);
   }
   return tasks;
 }

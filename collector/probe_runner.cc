@@ -33,13 +33,8 @@ ManifestArtifact BaseArtifact(const ProbeTask& task) {
   a.phase = task.phase;
   a.context = task.context;
   a.container_id = task.container_id;
-  switch (task.kind) {
-    case ProbeKind::kCommand: a.kind = "command"; a.argv = task.argv; break;
-    case ProbeKind::kFile: a.kind = "file"; break;
-    case ProbeKind::kListing: a.kind = "listing"; break;
-    case ProbeKind::kPciTable: a.kind = "table"; break;
-    case ProbeKind::kStatfs: a.kind = "table"; break;
-  }
+  a.kind = std::string(ArtifactKindName(StoredKind(task.kind)));
+  if (task.kind == ProbeKind::kCommand) a.argv = task.argv;
   if (task.kind != ProbeKind::kCommand) {
     std::string joined;
     for (const auto& p : task.paths) joined += (joined.empty() ? "" : " ") + p;
@@ -50,9 +45,11 @@ ManifestArtifact BaseArtifact(const ProbeTask& task) {
   return a;
 }
 
-void MarkSkipped(ManifestArtifact& a, std::string reason, std::string detail) {
-  a.status = "skipped";
-  a.skip_reason = std::move(reason);
+void SetStatus(ManifestArtifact& a, ProbeStatus status) { a.status = std::string(Name(status)); }
+
+void MarkSkipped(ManifestArtifact& a, SkipReason reason, std::string detail) {
+  SetStatus(a, ProbeStatus::kSkipped);
+  a.skip_reason = std::string(Name(reason));
   a.error = std::move(detail);
 }
 
@@ -101,14 +98,14 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   ManifestArtifact& a = result.artifact;
   PreparedCommand command = env.exec->Prepare(task.argv);
   if (command.executable.empty()) {
-    MarkSkipped(a, "tool_missing", command.missing);
+    MarkSkipped(a, SkipReason::kToolMissing, command.missing);
     return;
   }
   a.executable = command.executable;
   a.argv = command.argv;
   const int64_t now = MonotonicNowNs();
   if (now >= env.deadline_monotonic_ns) {
-    MarkSkipped(a, "deadline", "the collection deadline passed before this probe started");
+    MarkSkipped(a, SkipReason::kDeadline, "the collection deadline passed before this probe started");
     return;
   }
   CappedFile out(StagingPath(env, sequence, kStreamStdout), task.cap_bytes, task.keep);
@@ -116,7 +113,7 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   Status opened = out.Open();
   if (opened.ok()) opened = err.Open();
   if (!opened.ok()) {
-    a.status = "error";
+    SetStatus(a, ProbeStatus::kError);
     a.error = opened.message();
     return;
   }
@@ -134,7 +131,7 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   a.timed_out = outcome.timed_out;
   a.abandoned = outcome.abandoned;
   if (!outcome.started) {
-    a.status = "error";
+    SetStatus(a, ProbeStatus::kError);
     a.error = outcome.start_error;
     return;
   }
@@ -142,14 +139,14 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   AddOutput(result, env, sequence, kStreamStdout, out, task.redaction);
   AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
   if (outcome.interrupted) {
-    a.status = "interrupted";
+    SetStatus(a, ProbeStatus::kInterrupted);
   } else if (outcome.timed_out) {
-    a.status = "timed_out";
+    SetStatus(a, ProbeStatus::kTimedOut);
     a.error = outcome.abandoned ? "did not exit after SIGKILL; abandoned" : "";
   } else if (outcome.signal) {
-    a.status = "signaled";
+    SetStatus(a, ProbeStatus::kSignaled);
   } else {
-    a.status = outcome.exit_code == 0 ? "ok" : "nonzero_exit";
+    SetStatus(a, outcome.exit_code == 0 ? ProbeStatus::kOk : ProbeStatus::kNonzeroExit);
   }
 }
 
@@ -158,7 +155,7 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
   ManifestArtifact& a = result.artifact;
   const std::string& path = task.paths.at(0);
   if (IsForbiddenHostPath(path)) {
-    MarkSkipped(a, "denied_by_policy", "'" + path + "' may hold secrets and is never read");
+    MarkSkipped(a, SkipReason::kDeniedByPolicy, "'" + path + "' may hold secrets and is never read");
     return;
   }
   CappedFile content(StagingPath(env, sequence, kStreamContent), task.cap_bytes, task.keep);
@@ -168,19 +165,19 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
   if (!status.ok()) {
     std::remove(content.path().c_str());
     if (status.code() == Status::Code::kNotFound) {
-      MarkSkipped(a, "not_found", status.message());
+      MarkSkipped(a, SkipReason::kNotFound, status.message());
     } else if (status.code() == Status::Code::kBadInput) {
-      MarkSkipped(a, "not_regular_file", status.message());
+      MarkSkipped(a, SkipReason::kNotRegularFile, status.message());
     } else if (status.message().find("Permission denied") != std::string::npos) {
-      MarkSkipped(a, "permission_denied", status.message());
+      MarkSkipped(a, SkipReason::kPermissionDenied, status.message());
     } else {
-      a.status = "error";
+      SetStatus(a, ProbeStatus::kError);
       a.error = status.message();
     }
     return;
   }
   AddOutput(result, env, sequence, kStreamContent, content, task.redaction);
-  a.status = "ok";
+  SetStatus(a, ProbeStatus::kOk);
 }
 
 Status WriteTable(ProbeResult& result, const ProbeEnvironment& env, int sequence,
@@ -265,10 +262,10 @@ ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   result.artifact = BaseArtifact(task);
   const int64_t started = MonotonicNowNs();
   ManifestArtifact& a = result.artifact;
-  if (!task.skip_reason.empty()) {
-    MarkSkipped(a, task.skip_reason, task.skip_detail);
+  if (task.skip_reason) {
+    MarkSkipped(a, *task.skip_reason, task.skip_detail);
   } else if (env.interrupt && env.interrupt->load()) {
-    MarkSkipped(a, "interrupted", "the collection was interrupted before this probe started");
+    MarkSkipped(a, SkipReason::kInterrupted, "the collection was interrupted before this probe started");
   } else {
     switch (task.kind) {
       case ProbeKind::kCommand: RunCommandProbe(task, sequence, env, result); break;
@@ -280,7 +277,7 @@ ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
                            : task.kind == ProbeKind::kPciTable ? PciTableText(task, env)
                                                                : StatfsText(task, env);
         Status s = WriteTable(result, env, sequence, text, task.cap_bytes);
-        a.status = s.ok() ? "ok" : "error";
+        SetStatus(a, s.ok() ? ProbeStatus::kOk : ProbeStatus::kError);
         a.error = s.ok() ? "" : s.message();
         break;
       }

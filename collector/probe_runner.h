@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "collector/host_exec.h"
 #include "collector/host_root.h"
 #include "collector/probe_table.h"
+#include "common/vocabulary.h"
 #include "common/manifest.h"
 
 namespace gpuf {
@@ -38,7 +40,7 @@ struct ProbeTask {
   bool json_lines = false;
   std::string context = "host";
   std::string container_id;
-  std::string skip_reason;  // planned as skipped (e.g. no kubeconfig)
+  std::optional<SkipReason> skip_reason;  // planned as skipped (e.g. no kubeconfig)
   std::string skip_detail;
 };
 

@@ -6,92 +6,120 @@ namespace {
 
 constexpr ProbeRow kStaticProbes[] = {
     // Boot and clock.
-    {"boot.proc_stat", ProbeKind::kFile, kPhasePassive, "/proc/stat"},
-    {"boot.proc_uptime", ProbeKind::kFile, kPhasePassive, "/proc/uptime"},
-    {"boot.boot_id", ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/random/boot_id"},
-    {"host.localtime", ProbeKind::kListing, kPhasePassive, "/etc/localtime"},
-    {"host.timezone", ProbeKind::kFile, kPhasePassive, "/etc/timezone"},
-    {"host.hostname", ProbeKind::kFile, kPhasePassive, "/etc/hostname"},
-    {"host.machine_id", ProbeKind::kFile, kPhasePassive, "/etc/machine-id"},
-    {"host.os_release", ProbeKind::kFile, kPhasePassive, "/etc/os-release"},
-    {"host.uname", ProbeKind::kCommand, kPhasePassive, "uname -a"},
+    {artifact::kBootProcStat, ProbeKind::kFile, kPhasePassive, "/proc/stat"},
+    {artifact::kBootProcUptime, ProbeKind::kFile, kPhasePassive, "/proc/uptime"},
+    {artifact::kBootBootId, ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/random/boot_id"},
+    {artifact::kHostLocaltime, ProbeKind::kListing, kPhasePassive, "/etc/localtime"},
+    {artifact::kHostTimezone, ProbeKind::kFile, kPhasePassive, "/etc/timezone"},
+    {artifact::kHostHostname, ProbeKind::kFile, kPhasePassive, "/etc/hostname"},
+    {artifact::kHostMachineId, ProbeKind::kFile, kPhasePassive, "/etc/machine-id"},
+    {artifact::kHostOsRelease, ProbeKind::kFile, kPhasePassive, "/etc/os-release"},
+    {artifact::kHostUname, ProbeKind::kCommand, kPhasePassive, "uname -a"},
     // Kernel and driver, read from procfs and sysfs without touching the driver.
-    {"kernel.version", ProbeKind::kFile, kPhasePassive, "/proc/version"},
-    {"kernel.osrelease", ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/osrelease"},
-    {"kernel.cmdline", ProbeKind::kFile, kPhasePassive, "/proc/cmdline"},
-    {"kernel.devices", ProbeKind::kFile, kPhasePassive, "/proc/devices"},
-    {"driver.version", ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version"},
-    {"driver.gpu_information", ProbeKind::kFile, kPhasePassive,
+    {artifact::kKernelVersion, ProbeKind::kFile, kPhasePassive, "/proc/version"},
+    {artifact::kKernelOsrelease, ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/osrelease"},
+    {artifact::kKernelCmdline, ProbeKind::kFile, kPhasePassive, "/proc/cmdline"},
+    {artifact::kKernelDevices, ProbeKind::kFile, kPhasePassive, "/proc/devices"},
+    {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version"},
+    {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive,
      "/proc/driver/nvidia/gpus/*/information"},
-    {"pci.nvidia_functions", ProbeKind::kPciTable, kPhasePassive, "/sys/bus/pci/devices"},
+    {artifact::kPciNvidiaFunctions, ProbeKind::kPciTable, kPhasePassive, "/sys/bus/pci/devices"},
     // Device nodes, listed, never opened.
-    {"dev.nvidia_nodes", ProbeKind::kListing, kPhasePassive,
+    {artifact::kDevNvidiaNodes, ProbeKind::kListing, kPhasePassive,
      "/dev/nvidia* /dev/nvidia-caps/* /dev/nvidia-caps-imex-channels/*"},
-    {"dev.char_links", ProbeKind::kListing, kPhasePassive, "/dev/char/*"},
+    {artifact::kDevCharLinks, ProbeKind::kListing, kPhasePassive, "/dev/char/*"},
     // cgroups.
-    {"cgroup.statfs", ProbeKind::kStatfs, kPhasePassive, "/sys/fs/cgroup"},
-    {"cgroup.mountinfo", ProbeKind::kFile, kPhasePassive, "/proc/1/mountinfo"},
+    {artifact::kCgroupStatfs, ProbeKind::kStatfs, kPhasePassive, "/sys/fs/cgroup"},
+    {artifact::kCgroupMountinfo, ProbeKind::kFile, kPhasePassive, "/proc/1/mountinfo"},
     // Versions.
-    {"versions.containerd", ProbeKind::kCommand, kPhasePassive, "containerd --version"},
-    {"versions.runc", ProbeKind::kCommand, kPhasePassive, "runc --version"},
-    {"versions.nvidia_ctk", ProbeKind::kCommand, kPhasePassive, "nvidia-ctk --version"},
-    {"versions.nvidia_container_cli", ProbeKind::kCommand, kPhasePassive,
+    {artifact::kVersionsContainerd, ProbeKind::kCommand, kPhasePassive, "containerd --version"},
+    {artifact::kVersionsRunc, ProbeKind::kCommand, kPhasePassive, "runc --version"},
+    {artifact::kVersionsNvidiaCtk, ProbeKind::kCommand, kPhasePassive, "nvidia-ctk --version"},
+    {artifact::kVersionsNvidiaContainerCli, ProbeKind::kCommand, kPhasePassive,
      "nvidia-container-cli --version"},
-    {"versions.kubelet", ProbeKind::kCommand, kPhasePassive, "kubelet --version"},
-    {"versions.systemctl", ProbeKind::kCommand, kPhasePassive, "systemctl --version"},
-    {"versions.crictl", ProbeKind::kCommand, kPhasePassive, "crictl --version"},
-    {"systemd.units", ProbeKind::kCommand, kPhasePassive,
+    {artifact::kVersionsKubelet, ProbeKind::kCommand, kPhasePassive, "kubelet --version"},
+    {artifact::kVersionsSystemctl, ProbeKind::kCommand, kPhasePassive, "systemctl --version"},
+    {artifact::kVersionsCrictl, ProbeKind::kCommand, kPhasePassive, "crictl --version"},
+    {artifact::kSystemdUnits, ProbeKind::kCommand, kPhasePassive,
      "systemctl show --no-pager "
      "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"
      "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service crio.service"},
     // Runtime configuration.
-    {"config.containerd", ProbeKind::kFile, kPhasePassive, "/etc/containerd/config.toml"},
-    {"config.containerd_dropin", ProbeKind::kFile, kPhasePassive,
+    {artifact::kConfigContainerd, ProbeKind::kFile, kPhasePassive, "/etc/containerd/config.toml"},
+    {artifact::kConfigContainerdDropin, ProbeKind::kFile, kPhasePassive,
      "/etc/containerd/conf.d/*.toml /etc/containerd/config.d/*.toml"},
-    {"config.nvidia_container_runtime", ProbeKind::kFile, kPhasePassive,
+    {artifact::kConfigNvidiaContainerRuntime, ProbeKind::kFile, kPhasePassive,
      "/etc/nvidia-container-runtime/config.toml"},
-    {"config.crio", ProbeKind::kFile, kPhasePassive, "/etc/crio/crio.conf /etc/crio/crio.conf.d/*.conf"},
-    {"config.kubelet", ProbeKind::kFile, kPhasePassive, "/var/lib/kubelet/config.yaml"},
-    {"config.crictl", ProbeKind::kFile, kPhasePassive, "/etc/crictl.yaml"},
-    {"config.cdi", ProbeKind::kFile, kPhasePassive, "/etc/cdi/* /var/run/cdi/*"},
+    {artifact::kConfigCrio, ProbeKind::kFile, kPhasePassive, "/etc/crio/crio.conf /etc/crio/crio.conf.d/*.conf"},
+    {artifact::kConfigKubelet, ProbeKind::kFile, kPhasePassive, "/var/lib/kubelet/config.yaml"},
+    {artifact::kConfigCrictl, ProbeKind::kFile, kPhasePassive, "/etc/crictl.yaml"},
+    {artifact::kConfigCdi, ProbeKind::kFile, kPhasePassive, "/etc/cdi/* /var/run/cdi/*"},
     // Kubelet device-plugin directory: socket order is evidence.
-    {"kubelet.device_plugins", ProbeKind::kListing, kPhasePassive,
+    {artifact::kKubeletDevicePlugins, ProbeKind::kListing, kPhasePassive,
      "/var/lib/kubelet/device-plugins /var/lib/kubelet/device-plugins/*"},
-    {"kubelet.checkpoint", ProbeKind::kFile, kPhasePassive,
+    {artifact::kKubeletCheckpoint, ProbeKind::kFile, kPhasePassive,
      "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint"},
     // Container runtime state.
-    {"runtime.crictl_ps", ProbeKind::kCommand, kPhasePassive, "crictl ps -a -o json"},
-    {"runtime.crictl_pods", ProbeKind::kCommand, kPhasePassive, "crictl pods -o json"},
-    {"runtime.crictl_info", ProbeKind::kCommand, kPhasePassive, "crictl info -o json",
+    {artifact::kRuntimeCrictlPs, ProbeKind::kCommand, kPhasePassive, "crictl ps -a -o json"},
+    {artifact::kRuntimeCrictlPods, ProbeKind::kCommand, kPhasePassive, "crictl pods -o json"},
+    {artifact::kRuntimeCrictlInfo, ProbeKind::kCommand, kPhasePassive, "crictl info -o json",
      KeepMode::kHead, 16 * kMiB, Redaction::kRuntimeJson},
     // Kubernetes view, when a kubeconfig is usable.
-    {"k8s.node", ProbeKind::kCommand, kPhasePassive,
+    {artifact::kK8sNode, ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get node {node} -o json",
      KeepMode::kHead, 16 * kMiB, Redaction::kText, true},
-    {"k8s.node_pods", ProbeKind::kCommand, kPhasePassive,
+    {artifact::kK8sNodePods, ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get pods -A --field-selector "
      "spec.nodeName={node} -o json",
      KeepMode::kHead, 64 * kMiB, Redaction::kRuntimeJson, true},
     // Host GPUs, last: nvidia-smi may load modules and create device nodes.
-    {"host.nvidia_smi_list", ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -L"},
-    {"host.nvidia_smi_query_xml", ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},
+    {artifact::kHostNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -L"},
+    {artifact::kHostNvidiaSmiQueryXml, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},
 };
 
-// What these read, nvidia-smi cannot change: the versions of installed
-// binaries, configuration files, and the API server's objects (not on the
-// node at all).
-constexpr std::string_view kDriverCannotChange[] = {"versions.", "config.", "k8s."};
+constexpr ContainerProbeRow kContainerProbes[] = {
+    // Phase 2: the runtime's view of the container.
+    {artifact::kPluginInspect, ProbeKind::kCommand, kPhaseRuntime, ContainerWhen::kCrictl,
+     "{crictl} inspect -o json {id}", KeepMode::kHead, 16 * kMiB, 1 * kMiB, Redaction::kRuntimeJson},
+    // Phase 3: its device cgroup, and its log when the file is gone.
+    {artifact::kPluginProcCgroup, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kHasPid, "/proc/{pid}/cgroup"},
+    {artifact::kPluginDevicesList, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kCgroupV1,
+     "/sys/fs/cgroup/devices/{cgroup}/devices.list"},
+    {artifact::kPluginBpftoolCgroup, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kCgroupV2,
+     "bpftool cgroup list {host_cgroup}"},
+    {artifact::kPluginSystemdScope, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kSystemdScope,
+     "systemctl show --no-pager -p DeviceAllow -p DevicePolicy -p NeedDaemonReload {scope}"},
+    // crictl logs writes the container's stderr to its own stderr.
+    {artifact::kPluginCrictlLogs, ProbeKind::kCommand, kPhaseContainer, ContainerWhen::kLogFileGone,
+     "{crictl} logs --timestamps {id}", KeepMode::kTail, 32 * kMiB, 32 * kMiB},
+    // Phase 4: NVML as the plugin sees it.
+    {artifact::kPluginNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, ContainerWhen::kRunningCrictl,
+     "{crictl} exec {id} nvidia-smi -L"},
+    {artifact::kPluginNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, ContainerWhen::kRunningCtr,
+     "{ctr} tasks exec --exec-id gpuforensics-nvidia-smi {id} nvidia-smi -L"},
+};
 
 }  // namespace
+
+std::span<const ContainerProbeRow> ContainerProbes() { return kContainerProbes; }
+
+ArtifactKind StoredKind(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::kCommand: return ArtifactKind::kCommand;
+    case ProbeKind::kFile: return ArtifactKind::kFile;
+    case ProbeKind::kListing: return ArtifactKind::kListing;
+    case ProbeKind::kPciTable:
+    case ProbeKind::kStatfs: return ArtifactKind::kTable;
+  }
+  return ArtifactKind::kFile;
+}
 
 std::span<const ProbeRow> StaticProbes() { return kStaticProbes; }
 
 bool DriverCanChange(std::string_view artifact_name) {
-  for (std::string_view prefix : kDriverCannotChange) {
-    if (artifact_name.substr(0, prefix.size()) == prefix) return false;
-  }
-  return true;
+  const ArtifactRow* row = FindArtifact(artifact_name);
+  return row == nullptr || row->driver_can_change;
 }
 
 }  // namespace gpuf

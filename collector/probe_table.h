@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "collector/capped_file.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 
 namespace gpuf {
@@ -25,6 +26,9 @@ enum class ProbeKind {
   kPciTable, // NVIDIA PCI functions from sysfs
   kStatfs,   // file system type of a host path
 };
+
+// How a probe's output is stored (the manifest's kind).
+ArtifactKind StoredKind(ProbeKind kind);
 
 enum class Redaction {
   kText,         // scrub free text
@@ -51,13 +55,46 @@ struct ProbeRow {
   bool needs_kubeconfig = false;  // skipped (not applicable) without one
 };
 
-// The fixed probes. Probes about device-plugin containers and journal slices
-// are derived at run time (see collect_plan.cc).
+// The fixed probes. Probes about device-plugin containers are the table
+// below; journal slices are common/journal_slices.h.
 std::span<const ProbeRow> StaticProbes();
 
+// When a probe about one device-plugin container applies; collect_plan.cc
+// decides each from what phases 1 and 2 found.
+enum class ContainerWhen {
+  kCrictl,         // crictl is the runtime's client
+  kHasPid,         // the container's process is known
+  kCgroupV1,       // its cgroup directory is known and the devices controller is v1
+  kCgroupV2,       // its cgroup directory is known and the hierarchy is v2
+  kSystemdScope,   // its cgroup is a systemd scope
+  kLogFileGone,    // crictl is there and the container's log file is not
+  kRunningCrictl,  // it runs, and crictl is the client
+  kRunningCtr,     // it runs, and only containerd's ctr is there
+};
+
+// A probe about one device-plugin container (instance = its id). In
+// `target` (space separated, as ProbeRow's), the word {crictl} or {ctr}
+// stands for the client with its endpoint options and {host_cgroup} for the
+// container's cgroup directory as the host command must be given it; {id},
+// {pid}, {cgroup} and {scope} are replaced inside words.
+struct ContainerProbeRow {
+  std::string_view name;  // logical artifact name
+  ProbeKind kind;         // kCommand or kFile
+  int phase;
+  ContainerWhen when;
+  std::string_view target;
+  KeepMode keep = KeepMode::kHead;
+  int64_t cap_bytes = 16 * kMiB;
+  int64_t stderr_cap_bytes = 1 * kMiB;
+  Redaction redaction = Redaction::kText;
+};
+
+std::span<const ContainerProbeRow> ContainerProbes();
+
 // False for a phase 1 probe whose evidence the GPU driver cannot change
-// (versions, configuration files, the API server's objects): such probes
-// need not end before nvidia-smi starts (probe_schedule.h).
+// (the artifact table's driver_can_change: versions, configuration files,
+// the API server's objects): such probes need not end before nvidia-smi
+// starts (probe_schedule.h). True for a name the table does not know.
 bool DriverCanChange(std::string_view artifact_name);
 
 

@@ -1,31 +1,28 @@
 #include "collector/triage.h"
 
-#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+
+#include <cstdlib>
+#include <map>
+#include <optional>
 #include <sstream>
 
-#include "common/bundle_layout.h"
+#include "chain/kube_node.h"
+#include "chain/nvidia_smi_list.h"
+#include "chain/plugin_since_start.h"
+#include "collector/discovery.h"
+#include "common/artifacts.h"
 #include "common/pci_role.h"
-#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
 namespace {
 
-std::string NodeGpuResources(const std::string& node_json) {
-  auto doc = nlohmann::json::parse(node_json, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return "";
-  auto quantity = [&](const char* field) -> std::string {
-    auto status = doc.find("status");
-    if (status == doc.end() || !status->is_object()) return "absent";
-    auto map = status->find(field);
-    if (map == status->end() || !map->is_object()) return "absent";
-    auto value = map->find("nvidia.com/gpu");
-    if (value == map->end() || !value->is_string()) return "absent";
-    return value->get<std::string>();
-  };
-  return quantity("capacity") + " / " + quantity("allocatable");
-}
+constexpr size_t kMaxPluginContainers = 16;
+
+bool Is(const ManifestArtifact& a, ProbeStatus status) { return a.status == Name(status); }
 
 // What runc and crictl say when the command does not exist in the image
 // (distroless plugin images without the toolkit's utility injection).
@@ -34,15 +31,49 @@ bool IsExecutableMissing(std::string_view said) {
          said.find("no such file or directory") != std::string_view::npos;
 }
 
-}  // namespace
-
-int CountNvidiaSmiGpus(std::string_view output) {
-  int count = 0;
-  ForEachLine(output, [&](int, std::string_view line) {
-    if (line.substr(0, 4) == "GPU " && line.find("(UUID: ") != std::string_view::npos) ++count;
-  });
-  return count;
+// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.07  ..." -> "535.161.07".
+std::string DriverVersion(std::string_view text) {
+  std::string version;
+  static const RE2 number(R"(\b(\d+\.\d+(?:\.\d+)?)\b)");
+  RE2::PartialMatch(re2::StringPiece(FirstLine(text)), number, &version);
+  return version;
 }
+
+// "btime 1763435000" of /proc/stat, in ns; 0 when absent.
+int64_t BootStartNs(std::string_view proc_stat) {
+  int64_t start = 0;
+  ForEachLine(proc_stat, [&](int, std::string_view line) {
+    if (line.substr(0, 6) == "btime ") start = std::atoll(std::string(line.substr(6)).c_str()) * 1000000000LL;
+  });
+  return start;
+}
+
+// The /dev/nvidia* listing (schema/bundle.md): path, type, ..., mtime_ns.
+ChainFacts::DeviceNodes DeviceNodesIn(std::string_view listing) {
+  static const RE2 gpu_node(R"(/dev/nvidia\d+)");
+  ChainFacts::DeviceNodes nodes;
+  ForEachLine(listing, [&](int, std::string_view line) {
+    auto fields = SplitTabs(line);
+    if (fields.size() < 2 || fields[1] != "c") return;
+    if (RE2::FullMatch(re2::StringPiece(fields[0].data(), fields[0].size()), gpu_node)) ++nodes.gpus;
+    if (fields[0] == "/dev/nvidiactl") nodes.ctl = true;
+  });
+  return nodes;
+}
+
+// kubelet.sock's mtime in the device-plugins listing; nullopt when absent.
+std::optional<int64_t> KubeletSockMtime(std::string_view listing) {
+  std::optional<int64_t> mtime;
+  ForEachLine(listing, [&](int, std::string_view line) {
+    auto fields = SplitTabs(line);
+    if (fields.size() >= 9 && fields[1] == "s" && fields[0].ends_with("/kubelet.sock")) {
+      mtime = std::atoll(std::string(fields[8]).c_str());
+    }
+  });
+  return mtime;
+}
+
+}  // namespace
 
 int CountPciGpus(std::string_view table) {
   int count = 0;
@@ -53,6 +84,85 @@ int CountPciGpus(std::string_view table) {
     if (PciRole(pci_class) == "gpu") ++count;
   });
   return count;
+}
+
+ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedReader& read,
+                       const re2::RE2& plugin_pattern) {
+  ChainFacts f;
+  int64_t boot_start_ns = 0;
+  std::vector<std::string> plugin_texts;  // held while the sources point into them
+  std::vector<PluginLogSource::Format> plugin_formats;
+  std::optional<int64_t> kubelet_sock_ns;
+  std::vector<PluginContainer> containers;
+  std::map<std::string, const ProbeResult*> views;  // plugin.nvidia_smi_list by container
+  int64_t driver_gpus = 0;
+  for (const auto& r : results) {
+    const ManifestArtifact& a = r.artifact;
+    const bool ok = Is(a, ProbeStatus::kOk);
+    if (a.name == artifact::kPciNvidiaFunctions && ok) {
+      f.pci_gpus = CountPciGpus(read(r, kStreamContent));
+    } else if (a.name == artifact::kBootProcStat && ok) {
+      boot_start_ns = BootStartNs(read(r, kStreamContent));
+    } else if (a.name == artifact::kDriverVersion) {
+      if (ok) f.driver = ChainFacts::Driver{true, DriverVersion(read(r, kStreamContent)), 0};
+      if (Is(a, ProbeStatus::kSkipped) && a.skip_reason == Name(SkipReason::kNotFound)) {
+        f.driver = ChainFacts::Driver{false, "", 0};
+      }
+    } else if (a.name == artifact::kDriverGpuInformation && ok) {
+      ++driver_gpus;
+    } else if (a.name == artifact::kDevNvidiaNodes && ok) {
+      f.device_nodes = DeviceNodesIn(read(r, kStreamContent));
+    } else if (a.name == artifact::kHostNvidiaSmiList) {
+      ChainFacts::HostNvml nvml;
+      nvml.ran = !Is(a, ProbeStatus::kSkipped);
+      nvml.skip_reason = a.skip_reason;
+      nvml.result = a.status;
+      std::string out = read(r, kStreamStdout);
+      nvml.gpus = static_cast<int64_t>(ParseNvidiaSmiList(out).size());
+      if (!ok) nvml.message = FirstLine(out.empty() ? read(r, kStreamStderr) : out);
+      f.host_nvml = nvml;
+    } else if (a.name == artifact::kRuntimeCrictlPs && ok) {
+      containers = PluginContainersFromCrictlPs(read(r, kStreamStdout), plugin_pattern, kMaxPluginContainers);
+    } else if (a.name == artifact::kPluginNvidiaSmiList && !Is(a, ProbeStatus::kSkipped)) {
+      views[a.container_id] = &r;
+    } else if (a.name == artifact::kKubeletDevicePlugins && ok) {
+      kubelet_sock_ns = KubeletSockMtime(read(r, kStreamContent));
+    } else if (a.name == artifact::kK8sNode && ok) {
+      f.node = NodeGpuResources(ParseNodeResources(read(r, kStreamStdout)));
+    } else if (InArtifactGroup(kPluginLogsGroup, a.name) && (ok || Is(a, ProbeStatus::kNonzeroExit)) &&
+               (a.name != artifact::kJournalNvidiaDevicePlugin || a.instance == "boot:0")) {
+      bool journal = a.name == artifact::kJournalNvidiaDevicePlugin;
+      for (auto stream : {kStreamContent, kStreamStdout, kStreamStderr}) {
+        if (journal && stream != kStreamStdout) continue;
+        plugin_texts.push_back(read(r, stream));
+        plugin_formats.push_back(journal ? PluginLogSource::Format::kJournalJson
+                                         : PluginLogSource::Format::kContainerLog);
+      }
+    }
+  }
+  if (f.driver && f.driver->loaded) f.driver->gpus = driver_gpus;
+  if (!containers.empty()) {
+    const PluginContainer& newest = containers.front();
+    f.plugin_container = ChainFacts::PluginContainer{newest.state.empty() ? "?" : newest.state,
+                                                     newest.id.substr(0, 13)};
+    if (auto it = views.find(newest.id); it != views.end()) {
+      const ProbeResult& view = *it->second;
+      std::string said = read(view, kStreamStdout) + read(view, kStreamStderr);
+      ChainFacts::ContainerView v;
+      v.gpus = static_cast<int64_t>(ParseNvidiaSmiList(said).size());
+      v.outcome = Is(view.artifact, ProbeStatus::kOk) ? "ok"
+                  : IsExecutableMissing(said)         ? "executable_missing"
+                                                      : view.artifact.status;
+      if (v.outcome != "ok") v.detail = FirstLine(said);
+      f.container_view = v;
+    }
+  }
+  f.kubelet_sock = kubelet_sock_ns.has_value();
+  if (kubelet_sock_ns && *kubelet_sock_ns >= boot_start_ns) f.kubelet_restarted_ns = kubelet_sock_ns;
+  std::vector<PluginLogSource> sources;
+  for (size_t i = 0; i < plugin_texts.size(); ++i) sources.push_back({plugin_formats[i], plugin_texts[i]});
+  f.plugin = ReadPluginSinceStart(sources, boot_start_ns);
+  return f;
 }
 
 namespace {
@@ -76,69 +186,48 @@ std::string KubeconfigLine(const Manifest& m) {
   return m.kubeconfig + " (" + m.kubeconfig_source + ")";
 }
 
-// Why the Node's GPU resources are not known.
-std::string NoResources(const ProbeResult& r, const Manifest& m, const StagedReader& read) {
-  const ManifestArtifact& a = r.artifact;
-  if (a.status == "skipped") return "unknown (" + a.error + ")";
-  if (m.node_found == false) {
-    return "unknown: the API has no Node named '" + m.node_name + "' (a wrong node name, not missing access; pass --node)";
+// Why the Node's GPU resources are not known, when the API was asked.
+std::string NoResources(const std::vector<ProbeResult>& results, const Manifest& m, const StagedReader& read) {
+  for (const auto& r : results) {
+    const ManifestArtifact& a = r.artifact;
+    if (a.name != artifact::kK8sNode || Is(a, ProbeStatus::kOk)) continue;
+    if (Is(a, ProbeStatus::kSkipped)) return a.error;
+    if (m.node_found == false) {
+      return "the API has no Node named '" + m.node_name + "' (a wrong node name, not missing access; pass --node)";
+    }
+    std::string said = FirstLine(read(r, kStreamStderr));
+    return "no API access" + (said.empty() ? std::string() : ": " + said);
   }
-  std::string said = FirstLine(read(r, kStreamStderr));
-  return "unknown (no API access" + (said.empty() ? std::string(")") : ": " + said + ")");
+  return "";
+}
+
+void Row(std::ostringstream& out, const std::string& name, const std::string& value) {
+  std::string label = name + ":";
+  out << "  " << label << std::string(label.size() < 38 ? 38 - label.size() : 1, ' ') << value << "\n";
 }
 
 }  // namespace
 
-std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifest& manifest, const StagedReader& read) {
+std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifest& manifest, const StagedReader& read,
+                          const re2::RE2& plugin_pattern) {
   std::ostringstream out;
-  std::string host_gpus = "not run", pci_gpus = "unknown", resources = "unknown (no API access)";
-  std::vector<std::string> plugin_views, problems;
-  bool registered = false;
-  int plugin_logs = 0;
+  Row(out, "Node", NodeLine(manifest));
+  Row(out, "kubeconfig", KubeconfigLine(manifest));
+  for (const auto& step : JudgeChain(TriageFacts(results, read, plugin_pattern))) {
+    if (step.id == ChainStepId::kMetrics) continue;
+    std::string said = step.status == StepStatus::kUnknown && !step.missing.empty() ? step.missing : step.detail;
+    if (step.id == ChainStepId::kNodeResources && step.status == StepStatus::kUnknown) {
+      if (std::string why = NoResources(results, manifest, read); !why.empty()) said = why;
+    }
+    Row(out, step.name, std::string(StepStatusName(step.status)) + (said.empty() ? "" : " (" + said + ")"));
+  }
   for (const auto& r : results) {
     const ManifestArtifact& a = r.artifact;
-    if (a.name == "pci.nvidia_functions" && a.status == "ok") {
-      pci_gpus = std::to_string(CountPciGpus(read(r, kStreamContent)));
-    } else if (a.name == "host.nvidia_smi_list") {
-      if (a.status == "ok") {
-        host_gpus = std::to_string(CountNvidiaSmiGpus(read(r, kStreamStdout)));
-      } else if (a.status != "skipped") {
-        std::string said = FirstLine(read(r, kStreamStdout));
-        host_gpus = a.status + (said.empty() ? "" : ": " + said);
-      }
-    } else if (a.name == "plugin.nvidia_smi_list" && a.status != "skipped") {
-      std::string said = read(r, kStreamStdout) + read(r, kStreamStderr);
-      std::string view = a.status == "ok" ? std::to_string(CountNvidiaSmiGpus(said)) + " GPUs"
-                         : IsExecutableMissing(said) ? "nvidia-smi is not in the image (not an NVML failure)"
-                                                     : a.status + ": " + FirstLine(said);
-      plugin_views.push_back(a.container_id.substr(0, 13) + " " + view);
-    } else if (a.name == "k8s.node" && a.status == "ok") {
-      std::string gpus = NodeGpuResources(read(r, kStreamStdout));
-      if (!gpus.empty()) resources = gpus;
-    } else if (a.name == "k8s.node") {
-      resources = NoResources(r, manifest, read);
-    } else if ((a.name == "plugin.log" || a.name == "plugin.crictl_logs") && a.status == "ok") {
-      ++plugin_logs;
-      std::string text = read(r, kStreamContent) + read(r, kStreamStdout) + read(r, kStreamStderr);
-      for (std::string_view phrase : kPluginRegisteredPhrases) {
-        if (text.find(phrase) != std::string::npos) registered = true;
-      }
-    }
-    if (a.status == "timed_out" || a.status == "error" || a.status == "interrupted") {
-      problems.push_back(a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +
-                         (a.abandoned ? " (abandoned)" : ""));
+    if (Is(a, ProbeStatus::kTimedOut) || Is(a, ProbeStatus::kError) || Is(a, ProbeStatus::kInterrupted)) {
+      Row(out, "probe problem", a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +
+                                    (a.abandoned ? " (abandoned)" : ""));
     }
   }
-  out << "  Node:                         " << NodeLine(manifest) << "\n";
-  out << "  kubeconfig:                   " << KubeconfigLine(manifest) << "\n";
-  out << "  NVIDIA GPUs on PCI:           " << pci_gpus << "\n";
-  out << "  host nvidia-smi -L:           " << host_gpus << "\n";
-  if (plugin_views.empty()) out << "  plugin container nvidia-smi:  no running plugin container found\n";
-  for (const auto& v : plugin_views) out << "  plugin container nvidia-smi:  " << v << "\n";
-  out << "  node nvidia.com/gpu cap/alloc: " << resources << "\n";
-  out << "  plugin registration in logs:  "
-      << (plugin_logs == 0 ? "no plugin logs found" : registered ? "found" : "NOT found") << "\n";
-  for (const auto& p : problems) out << "  probe problem:                " << p << "\n";
   return out.str();
 }
 

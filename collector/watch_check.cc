@@ -2,14 +2,14 @@
 
 #include <re2/re2.h>
 
-#include <algorithm>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "collector/capped_file.h"
+#include "chain/kube_node.h"
+#include "chain/plugin_since_start.h"
 #include "collector/nvidia_pci.h"
 #include "collector/plugin_logs.h"
 #include "common/pci_role.h"
-#include "common/plugin_phrases.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -44,42 +44,93 @@ void CheckSockets(const HostRoot& host, ChainCheck& check) {
   }
 }
 
-// The newest plugin log file (rotated .gz ones aside): the running
-// instance's log.
-std::string CurrentPluginLog(const HostRoot& host, const re2::RE2& pattern) {
-  std::string newest;
-  int64_t newest_mtime = 0;
+std::optional<ChainFacts::Driver> ReadDriver(const HostRoot& host) {
+  auto version = host.ReadSmallFile("/proc/driver/nvidia/version", 64 << 10);
+  if (!version.ok()) {
+    if (version.status().code() == Status::Code::kNotFound) return ChainFacts::Driver{false, "", 0};
+    return std::nullopt;
+  }
+  ChainFacts::Driver driver{true, "", 0};
+  if (auto gpus = host.ListDir("/proc/driver/nvidia/gpus"); gpus.ok()) driver.gpus = static_cast<int64_t>(gpus->size());
+  return driver;
+}
+
+// Character devices /dev/nvidiaN and /dev/nvidiactl, by lstat alone.
+std::optional<ChainFacts::DeviceNodes> ReadDeviceNodes(const HostRoot& host) {
+  auto names = host.ListDir("/dev");
+  if (!names.ok()) return std::nullopt;
+  static const RE2 gpu_node(R"(nvidia\d+)");
+  ChainFacts::DeviceNodes nodes;
+  for (const auto& name : *names) {
+    bool gpu = RE2::FullMatch(name, gpu_node);
+    if (!gpu && name != "nvidiactl") continue;
+    auto entry = host.Lstat("/dev/" + name);
+    if (!entry.ok() || !S_ISCHR(entry->st.st_mode)) continue;
+    if (gpu) ++nodes.gpus;
+    if (!gpu) nodes.ctl = true;
+  }
+  return nodes;
+}
+
+int64_t BootStartNs(const HostRoot& host) {
+  auto stat = host.ReadSmallFile("/proc/stat", 1 << 20);
+  int64_t start = 0;
+  if (!stat.ok()) return start;
+  ForEachLine(*stat, [&](int, std::string_view line) {
+    if (line.substr(0, 6) == "btime ") start = std::atoll(std::string(line.substr(6)).c_str()) * 1000000000LL;
+  });
+  return start;
+}
+
+// The plugin's pod logs (rotated .gz ones aside), each read from its last MiB.
+ChainFacts::Plugin ReadPlugin(const HostRoot& host, const re2::RE2& pattern, int64_t boot_start_ns) {
+  std::vector<std::string> texts;
   for (const auto& path : PluginLogFiles(host, pattern)) {
     auto entry = host.Lstat(path);
     if (!entry.ok() || !S_ISREG(entry->st.st_mode) || path.find(".gz") != std::string::npos) continue;
-    if (MtimeNs(*entry) >= newest_mtime) {
-      newest_mtime = MtimeNs(*entry);
-      newest = path;
+    auto text = host.ReadSmallFile(path, 64LL << 20);
+    if (!text.ok()) continue;
+    if (text->size() > kLogTailBytes) {
+      size_t cut = text->find('\n', text->size() - kLogTailBytes);
+      *text = cut == std::string::npos ? "" : text->substr(cut + 1);
     }
+    texts.push_back(std::move(*text));
   }
-  return newest;
+  std::vector<PluginLogSource> sources;
+  for (const auto& text : texts) sources.push_back({PluginLogSource::Format::kContainerLog, text});
+  return ReadPluginSinceStart(sources, boot_start_ns);
 }
 
-template <typename Needles>
-size_t LastOf(const std::string& text, const Needles& needles) {
-  size_t last = std::string::npos;
-  for (std::string_view needle : needles) {
-    size_t at = text.rfind(needle);
-    if (at != std::string::npos && (last == std::string::npos || at > last)) last = at;
+// What each failed step is called in the incident key and the state file.
+const char* ProblemOf(ChainStepId step) {
+  switch (step) {
+    case ChainStepId::kDriver: return "driver_sees_fewer_gpus_than_pci";
+    case ChainStepId::kDeviceNodes: return "device_nodes_missing";
+    case ChainStepId::kPluginNvml: return "plugin_nvml_init_failed";
+    case ChainStepId::kRegistration: return "plugin_not_registered";
+    case ChainStepId::kNodeResources: return "allocatable_below_gpus";
+    default: return nullptr;  // steps watch does not read
   }
-  return last;
 }
 
-// Registered since the plugin last failed or restarted its plugins (the
-// wording of every plugin version; known-issues §2).
-std::optional<bool> RegisteredInLog(const HostRoot& host, const std::string& path) {
-  auto text = host.ReadSmallFile(path, 64LL << 20);
-  if (!text.ok()) return std::nullopt;
-  std::string tail = text->size() > kLogTailBytes ? text->substr(text->size() - kLogTailBytes) : *text;
-  size_t registered = LastOf(tail, kPluginRegisteredPhrases);
-  size_t setback = LastOf(tail, kPluginSetbackPhrases);
-  if (registered == std::string::npos) return false;
-  return setback == std::string::npos || registered > setback;
+void Judge(ChainCheck& check) {
+  check.steps = JudgeChain(check.facts);
+  check.problems.clear();
+  check.registered.reset();
+  for (const auto& step : check.steps) {
+    if (step.id == ChainStepId::kRegistration) {
+      if (step.status != StepStatus::kUnknown) check.registered = step.status == StepStatus::kOk;
+      // The sockets say what the log may not: a plugin that never served,
+      // or one that did not serve again after kubelet restarted.
+      if (!check.plugin_sock_mtime_ns) {
+        check.problems.push_back("plugin_socket_missing");
+      } else if (check.kubelet_sock_mtime_ns && *check.plugin_sock_mtime_ns < *check.kubelet_sock_mtime_ns) {
+        check.problems.push_back("plugin_socket_older_than_kubelet_sock");
+      }
+    }
+    if (step.status != StepStatus::kFailed) continue;
+    if (const char* problem = ProblemOf(step.id)) check.problems.push_back(problem);
+  }
 }
 
 }  // namespace
@@ -102,37 +153,27 @@ ChainCheck CheckChain(const HostRoot& host, const re2::RE2& plugin_pattern) {
   }
   if (check.pci_gpus == 0) return check;  // not a GPU node: nothing can be broken
   CheckSockets(host, check);
-  check.plugin_log = CurrentPluginLog(host, plugin_pattern);
-  if (!check.plugin_log.empty()) check.registered = RegisteredInLog(host, check.plugin_log);
-
-  if (check.driver_gpus < check.pci_gpus) check.problems.push_back("driver_sees_fewer_gpus_than_pci");
-  if (!check.plugin_sock_mtime_ns) {
-    check.problems.push_back("plugin_socket_missing");
-  } else if (check.kubelet_sock_mtime_ns && *check.plugin_sock_mtime_ns < *check.kubelet_sock_mtime_ns) {
-    check.problems.push_back("plugin_socket_older_than_kubelet_sock");
+  const int64_t boot_start_ns = BootStartNs(host);
+  ChainFacts& f = check.facts;
+  f.pci_gpus = check.pci_gpus;
+  f.driver = ReadDriver(host);
+  f.device_nodes = ReadDeviceNodes(host);
+  f.kubelet_sock = check.kubelet_sock_mtime_ns.has_value();
+  if (check.kubelet_sock_mtime_ns && *check.kubelet_sock_mtime_ns >= boot_start_ns) {
+    f.kubelet_restarted_ns = check.kubelet_sock_mtime_ns;
   }
-  if (check.registered && !*check.registered) check.problems.push_back("plugin_not_registered");
+  f.plugin = ReadPlugin(host, plugin_pattern, boot_start_ns);
+  Judge(check);
   return check;
 }
 
 void CheckAllocatable(ChainCheck& check, const std::string& node_json) {
-  auto doc = nlohmann::json::parse(node_json, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return;
-  auto pointer = nlohmann::json::json_pointer("/status/allocatable/nvidia.com~1gpu");
-  std::string allocatable = doc.contains(pointer) && doc.at(pointer).is_string() ? doc.at(pointer).get<std::string>()
-                                                                                  : "";
-  check.allocatable = allocatable;
-  // Under the MIG mixed strategy GPUs are advertised as nvidia.com/mig-*.
-  auto resources = nlohmann::json::json_pointer("/status/allocatable");
-  if (doc.contains(resources) && doc.at(resources).is_object()) {
-    for (const auto& [name, quantity] : doc.at(resources).items()) {
-      if (name.rfind("nvidia.com/mig-", 0) == 0 && quantity.is_string() && quantity.get<std::string>() != "0") return;
-    }
-  }
-  int expected = std::max(check.driver_gpus, 1);
-  if (check.pci_gpus > 0 && (allocatable.empty() || std::atoi(allocatable.c_str()) < expected)) {
-    check.problems.push_back("allocatable_below_gpus");
-  }
+  if (!nlohmann::json::accept(node_json)) return;
+  ChainFacts::Node node = NodeGpuResources(ParseNodeResources(node_json));
+  check.allocatable = node.gpu_allocatable.value_or("");
+  if (check.pci_gpus == 0) return;
+  check.facts.node = node;
+  Judge(check);
 }
 
 }  // namespace gpuf

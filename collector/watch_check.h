@@ -1,8 +1,10 @@
 // The cheap health check `gpuforensics watch` runs every few minutes: is the
 // GPU chain broken on this node right now? Read-only and without touching
 // the driver: GPUs on PCI and in /proc/driver/nvidia (never NVML), the
-// device-plugin sockets against kubelet.sock, and the registration line in
-// the current plugin log. Optionally the Node's allocatable through kubectl.
+// /dev/nvidia* nodes, the device-plugin sockets against kubelet.sock, and
+// what the running plugin logged since it started. Optionally the Node's
+// allocatable through kubectl. The steps are judged by the rules `analyze`
+// uses (chain/chain_steps.h); what watch does not read stays unknown.
 #ifndef GPUF_COLLECTOR_WATCH_CHECK_H_
 #define GPUF_COLLECTOR_WATCH_CHECK_H_
 
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "chain/chain_steps.h"
 #include "collector/host_root.h"
 
 namespace re2 {
@@ -25,9 +28,10 @@ struct ChainCheck {
   int driver_gpus = 0;                          // entries in /proc/driver/nvidia/gpus
   std::optional<int64_t> kubelet_sock_mtime_ns;
   std::optional<int64_t> plugin_sock_mtime_ns;  // newest device-plugin socket
-  std::string plugin_log;                       // host path of the current plugin log, "" when none
-  std::optional<bool> registered;               // last registration after the last failure/restart
+  std::optional<bool> registered;               // the registration step: ok, failed, or not known
   std::optional<std::string> allocatable;       // Node's nvidia.com/gpu when checked
+  ChainFacts facts;                             // what the steps were judged from
+  std::vector<ChainStep> steps;                 // JudgeChain(facts)
   std::vector<std::string> problems;            // why the chain is broken; empty when healthy
 
   bool healthy() const { return problems.empty(); }
@@ -38,9 +42,9 @@ struct ChainCheck {
 // Never fails: what cannot be read is simply not evidence of a break.
 ChainCheck CheckChain(const HostRoot& host, const re2::RE2& plugin_pattern);
 
-// Adds "allocatable_below_gpus" when the Node's nvidia.com/gpu allocatable
-// (from `kubectl get node -o json`, as the collector runs it) is below the
-// GPUs the driver sees.
+// Adds the Node object (`kubectl get node -o json`, as the collector runs
+// it) to the facts and judges again: "allocatable_below_gpus" when the Node
+// step fails.
 void CheckAllocatable(ChainCheck& check, const std::string& node_json);
 
 }  // namespace gpuf

@@ -37,6 +37,8 @@ void AddGpuNode(test::FakeHost& host, int gpus) {
     host.AddFile(pci + "/class", "0x030200\n");
     host.AddFile("/proc/driver/nvidia/gpus/0000:1" + std::to_string(i) + ":00.0/information", "Model: x\n");
   }
+  host.AddFile("/proc/driver/nvidia/version",
+               "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.133.20  Fri Mar 14 01:32:45 UTC 2025\n");
   host.AddFile("/proc/sys/kernel/random/boot_id", "9c1d4e2a-5b6f-4a3b-8c7d-0e1f2a3b4c5d\n");
 }
 
@@ -73,21 +75,27 @@ TEST_CASE("CheckChain: the seed incident's signs") {
   test::FakeHost host;
   AddGpuNode(host, 2);
   MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/kubelet.sock", 1000);
-  host.AddFile(kLog, "2025/11/18 03:18:17 Loading NVML\n2025/11/18 03:18:17 Failed to initialize NVML: nvml: "
-                     "Unknown Error.\n2025/11/18 03:18:17 No devices found. Waiting indefinitely.\n");
+  host.AddFile(kLog, "2025-11-18T03:18:17.1Z stderr F 2025/11/18 03:18:17 Loading NVML\n"
+                     "2025-11-18T03:18:17.2Z stderr F 2025/11/18 03:18:17 Failed to initialize NVML: nvml: "
+                     "Unknown Error.\n"
+                     "2025-11-18T03:18:17.3Z stderr F 2025/11/18 03:18:17 No devices found. Waiting indefinitely.\n");
   ChainCheck check = Check(host);
-  CHECK(check.problems == std::vector<std::string>{"plugin_socket_missing", "plugin_not_registered"});
-  CHECK(check.IncidentKey() ==
-        "9c1d4e2a-5b6f-4a3b-8c7d-0e1f2a3b4c5d|plugin_socket_missing|plugin_not_registered|kubelet.sock@1000000000000");
+  CHECK(check.problems ==
+        std::vector<std::string>{"plugin_nvml_init_failed", "plugin_socket_missing", "plugin_not_registered"});
+  CHECK(check.registered == false);
+  CHECK(check.IncidentKey() == "9c1d4e2a-5b6f-4a3b-8c7d-0e1f2a3b4c5d|plugin_nvml_init_failed|plugin_socket_missing|"
+                               "plugin_not_registered|kubelet.sock@1000000000000");
 }
 
 TEST_CASE("CheckChain: kubelet restarted after the plugin last registered") {
   test::FakeHost host;
   AddGpuNode(host, 1);
-  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/nvidia-gpu.sock", 1000);
-  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/kubelet.sock", 2000);
-  host.AddFile(kLog, "I1118 03:20:17.306000 1 server.go:146] Registered device plugin for 'nvidia.com/gpu' with "
-                     "Kubelet\nI1118 04:00:00.000000 1 main.go:246] inotify: "
+  // Registered at 03:20:17 UTC; kubelet restarted at 04:00:00 and the plugin did not serve again.
+  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/nvidia-gpu.sock", 1763436017);
+  MakeSocket(host.root() + "/var/lib/kubelet/device-plugins/kubelet.sock", 1763438400);
+  host.AddFile(kLog, "2025-11-18T03:20:17.306Z stderr F I1118 03:20:17.306000 1 server.go:146] Registered device "
+                     "plugin for 'nvidia.com/gpu' with Kubelet\n"
+                     "2025-11-18T04:00:00.001Z stderr F I1118 04:00:00.001000 1 main.go:246] inotify: "
                      "/var/lib/kubelet/device-plugins/kubelet.sock created, restarting.\n");
   ChainCheck check = Check(host);
   CHECK(check.problems ==
@@ -108,7 +116,6 @@ TEST_CASE("CheckChain: GKE's plugin registers in its own words, and a kubelet re
                     "2026-11-18T09:40:58.465566164Z stderr F I1118 09:40:58.465566       1 manager.go:501] "
                     "device-plugin registered with the kubelet\n");
   ChainCheck check = Check(host);
-  CHECK(check.plugin_log == log);
   CHECK(check.registered == true);
   CHECK(check.healthy());
 
@@ -124,13 +131,20 @@ TEST_CASE("CheckChain: a node without NVIDIA GPUs has nothing to break") {
   CHECK(Check(host).healthy());
 }
 
-TEST_CASE("CheckAllocatable: below the GPUs is a problem, MIG resources are not") {
-  ChainCheck check;
-  check.pci_gpus = check.driver_gpus = 8;
+TEST_CASE("CheckAllocatable: below the GPUs is a problem, MIG resources in its place are not") {
+  // As CheckChain leaves a node with 8 GPUs and a serving plugin.
+  auto checked = [] {
+    ChainCheck c;
+    c.pci_gpus = c.driver_gpus = 8;
+    c.facts.pci_gpus = 8;
+    c.plugin_sock_mtime_ns = 1;
+    return c;
+  };
+  ChainCheck check = checked();
   CheckAllocatable(check, R"({"status":{"allocatable":{"nvidia.com/gpu":"0"}}})");
   CHECK(check.problems == std::vector<std::string>{"allocatable_below_gpus"});
-  ChainCheck mig;
-  mig.pci_gpus = mig.driver_gpus = 8;
+  CHECK(check.allocatable == "0");
+  ChainCheck mig = checked();
   CheckAllocatable(mig, R"({"status":{"allocatable":{"nvidia.com/gpu":"0","nvidia.com/mig-1g.10gb":"56"}}})");
   CHECK(mig.healthy());
 }

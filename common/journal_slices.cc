@@ -1,20 +1,22 @@
 #include "common/journal_slices.h"
 
+#include "common/artifacts.h"
+
 namespace gpuf {
 
 namespace {
 
 constexpr JournalSliceRow kJournalSlices[] = {
-    {"journal.kernel", "-k", "kernel", ""},
-    {"journal.systemd", "_PID=1", "systemd", "init.scope"},
+    {artifact::kJournalKernel, "-k", "kernel", ""},
+    {artifact::kJournalSystemd, "_PID=1", "systemd", "init.scope"},
     // k3s and MicroK8s run the kubelet inside their own units.
-    {"journal.kubelet", "-u kubelet.service -u k3s.service -u k3s-agent.service -u snap.microk8s.daemon-kubelite.service",
+    {artifact::kJournalKubelet, "-u kubelet.service -u k3s.service -u k3s-agent.service -u snap.microk8s.daemon-kubelite.service",
      "kubelet", "kubelet.service"},
     // The container runtime: containerd, or CRI-O where OpenShift runs.
-    {"journal.containerd", "-u containerd.service -u crio.service", "containerd", "containerd.service"},
-    {"journal.nvidia_persistenced", "-u nvidia-persistenced.service", "nvidia-persistenced",
+    {artifact::kJournalContainerd, "-u containerd.service -u crio.service", "containerd", "containerd.service"},
+    {artifact::kJournalNvidiaPersistenced, "-u nvidia-persistenced.service", "nvidia-persistenced",
      "nvidia-persistenced.service"},
-    {"journal.nvidia_fabricmanager", "-u nvidia-fabricmanager.service", "nv-fabricmanager",
+    {artifact::kJournalNvidiaFabricmanager, "-u nvidia-fabricmanager.service", "nv-fabricmanager",
      "nvidia-fabricmanager.service"},
     {kPluginJournalSlice, "-u nvidia-k8s-device-plugin.service", "nvidia-device-plugin",
      "nvidia-k8s-device-plugin.service", true},
@@ -29,10 +31,10 @@ struct IdentifierAlias {
 // forwarders name it after its unit. k3s and MicroK8s log the kubelet's lines
 // under their own names; CRI-O is the runtime where containerd is not.
 constexpr IdentifierAlias kAliases[] = {
-    {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
-    {"crio", "journal.containerd"},
-    {"k3s", "journal.kubelet"},
-    {"microk8s.daemon-kubelite", "journal.kubelet"},
+    {"nvidia-fabricmanager", artifact::kJournalNvidiaFabricmanager},
+    {"crio", artifact::kJournalContainerd},
+    {"k3s", artifact::kJournalKubelet},
+    {"microk8s.daemon-kubelite", artifact::kJournalKubelet},
 };
 
 }  // namespace

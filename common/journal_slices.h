@@ -8,6 +8,8 @@
 #include <span>
 #include <string_view>
 
+#include "common/artifacts.h"
+
 namespace gpuf {
 
 struct JournalSliceRow {
@@ -22,7 +24,7 @@ struct JournalSliceRow {
 
 // The slice holding the device plugin's own lines when it runs as a host
 // service; they are the plugin's log as much as a pod's log file is.
-inline constexpr std::string_view kPluginJournalSlice = "journal.nvidia_device_plugin";
+inline constexpr std::string_view kPluginJournalSlice = artifact::kJournalNvidiaDevicePlugin;
 
 std::span<const JournalSliceRow> JournalSliceTable();
 

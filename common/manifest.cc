@@ -2,8 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/time_format.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -182,6 +184,20 @@ Status ReadOutput(const json& j, const std::string& where, ManifestOutput& o) {
   return r.status();
 }
 
+// How a probe ended and why it was skipped are closed lists (schema/bundle.md).
+Status CheckWords(const std::string& where, const ManifestArtifact& a) {
+  if (!Parse<ProbeStatus>(a.status)) {
+    return Status::BadInput("manifest field '" + where + ".status' is not a probe status: '" + a.status + "'");
+  }
+  if (!a.skip_reason.empty() && !Parse<SkipReason>(a.skip_reason)) {
+    return Status::BadInput("manifest field '" + where + ".skip_reason' is not a skip reason: '" + a.skip_reason + "'");
+  }
+  for (auto kind : {ArtifactKind::kCommand, ArtifactKind::kFile, ArtifactKind::kListing, ArtifactKind::kTable}) {
+    if (a.kind == ArtifactKindName(kind)) return Status::Ok();
+  }
+  return Status::BadInput("manifest field '" + where + ".kind' is not an artifact kind: '" + a.kind + "'");
+}
+
 Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a) {
   if (!j.is_object()) return Status::BadInput("manifest field '" + where + "' is not an object");
   Reader r(j, where + ".");
@@ -223,6 +239,7 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   }
   const json* outputs = r.Array("outputs");
   GPUF_RETURN_IF_ERROR(r.status());
+  GPUF_RETURN_IF_ERROR(CheckWords(where, a));
   for (size_t i = 0; i < outputs->size(); ++i) {
     ManifestOutput o;
     GPUF_RETURN_IF_ERROR(ReadOutput((*outputs)[i], where + ".outputs[" + std::to_string(i) + "]", o));

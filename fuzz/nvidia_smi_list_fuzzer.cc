@@ -1,5 +1,5 @@
 // `nvidia-smi -L` text.
-#include "analyzer/parsers/nvidia_smi_list.h"
+#include "chain/nvidia_smi_list.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/artifacts.h"
+
 namespace gpuf {
+
+using namespace artifact;
 
 // sos names a command's output file after the command line: spaces become
 // '_' and '/' becomes '.' (sos_commands/<plugin>/<mangled command>).
@@ -11,37 +15,37 @@ const std::vector<PathRule>& SosPathRules() {
   static const std::vector<PathRule> rules = {
       {"sos_commands/logs/journalctl_--no-pager_--catalog_--boot", "", Conversion::kJournalText, "boot:0"},
       {"sos_commands/logs/journalctl_--no-pager_--catalog_--boot_-1", "", Conversion::kJournalText, "boot:-1"},
-      {"sos_commands/kernel/dmesg", "journal.kernel", Conversion::kDmesg, "boot:0"},
-      {"sos_commands/systemd/journalctl_--list-boots", "boot.list_boots", Conversion::kAsIs, ""},
-      {"proc/stat", "boot.proc_stat", Conversion::kAsIs, ""},
-      {"proc/uptime", "boot.proc_uptime", Conversion::kAsIs, ""},
-      {"proc/sys/kernel/random/boot_id", "boot.boot_id", Conversion::kAsIs, ""},
-      {"proc/cmdline", "kernel.cmdline", Conversion::kAsIs, ""},
-      {"proc/devices", "kernel.devices", Conversion::kAsIs, ""},
-      {"proc/version", "kernel.version", Conversion::kAsIs, ""},
-      {"proc/sys/kernel/osrelease", "kernel.osrelease", Conversion::kAsIs, ""},
-      {"proc/1/mountinfo", "cgroup.mountinfo", Conversion::kAsIs, ""},
-      {"proc/driver/nvidia/version", "driver.version", Conversion::kAsIs, ""},
-      {"proc/driver/nvidia/gpus/*/information", "driver.gpu_information", Conversion::kAsIs, "path"},
-      {"sos_commands/kernel/uname_-a", "host.uname", Conversion::kAsIs, ""},
-      {"sos_commands/host/hostname", "host.hostname", Conversion::kAsIs, ""},
-      {"etc/os-release", "host.os_release", Conversion::kAsIs, ""},
-      {"etc/machine-id", "host.machine_id", Conversion::kAsIs, ""},
-      {"etc/timezone", "host.timezone", Conversion::kAsIs, ""},
-      {"sos_commands/nvidia/nvidia-smi_--list-gpus", "host.nvidia_smi_list", Conversion::kAsIs, ""},
-      {"sos_commands/nvidia/nvidia-smi_-L", "host.nvidia_smi_list", Conversion::kAsIs, ""},
-      {"sos_commands/crio/crictl_ps_-a", "runtime.crictl_ps", Conversion::kCrictlTable, ""},
-      {"sos_commands/crio/crictl_info", "runtime.crictl_info", Conversion::kAsIs, ""},
-      {"sos_commands/crio/crictl_version", "versions.crictl", Conversion::kVersions, ""},
-      {"sos_commands/crio/crictl_inspect_*", "plugin.inspect", Conversion::kPluginInspect, ""},
-      {"sos_commands/crio/containers/crictl_logs_-t_*", "plugin.crictl_logs", Conversion::kPluginLog, ""},
-      {"sos_commands/containerd/containerd_--version", "versions.containerd", Conversion::kVersions, ""},
-      {"sos_commands/runc/runc_--version", "versions.runc", Conversion::kVersions, ""},
-      {"etc/kubernetes/manifests/*", "config.static_pod", Conversion::kStaticPod, "path"},
-      {"etc/containerd/config.toml", "config.containerd", Conversion::kAsIs, ""},
-      {"etc/nvidia-container-runtime/config.toml", "config.nvidia_container_runtime", Conversion::kAsIs, ""},
-      {"etc/crictl.yaml", "config.crictl", Conversion::kAsIs, ""},
-      {"var/lib/kubelet/config.yaml", "config.kubelet", Conversion::kAsIs, ""},
+      {"sos_commands/kernel/dmesg", kJournalKernel, Conversion::kDmesg, "boot:0"},
+      {"sos_commands/systemd/journalctl_--list-boots", kBootListBoots, Conversion::kAsIs, ""},
+      {"proc/stat", kBootProcStat, Conversion::kAsIs, ""},
+      {"proc/uptime", kBootProcUptime, Conversion::kAsIs, ""},
+      {"proc/sys/kernel/random/boot_id", kBootBootId, Conversion::kAsIs, ""},
+      {"proc/cmdline", kKernelCmdline, Conversion::kAsIs, ""},
+      {"proc/devices", kKernelDevices, Conversion::kAsIs, ""},
+      {"proc/version", kKernelVersion, Conversion::kAsIs, ""},
+      {"proc/sys/kernel/osrelease", kKernelOsrelease, Conversion::kAsIs, ""},
+      {"proc/1/mountinfo", kCgroupMountinfo, Conversion::kAsIs, ""},
+      {"proc/driver/nvidia/version", kDriverVersion, Conversion::kAsIs, ""},
+      {"proc/driver/nvidia/gpus/*/information", kDriverGpuInformation, Conversion::kAsIs, "path"},
+      {"sos_commands/kernel/uname_-a", kHostUname, Conversion::kAsIs, ""},
+      {"sos_commands/host/hostname", kHostHostname, Conversion::kAsIs, ""},
+      {"etc/os-release", kHostOsRelease, Conversion::kAsIs, ""},
+      {"etc/machine-id", kHostMachineId, Conversion::kAsIs, ""},
+      {"etc/timezone", kHostTimezone, Conversion::kAsIs, ""},
+      {"sos_commands/nvidia/nvidia-smi_--list-gpus", kHostNvidiaSmiList, Conversion::kAsIs, ""},
+      {"sos_commands/nvidia/nvidia-smi_-L", kHostNvidiaSmiList, Conversion::kAsIs, ""},
+      {"sos_commands/crio/crictl_ps_-a", kRuntimeCrictlPs, Conversion::kCrictlTable, ""},
+      {"sos_commands/crio/crictl_info", kRuntimeCrictlInfo, Conversion::kAsIs, ""},
+      {"sos_commands/crio/crictl_version", kVersionsCrictl, Conversion::kVersions, ""},
+      {"sos_commands/crio/crictl_inspect_*", kPluginInspect, Conversion::kPluginInspect, ""},
+      {"sos_commands/crio/containers/crictl_logs_-t_*", kPluginCrictlLogs, Conversion::kPluginLog, ""},
+      {"sos_commands/containerd/containerd_--version", kVersionsContainerd, Conversion::kVersions, ""},
+      {"sos_commands/runc/runc_--version", kVersionsRunc, Conversion::kVersions, ""},
+      {"etc/kubernetes/manifests/*", kConfigStaticPod, Conversion::kStaticPod, "path"},
+      {"etc/containerd/config.toml", kConfigContainerd, Conversion::kAsIs, ""},
+      {"etc/nvidia-container-runtime/config.toml", kConfigNvidiaContainerRuntime, Conversion::kAsIs, ""},
+      {"etc/crictl.yaml", kConfigCrictl, Conversion::kAsIs, ""},
+      {"var/lib/kubelet/config.yaml", kConfigKubelet, Conversion::kAsIs, ""},
   };
   return rules;
 }
@@ -50,19 +54,19 @@ const std::vector<PathRule>& SosPathRules() {
 // command line before a command's output; "./" appears in its glob paths.
 const std::vector<SectionRule>& BugReportSectionRules() {
   static const std::vector<SectionRule> rules = {
-      {"\\*\\*\\* /proc/driver/nvidia/version", "driver.version", Conversion::kAsIs, ""},
-      {"\\*\\*\\* /proc/driver/nvidia/./version", "driver.version", Conversion::kAsIs, ""},
-      {"\\*\\*\\* /proc/driver/nvidia/gpus/*/information", "driver.gpu_information", Conversion::kAsIs, "path"},
-      {"\\*\\*\\* /proc/driver/nvidia/./gpus/*/information", "driver.gpu_information", Conversion::kAsIs, "path"},
-      {"\\*\\*\\* /proc/cmdline", "kernel.cmdline", Conversion::kAsIs, ""},
-      {"\\*\\*\\* /proc/version", "kernel.version", Conversion::kAsIs, ""},
-      {"\\*\\*\\* /proc/devices", "kernel.devices", Conversion::kAsIs, ""},
-      {"\\*\\*\\* /etc/os-release", "host.os_release", Conversion::kAsIs, ""},
-      {"*nvidia-smi --query", "host.nvidia_smi_list", Conversion::kSmiQuery, ""},
-      {"*nvidia-smi -q", "host.nvidia_smi_list", Conversion::kSmiQuery, ""},
+      {"\\*\\*\\* /proc/driver/nvidia/version", kDriverVersion, Conversion::kAsIs, ""},
+      {"\\*\\*\\* /proc/driver/nvidia/./version", kDriverVersion, Conversion::kAsIs, ""},
+      {"\\*\\*\\* /proc/driver/nvidia/gpus/*/information", kDriverGpuInformation, Conversion::kAsIs, "path"},
+      {"\\*\\*\\* /proc/driver/nvidia/./gpus/*/information", kDriverGpuInformation, Conversion::kAsIs, "path"},
+      {"\\*\\*\\* /proc/cmdline", kKernelCmdline, Conversion::kAsIs, ""},
+      {"\\*\\*\\* /proc/version", kKernelVersion, Conversion::kAsIs, ""},
+      {"\\*\\*\\* /proc/devices", kKernelDevices, Conversion::kAsIs, ""},
+      {"\\*\\*\\* /etc/os-release", kHostOsRelease, Conversion::kAsIs, ""},
+      {"*nvidia-smi --query", kHostNvidiaSmiList, Conversion::kSmiQuery, ""},
+      {"*nvidia-smi -q", kHostNvidiaSmiList, Conversion::kSmiQuery, ""},
       {"journalctl -b -0*", "", Conversion::kJournalText, "boot:0"},
       {"journalctl -b -1*", "", Conversion::kJournalText, "boot:-1"},
-      {"*dmesg*", "journal.kernel", Conversion::kDmesg, "boot:0"},
+      {"*dmesg*", kJournalKernel, Conversion::kDmesg, "boot:0"},
   };
   return rules;
 }
@@ -70,23 +74,23 @@ const std::vector<SectionRule>& BugReportSectionRules() {
 // Checked in order: the first match decides.
 const std::vector<ContentSignature>& EvidenceSignatures() {
   static const std::vector<ContentSignature> signatures = {
-      {"(UUID: GPU-", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"Failed to initialize NVML", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"NVIDIA-SMI has failed", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"NVRM version:", "driver.version", Conversion::kAsIs},
-      {"kubelet.sock", "kubelet.device_plugins", Conversion::kLsListing},
-      {" /dev/nvidia", "dev.nvidia_nodes", Conversion::kLsListing},
-      {" /dev/char/", "dev.char_links", Conversion::kLsListing},
-      {"\"podSandboxId\"", "runtime.crictl_ps", Conversion::kAsIs},
-      {"POD ID", "runtime.crictl_ps", Conversion::kCrictlTable},
-      {"\"runtimeSpec\"", "plugin.inspect", Conversion::kPluginInspect},
+      {"(UUID: GPU-", kHostNvidiaSmiList, Conversion::kAsIs},
+      {"Failed to initialize NVML", kHostNvidiaSmiList, Conversion::kAsIs},
+      {"NVIDIA-SMI has failed", kHostNvidiaSmiList, Conversion::kAsIs},
+      {"NVRM version:", kDriverVersion, Conversion::kAsIs},
+      {"kubelet.sock", kKubeletDevicePlugins, Conversion::kLsListing},
+      {" /dev/nvidia", kDevNvidiaNodes, Conversion::kLsListing},
+      {" /dev/char/", kDevCharLinks, Conversion::kLsListing},
+      {"\"podSandboxId\"", kRuntimeCrictlPs, Conversion::kAsIs},
+      {"POD ID", kRuntimeCrictlPs, Conversion::kCrictlTable},
+      {"\"runtimeSpec\"", kPluginInspect, Conversion::kPluginInspect},
       {"github.com/containerd/containerd", "", Conversion::kVersions},
       {"containerd containerd.io", "", Conversion::kVersions},
       {"runc version", "", Conversion::kVersions},
       {"NVIDIA Container Toolkit CLI version", "", Conversion::kVersions},
       {"cli-version:", "", Conversion::kVersions},
       {"Kubernetes v", "", Conversion::kVersions},
-      {"kind: Pod", "config.static_pod", Conversion::kStaticPod},
+      {"kind: Pod", kConfigStaticPod, Conversion::kStaticPod},
   };
   return signatures;
 }
@@ -100,40 +104,48 @@ bool NameSaysPluginContainer(std::string_view file_name) {
   return false;
 }
 
+namespace {
+
+std::vector<std::string> Names(std::initializer_list<std::string_view> names) {
+  return {names.begin(), names.end()};
+}
+
+}  // namespace
+
 std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "sosreport") {
     // sos lists no device nodes, runs nothing inside containers, reads no
     // cgroup device rules and no pod log files.
-    return {"dev.nvidia_nodes",   "dev.char_links",        "kubelet.device_plugins", "kubelet.checkpoint",
-            "pci.nvidia_functions", "plugin.nvidia_smi_list", "plugin.devices_list",  "plugin.bpftool_cgroup",
-            "plugin.systemd_scope", "plugin.log",            "cgroup.statfs",          "k8s.node"};
+    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint,
+                  kPciNvidiaFunctions, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup,
+                  kPluginSystemdScope, kPluginLog, kCgroupStatfs, kK8sNode});
   }
   if (kind == "nvidia-bug-report") {
     // The driver's view only: nothing of Kubernetes, containers or
     // /dev/nvidia*; its nvidia-smi -q is text, not the XML, its lspci and
     // systemctl status are not our PCI table and unit properties, and the
     // fabric manager's log is a file, not its journal.
-    return {"dev.nvidia_nodes",     "dev.char_links",        "kubelet.device_plugins", "kubelet.checkpoint",
-            "runtime.crictl_ps",    "plugin.inspect",        "plugin.log",             "plugin.crictl_logs",
-            "plugin.nvidia_smi_list", "plugin.devices_list", "plugin.bpftool_cgroup",  "plugin.systemd_scope",
-            "journal.kubelet",      "journal.containerd",    "journal.nvidia_fabricmanager",
-            "journal.nvidia_device_plugin", "host.nvidia_smi_query_xml", "pci.nvidia_functions", "systemd.units",      "config.containerd",
-            "config.nvidia_container_runtime", "config.static_pod", "k8s.node"};
+    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
+                  kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
+                  kPluginBpftoolCgroup, kPluginSystemdScope, kJournalKubelet, kJournalContainerd,
+                  kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kHostNvidiaSmiQueryXml,
+                  kPciNvidiaFunctions, kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime,
+                  kConfigStaticPod, kK8sNode});
   }
   if (kind == "must-gather") {
     // Cluster-side objects and operand logs; the node is seen only through
     // the driver pod's nvidia-bug-report.
-    return {"dev.nvidia_nodes",   "dev.char_links",     "kubelet.device_plugins", "kubelet.checkpoint",
-            "runtime.crictl_ps",  "plugin.inspect",     "plugin.nvidia_smi_list", "plugin.devices_list",
-            "plugin.bpftool_cgroup", "plugin.systemd_scope", "journal.kubelet",   "journal.containerd",
-            "journal.systemd",    "journal.nvidia_device_plugin", "host.nvidia_smi_query_xml",
-            "pci.nvidia_functions", "systemd.units", "config.containerd", "config.nvidia_container_runtime"};
+    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
+                  kPluginInspect, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup,
+                  kPluginSystemdScope, kJournalKubelet, kJournalContainerd, kJournalSystemd,
+                  kJournalNvidiaDevicePlugin, kHostNvidiaSmiQueryXml, kPciNvidiaFunctions, kSystemdUnits,
+                  kConfigContainerd, kConfigNvidiaContainerRuntime});
   }
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's
     // device-cgroup rules or its full spec.
-    return {"plugin.devices_list", "plugin.bpftool_cgroup", "plugin.systemd_scope", "kubelet.checkpoint",
-            "pci.nvidia_functions"};
+    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginSystemdScope, kKubeletCheckpoint,
+                  kPciNvidiaFunctions});
   }
   return {};
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/artifacts.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "importer/adapters.h"
@@ -89,8 +90,8 @@ int64_t BootStartFromKernelLines(const std::vector<Section>& sections, const Tim
     if (s.header.find("dmesg") != std::string::npos) dmesg += s.body;
   }
   if (journal.empty() || dmesg.empty()) return 0;
-  auto wall = FieldByMessage(ConvertJournalText(journal, hints).slices["journal.kernel"], "__REALTIME_TIMESTAMP");
-  auto since_boot = FieldByMessage(ConvertDmesgText(dmesg, TimeHints{}).slices["journal.kernel"],
+  auto wall = FieldByMessage(ConvertJournalText(journal, hints).slices[std::string(artifact::kJournalKernel)], "__REALTIME_TIMESTAMP");
+  auto since_boot = FieldByMessage(ConvertDmesgText(dmesg, TimeHints{}).slices[std::string(artifact::kJournalKernel)],
                                    "__MONOTONIC_TIMESTAMP");
   for (const auto& [message, realtime_us] : wall) {
     auto it = since_boot.find(message);
@@ -134,7 +135,7 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
     if (s.header.empty() || s.header.find(" does not exist") != std::string::npos) continue;
     for (const auto& rule : BugReportSectionRules()) {
       if (fnmatch(std::string(rule.header_glob).c_str(), s.header.c_str(), 0) != 0) continue;
-      if (rule.conversion == Conversion::kDmesg && plan.Has("journal.kernel")) break;
+      if (rule.conversion == Conversion::kDmesg && plan.Has(artifact::kJournalKernel)) break;
       TimeHints hints = base;
       // Boots are told apart by id; the log names none.
       if (rule.instance == "boot:-1") hints.boot_id = std::string(31, '0') + "1";

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/parsers/version_strings.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/json_fields.h"
 #include "common/parse_int.h"
@@ -22,10 +23,10 @@ namespace {
 
 // Component names of ParseVersionOutput -> our versions.* artifacts.
 constexpr std::pair<std::string_view, std::string_view> kVersionNames[] = {
-    {"containerd", "versions.containerd"},       {"runc", "versions.runc"},
-    {"nvidia-ctk", "versions.nvidia_ctk"},       {"nvidia-container-cli", "versions.nvidia_container_cli"},
-    {"kubelet", "versions.kubelet"},             {"systemd", "versions.systemctl"},
-    {"crictl", "versions.crictl"},
+    {"containerd", artifact::kVersionsContainerd},       {"runc", artifact::kVersionsRunc},
+    {"nvidia-ctk", artifact::kVersionsNvidiaCtk},       {"nvidia-container-cli", artifact::kVersionsNvidiaContainerCli},
+    {"kubelet", artifact::kVersionsKubelet},             {"systemd", artifact::kVersionsSystemctl},
+    {"crictl", artifact::kVersionsCrictl},
 };
 
 
@@ -80,7 +81,7 @@ void AddInspect(const SourcePiece& piece, ImportPlan& plan) {
   if (status.contains("metadata")) names += StringField(status["metadata"], "name");
   if (status.contains("labels")) names += " " + StringField(status["labels"], "io.kubernetes.pod.name");
   if (id.empty() || !MentionsDevicePlugin(names)) return;
-  plan.Add({"plugin.inspect", id, piece.source_file, std::string(piece.bytes), id, ""});
+  plan.Add({std::string(artifact::kPluginInspect), id, piece.source_file, std::string(piece.bytes), id, ""});
 }
 
 }  // namespace
@@ -132,7 +133,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
       return;
     }
     case Conversion::kLsListing: {
-      std::string dir = piece.name == "kubelet.device_plugins" ? "/var/lib/kubelet/device-plugins" : "";
+      std::string dir = piece.name == artifact::kKubeletDevicePlugins ? "/var/lib/kubelet/device-plugins" : "";
       LsConversion ls = ConvertLsOutput(bytes, dir, hints);
       for (auto& [name, listing] : ls.listings) {
         AddOrAppend(plan, {name, "", piece.source_file, std::move(listing), "",
@@ -142,7 +143,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
     }
     case Conversion::kCrictlTable: {
       Converted c = CrictlTableToJson(bytes);
-      if (c.rows > 0) plan.Add({"runtime.crictl_ps", "", piece.source_file, c.text, "", ""});
+      if (c.rows > 0) plan.Add({std::string(artifact::kRuntimeCrictlPs), "", piece.source_file, c.text, "", ""});
       return;
     }
     case Conversion::kPluginLog: {
@@ -151,7 +152,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
       bool cri = log.form == PluginLogForm::kCriFile;
       std::string where = instance.empty() ? "/" + piece.source_file : instance;
       bool is_id = !instance.empty() && instance.find_first_not_of("0123456789abcdef") == std::string::npos;
-      plan.Add({cri ? "plugin.log" : "plugin.crictl_logs", where, piece.source_file, log.text, is_id ? instance : "",
+      plan.Add({std::string(cri ? artifact::kPluginLog : artifact::kPluginCrictlLogs), where, piece.source_file, log.text, is_id ? instance : "",
                 log.lines_timed_by_neighbour > 0
                     ? std::to_string(log.lines_timed_by_neighbour) + " lines without a time of their own"
                     : ""});
@@ -159,7 +160,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
     }
     case Conversion::kSmiQuery: {
       Converted c = SmiQueryToList(bytes);
-      if (c.rows > 0) plan.Add({"host.nvidia_smi_list", "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
+      if (c.rows > 0) plan.Add({std::string(artifact::kHostNvidiaSmiList), "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
       return;
     }
     case Conversion::kVersions:
@@ -167,7 +168,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
       return;
     case Conversion::kUptimeSince:
       if (auto boot = ParseUptimeSince(bytes, hints.utc_offset_seconds)) {
-        plan.Add({"boot.proc_stat", "", piece.source_file,
+        plan.Add({std::string(artifact::kBootProcStat), "", piece.source_file,
                   "btime " + std::to_string(*boot / 1000000000LL) + "\n", "", "uptime -s as btime"});
       }
       return;
@@ -175,7 +176,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
       AddInspect(piece, plan);
       return;
     case Conversion::kStaticPod:
-      if (MentionsDevicePlugin(bytes)) plan.Add({"config.static_pod", instance, piece.source_file, bytes, "", ""});
+      if (MentionsDevicePlugin(bytes)) plan.Add({std::string(artifact::kConfigStaticPod), instance, piece.source_file, bytes, "", ""});
       return;
   }
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "common/artifacts.h"
 #include "common/text_lines.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
@@ -144,7 +145,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         piece.conversion = Conversion::kUptimeSince;
         break;
       case Role::kStatfs:
-        piece.name = "cgroup.statfs";
+        piece.name = artifact::kCgroupStatfs;
         break;
       case Role::kJournal:
         piece.conversion = Conversion::kJournalText;
@@ -160,8 +161,8 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
       case Role::kSignature:
         piece.name = std::string(f.signature->name);
         piece.conversion = f.signature->conversion;
-        if (piece.name == "host.nvidia_smi_list" && NameSaysPluginContainer(name)) {
-          ImportedArtifact a{"plugin.nvidia_smi_list", plugin_id, f.path, *f.text, plugin_id, "", std::nullopt};
+        if (piece.name == artifact::kHostNvidiaSmiList && NameSaysPluginContainer(name)) {
+          ImportedArtifact a{std::string(artifact::kPluginNvidiaSmiList), plugin_id, f.path, *f.text, plugin_id, "", std::nullopt};
           if (f.text->rfind("GPU 0:", 0) == 0) a.exit_code = 0;  // -L lists only when it succeeded
           plan.Add(std::move(a));
           continue;
@@ -175,8 +176,8 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     ApplyConversion(piece, file_hints, plan);
   }
   for (const auto& f : files) {
-    if (f.role != Role::kDmesg || plan.Has("journal.kernel")) continue;
-    ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", *f.text}, hints, plan);
+    if (f.role != Role::kDmesg || plan.Has(artifact::kJournalKernel)) continue;
+    ApplyConversion({std::string(artifact::kJournalKernel), Conversion::kDmesg, "boot:0", f.path, "", *f.text}, hints, plan);
   }
   return plan;
 }

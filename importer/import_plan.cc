@@ -4,14 +4,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <tuple>
 #include <filesystem>
 
+#include "collector/bundle_manifest.h"
 #include "collector/bundle_writer.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/manifest.h"
-#include "common/sha256.h"
+#include "common/vocabulary.h"
 
 #ifndef GPUF_VERSION
 #define GPUF_VERSION "0.0.0"
@@ -21,26 +22,11 @@ namespace gpuf {
 
 namespace {
 
-// Logical names whose collected form is a command's stdout.
-constexpr std::string_view kStdoutNames[] = {
-    "host.nvidia_smi_list", "host.nvidia_smi_query_xml", "host.uname", "plugin.nvidia_smi_list", "k8s.node",
-    "k8s.node_pods", "runtime.crictl_ps", "runtime.crictl_pods", "runtime.crictl_info", "plugin.inspect",
-    "plugin.crictl_logs", "plugin.systemd_scope", "plugin.bpftool_cgroup", "boot.list_boots", "systemd.units",
-};
-
-bool IsCommandName(const std::string& name) {
-  if (name.rfind("journal.", 0) == 0 || name.rfind("versions.", 0) == 0) return true;
-  return std::find(std::begin(kStdoutNames), std::end(kStdoutNames), name) != std::end(kStdoutNames);
-}
-
-std::string KindForName(const std::string& name) {
-  if (IsCommandName(name)) return "command";
-  if (name == "dev.nvidia_nodes" || name == "dev.char_links" || name == "kubelet.device_plugins" ||
-      name == "host.localtime") {
-    return "listing";
-  }
-  if (name == "pci.nvidia_functions" || name == "cgroup.statfs") return "table";
-  return "file";
+// How a logical name is stored: the artifact table's kind; an unknown name
+// (no adapter makes one) is kept as a file.
+std::string_view KindForName(const std::string& name) {
+  const ArtifactRow* row = FindArtifact(name);
+  return ArtifactKindName(row ? row->kind : ArtifactKind::kFile);
 }
 
 class TempDir {
@@ -64,7 +50,7 @@ class TempDir {
 
 }  // namespace
 
-bool ImportPlan::Has(const std::string& name) const {
+bool ImportPlan::Has(std::string_view name) const {
   for (const auto& a : artifacts) {
     if (a.name == name) return true;
   }
@@ -72,22 +58,15 @@ bool ImportPlan::Has(const std::string& name) const {
 }
 
 std::string StreamForName(const std::string& name) {
-  return IsCommandName(name) ? std::string(kStreamStdout) : std::string(kStreamContent);
+  const ArtifactRow* row = FindArtifact(name);
+  return std::string(row ? row->stream() : kStreamContent);
 }
 
 Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string>& cannot_show,
                            const std::string& output_path) {
   TempDir staging;
   if (staging.path().empty()) return Status::IoError("cannot create a temporary directory");
-  std::vector<ImportedArtifact> artifacts = plan.artifacts;
-  std::stable_sort(artifacts.begin(), artifacts.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.name, a.instance) < std::tie(b.name, b.instance);
-  });
-  Manifest m;
-  m.format = std::string(kBundleFormatName);
-  m.format_version = kBundleFormatVersion;
-  m.tool_name = "gpuforensics";
-  m.tool_version = GPUF_VERSION;
+  Manifest m = NewBundleManifest(GPUF_VERSION);
   m.hostname = plan.hostname.empty() ? plan.journal_hostname : plan.hostname;
   m.node_name = m.hostname;
   m.boot_id = plan.boot_id;
@@ -95,35 +74,32 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
   m.utc_offset_seconds = plan.utc_offset_seconds;
   m.plugin_pattern = std::string(kDefaultPluginPattern);
   m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show};
-  std::vector<BundleMember> members;
-  int sequence = 0;
-  for (const auto& a : artifacts) {
-    ++sequence;
-    ManifestArtifact out;
+  std::vector<ProbeResult> staged;
+  for (const auto& a : plan.artifacts) {
+    ProbeResult r;
+    ManifestArtifact& out = r.artifact;
     out.name = a.name;
     out.instance = a.instance;
-    out.kind = KindForName(a.name);
+    out.kind = std::string(KindForName(a.name));
     out.context = a.container_id.empty() ? "host" : "container";
     out.container_id = a.container_id;
     out.started_at_unix_ns = out.ended_at_unix_ns = plan.captured_at_ns;
-    out.status = "ok";
+    out.status = std::string(Name(ProbeStatus::kOk));
     out.exit_code = a.exit_code;
     out.source_file = a.note.empty() ? a.source_file : a.source_file + " (" + a.note + ")";
-    std::vector<std::pair<std::string, std::string>> streams = {{StreamForName(a.name), a.bytes}};
-    if (out.kind == "command") streams.emplace_back(std::string(kStreamStderr), "");
+    std::vector<std::pair<std::string, std::string_view>> streams = {{StreamForName(a.name), a.bytes}};
+    if (out.kind == ArtifactKindName(ArtifactKind::kCommand)) streams.emplace_back(std::string(kStreamStderr), "");
     for (const auto& [stream, bytes] : streams) {
+      std::string file = staging.path() + "/" + std::to_string(staged.size()) + "." + stream;
+      GPUF_RETURN_IF_ERROR(WriteWholeFile(file, bytes));
       ManifestOutput o;
       o.stream = stream;
-      o.member = ArtifactMemberPath(sequence, a.name, stream);
-      o.size_bytes = static_cast<int64_t>(bytes.size());
-      o.sha256 = Sha256Hex(bytes);
-      std::string file = staging.path() + "/" + std::to_string(members.size());
-      GPUF_RETURN_IF_ERROR(WriteWholeFile(file, bytes));
-      members.push_back({o.member, file});
       out.outputs.push_back(std::move(o));
+      r.staged.push_back({stream, file});
     }
-    m.artifacts.push_back(std::move(out));
+    staged.push_back(std::move(r));
   }
+  GPUF_ASSIGN_OR_RETURN(std::vector<BundleMember> members, AddStagedArtifacts(staged, m));
   return WriteBundle(output_path, SerializeManifest(m), std::move(members), plan.captured_at_ns / 1000000000LL);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -38,11 +39,11 @@ struct ImportPlan {
   std::string journal_hostname;  // the host field of journal lines, when nothing better names the node
 
   void Add(ImportedArtifact a) { artifacts.push_back(std::move(a)); }
-  bool Has(const std::string& name) const;
+  bool Has(std::string_view name) const;
 };
 
-// The stream our loaders read for a logical name: "stdout" for command
-// outputs, "content" for files, listings and tables.
+// The stream our loaders read for a logical name (the artifact table's):
+// "stdout" for command outputs, "content" for files, listings and tables.
 std::string StreamForName(const std::string& name);
 
 // Writes the bundle to `output_path` (via a private temporary directory,

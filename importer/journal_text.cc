@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/artifacts.h"
 #include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
@@ -184,11 +185,11 @@ class SliceWriter {
     // "Reloading." is not the system's daemon-reload.
     const bool user_manager = l.identifier == "systemd" && l.pid && *l.pid != 1;
     if (kernel) {
-      slice = "journal.kernel";
+      slice = artifact::kJournalKernel;
     } else if (user_manager) {
       return;
     } else if (l.pid == 1 || l.identifier == "systemd") {
-      slice = "journal.systemd";
+      slice = artifact::kJournalSystemd;
       unit = UnitOfSystemdLine(l.message, hints_);
     } else {
       if (const JournalSliceRow* row = JournalSliceForIdentifier(l.identifier)) {

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/artifacts.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -132,9 +133,9 @@ int64_t Owner(std::string_view word) { return IsNumber(word) && word.size() < 10
 }  // namespace
 
 std::string ListingNameForPath(std::string_view path) {
-  if (path.rfind("/dev/char/", 0) == 0) return "dev.char_links";
-  if (path.rfind("/dev/nvidia", 0) == 0) return "dev.nvidia_nodes";
-  if (path.rfind("/var/lib/kubelet/device-plugins", 0) == 0) return "kubelet.device_plugins";
+  if (path.rfind("/dev/char/", 0) == 0) return std::string(artifact::kDevCharLinks);
+  if (path.rfind("/dev/nvidia", 0) == 0) return std::string(artifact::kDevNvidiaNodes);
+  if (path.rfind("/var/lib/kubelet/device-plugins", 0) == 0) return std::string(artifact::kKubeletDevicePlugins);
   return "";
 }
 

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "analyzer/parsers/cri_log.h"
+#include "chain/cri_log.h"
 #include "analyzer/parsers/crictl_json.h"
 
 namespace gpuf {

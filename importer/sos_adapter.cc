@@ -6,6 +6,7 @@
 #include <ctime>
 #include <map>
 
+#include "common/artifacts.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "importer/adapters.h"
@@ -97,7 +98,7 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
         hints.boot_id = boots[offset].id;
         hints.boot_start_ns = boots[offset].start_ns;
         // The journal's kernel lines are kept over dmesg's: one copy of each.
-        if (rule.conversion == Conversion::kDmesg && plan.Has("journal.kernel")) continue;
+        if (rule.conversion == Conversion::kDmesg && plan.Has(artifact::kJournalKernel)) continue;
       }
       if (rule.conversion == Conversion::kPluginLog) {
         std::string id = path.substr(path.rfind('_') + 1);
@@ -110,7 +111,7 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
   // /etc/localtime is kept as the link it is: its target names the zone.
   std::string zone_link = tree.LinkTarget("etc/localtime");
   if (!zone_link.empty()) {
-    plan.Add({"host.localtime", "", "etc/localtime",
+    plan.Add({std::string(artifact::kHostLocaltime), "", "etc/localtime",
               "# gpuforensics listing v1: path type mode uid gid major minor size_bytes mtime_ns link_target\n"
               "/etc/localtime\tl\t0777\t0\t0\t\t\t0\t0\t" + zone_link + "\n",
               "", ""});

@@ -18,13 +18,15 @@ CREATE TABLE events (
   boot_id         TEXT,            -- 32 hex without dashes, when known
   boot_offset     INTEGER,         -- 0 = the boot at capture, -1 the one before; NULL when unknown
   container_id    TEXT,            -- the container the event is about, when known
-  milestone       TEXT,            -- NULL, or one of: driver_loaded, persistenced_started, fabricmanager_started,
-                                   -- containerd_started, kubelet_started, kubelet_sock_created,
-                                   -- plugin_container_created, plugin_container_started, plugin_container_finished,
-                                   -- plugin_service_started (its unit, where the plugin is a host service),
-                                   -- plugin_nvml_init_failed, plugin_serving, plugin_registered,
-                                   -- plugin_kubelet_restart_seen, kubelet_registration_received,
-                                   -- kubelet_list_and_watch_ended, daemon_reload, xid, device_unhealthy, boot, collection
+  milestone       TEXT CHECK (milestone IN (  -- NULL, or the step of the GPU chain it marks (Milestone);
+                                            -- plugin_service_started is the plugin's unit, where it is a host service
+                   'driver_loaded', 'persistenced_started', 'fabricmanager_started', 'containerd_started',
+                   'kubelet_started', 'kubelet_sock_created', 'plugin_container_created',
+                   'plugin_container_started', 'plugin_container_finished', 'plugin_service_started',
+                   'plugin_nvml_init_failed', 'plugin_serving', 'plugin_registered',
+                   'plugin_kubelet_restart_seen', 'kubelet_registration_received',
+                   'kubelet_list_and_watch_ended', 'daemon_reload', 'xid', 'device_unhealthy', 'boot',
+                   'collection')),
   message         TEXT NOT NULL    -- the line or a description of the event
 );
 CREATE INDEX events_by_time ON events(bundle_id, time_ns);

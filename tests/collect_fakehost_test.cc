@@ -155,10 +155,25 @@ TEST_CASE("collect: a fake node yields a bundle with every capture the chain nee
   REQUIRE(node);
   CHECK((*node)["argv"][2] == host.root() + "/etc/kubernetes/kubelet.conf");
 
-  CHECK(c.process.err.find("NVIDIA GPUs on PCI:           2") != std::string::npos);
-  CHECK(c.process.err.find("host nvidia-smi -L:           2") != std::string::npos);
-  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: 0 / 0") != std::string::npos);
-  CHECK(c.process.err.find("plugin registration in logs:  NOT found") != std::string::npos);
+  // Every artifact is a row of the one table, stored as the row says.
+  for (const auto& a : m["artifacts"]) {
+    const ArtifactRow* row = FindArtifact(a["name"].get<std::string>());
+    REQUIRE_MESSAGE(row, a["name"] << " is not in common/artifacts.cc");
+    CHECK(a["kind"] == std::string(ArtifactKindName(row->kind)));
+    if (a["outputs"].empty()) continue;
+    bool has_stream = false;
+    for (const auto& o : a["outputs"]) has_stream = has_stream || o["stream"] == std::string(row->stream());
+    CHECK_MESSAGE(has_stream, a["name"] << " lacks its " << row->stream() << " stream");
+  }
+
+  // The closing summary judges each step as analyze will (chain/chain_steps.h).
+  CHECK(c.process.err.find("  PCI devices:                          ok (2 NVIDIA GPU functions on the PCI bus)\n") !=
+        std::string::npos);
+  CHECK(c.process.err.find("  NVML on the host (nvidia-smi):        ok (2 GPUs listed)\n") != std::string::npos);
+  CHECK(c.process.err.find("  Node capacity/allocatable:            failed (nvidia.com/gpu capacity 0, allocatable 0)\n") !=
+        std::string::npos);
+  CHECK(c.process.err.find("  registration with kubelet:            failed (no registration since the plugin started)\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("collect: read-only — every command it ran is on the read-only list") {
@@ -434,8 +449,7 @@ TEST_CASE("collect: nvidia-smi missing from the plugin image is not called an NV
                  "executable file not found in $PATH: unknown\"' >&2; exit 1");
   test::WriteFile(host.bin() + "/crictl", crictl, 0755);
   Collected c = Collect(host, host.root() + "/../node.tar.zst");
-  CHECK(c.process.err.find("plugin container nvidia-smi:  5f1d2c3b4a596 nvidia-smi is not in the image "
-                           "(not an NVML failure)") != std::string::npos);
+  CHECK(c.process.err.find("; nvidia-smi is not in the plugin image (no NVML check possible)") != std::string::npos);
 }
 
 TEST_CASE("collect: a device plugin run as a host service has its journal read as its log") {
@@ -589,12 +603,12 @@ TEST_CASE("collect: ACK's Node is named by the kubelet's --hostname-override, no
   REQUIRE(node);
   CHECK((*node)["status"] == "ok");
   CHECK((*node)["argv"][6] == "cn-hangzhou.10.42.7.19");
-  CHECK(c.process.err.find("  Node:                         cn-hangzhou.10.42.7.19 (kubelet_flag: "
+  CHECK(c.process.err.find("  Node:                                 cn-hangzhou.10.42.7.19 (kubelet_flag: "
                            "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf; hostname iZbp1d5x3k8f2q7hz2e7tkZ)\n") !=
         std::string::npos);
-  CHECK(c.process.err.find("  kubeconfig:                   /etc/kubernetes/kubelet.conf (kubelet_flag)\n") !=
+  CHECK(c.process.err.find("  kubeconfig:                           /etc/kubernetes/kubelet.conf (kubelet_flag)\n") !=
         std::string::npos);
-  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: 8 / 8") != std::string::npos);
+  CHECK(c.process.err.find("(nvidia.com/gpu capacity 8, allocatable 8)\n") != std::string::npos);
 }
 
 TEST_CASE("collect: $NODE_NAME names the Node, as the watch DaemonSet and the Job pass it") {
@@ -619,8 +633,8 @@ TEST_CASE("collect: a Node the API does not know is a wrong name, not missing ac
   CHECK(c.manifest["host"]["node_name"] == "gpu-node-7");
   CHECK(c.manifest["host"]["node_name_source"] == "mirror_pod");
   CHECK(c.manifest["host"]["node_found"] == false);
-  CHECK(c.process.err.find("node nvidia.com/gpu cap/alloc: unknown: the API has no Node named 'gpu-node-7' "
-                           "(a wrong node name, not missing access; pass --node)\n") != std::string::npos);
+  CHECK(c.process.err.find("Node capacity/allocatable:            unknown (the API has no Node named 'gpu-node-7' "
+                           "(a wrong node name, not missing access; pass --node))\n") != std::string::npos);
 }
 
 TEST_CASE("collect: without a Node name the API is not asked at all") {
@@ -637,7 +651,7 @@ TEST_CASE("collect: without a Node name the API is not asked at all") {
   CHECK((*node)["error"] == "no node name: --node, $NODE_NAME, the kubelet's flags and config, mirror pods, its "
                             "journal and the hostname gave none");
   for (const auto& argv : host.LoggedArgv()) CHECK_MESSAGE(argv.rfind("kubectl", 0) != 0, argv);
-  CHECK(c.process.err.find("  Node:                         none found (pass --node): the API was not asked\n") !=
+  CHECK(c.process.err.find("  Node:                                 none found (pass --node): the API was not asked\n") !=
         std::string::npos);
 }
 

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/parsers/parse_warning.h"
+#include "common/parse_warning.h"
 
 namespace gpuf {
 

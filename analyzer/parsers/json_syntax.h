@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "analyzer/parsers/parse_warning.h"
+#include "common/parse_warning.h"
 
 namespace gpuf {
 

@@ -1,6 +1,7 @@
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/regex_cascade.h"
+#include "chain/plugin_wording.h"
 #include "common/text_lines.h"
 
 #include <re2/re2.h>
@@ -40,22 +41,22 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kPlatformDetected, R"(Detected (.+ platform: .*))", Slot::kDetail},
     {PluginEventKind::kIncompatiblePlatform,
      R"(Incompatible platform detected|Incompatible strategy detected (.*))", Slot::kDetail},
-    {PluginEventKind::kNvmlInitFailed, R"(Failed to initialize NVML: (.*?)\.?)", Slot::kError},
-    {PluginEventKind::kNvmlInitFailed, R"(nvml init failed: (.*))", Slot::kError},
+    {PluginEventKind::kNvmlInitFailed, kPluginNvmlFailedPattern, Slot::kError},
+    {PluginEventKind::kNvmlInitFailed, kPluginNvmlFailedV017Pattern, Slot::kError},
     {PluginEventKind::kGrpcServerStarting, R"(Starting GRPC server for '([^']*)')",
      Slot::kResource},
     {PluginEventKind::kGrpcServerCrashed, R"(GRPC server for '([^']*)' crashed with error: (.*))",
      Slot::kResource, Slot::kError},
     {PluginEventKind::kGrpcServerCrashed,
      R"(GRPC server for '([^']*)' has repeatedly crashed recently\. Quitting)", Slot::kResource},
-    {PluginEventKind::kServing, R"(Starting to serve '([^']*)' on (\S+))", Slot::kResource,
+    {PluginEventKind::kServing, kPluginServingPattern, Slot::kResource,
      Slot::kPath},
-    {PluginEventKind::kServing, R"(Starting to serve on (\S+))", Slot::kPath},
+    {PluginEventKind::kServing, kPluginServingV08Pattern, Slot::kPath},
     {PluginEventKind::kServeFailed, R"(Could not start device plugin for '([^']*)': (.*))",
      Slot::kResource, Slot::kError},
-    {PluginEventKind::kRegistered, R"(Registered device plugin for '([^']*)' with Kubelet)",
+    {PluginEventKind::kRegistered, kPluginRegisteredPattern,
      Slot::kResource},
-    {PluginEventKind::kRegistered, R"(Registered device plugin with Kubelet)"},
+    {PluginEventKind::kRegistered, kPluginRegisteredV08Pattern},
     {PluginEventKind::kRegistrationFailed, R"(Could not register device plugin: (.*))",
      Slot::kError},
     {PluginEventKind::kRegistrationFailed, R"(Failed to start plugin: (.*))", Slot::kError},
@@ -99,14 +100,13 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kIgnoredXids, R"(Ignoring the following XIDs for health checks: (.*))",
      Slot::kDetail},
     {PluginEventKind::kExitError, R"(error starting plugins: (.*))", Slot::kError},
-    // GKE's own plugin, nvidia-gpu-device-plugin (GoogleCloudPlatform/container-engine-accelerators,
-    // cmd/nvidia_gpu/nvidia_gpu.go and pkg/gpu/nvidia/manager.go). Its "registered with
-    // kubelet, will use beta API" only says kubelet.sock exists: it is not a registration.
+    // GKE's own plugin, nvidia-gpu-device-plugin (chain/plugin_wording.h;
+    // cmd/nvidia_gpu/nvidia_gpu.go and pkg/gpu/nvidia/manager.go).
     {PluginEventKind::kStartingPlugins, R"(device-plugin started)"},
-    {PluginEventKind::kNvmlInitFailed, R"(failed to initialize nvml: (.*))", Slot::kError},
+    {PluginEventKind::kNvmlInitFailed, kGkePluginNvmlFailedPattern, Slot::kError},
     {PluginEventKind::kGrpcServerStarting, R"(starting device-plugin server at: (\S+))", Slot::kPath},
-    {PluginEventKind::kServing, R"(device-plugin server started serving)"},
-    {PluginEventKind::kRegistered, R"(device-plugin registered with the kubelet)"},
+    {PluginEventKind::kServing, kGkePluginServingPattern},
+    {PluginEventKind::kRegistered, kGkePluginRegisteredPattern},
     {PluginEventKind::kKubeletUnreachable, R"(no kubelet\.sock to register\.)"},
     {PluginEventKind::kKubeletSocketCreated, R"(\s*(\S+) recreated, stopping device-plugin server)", Slot::kPath},
     {PluginEventKind::kStoppedServing, R"(stopping device-plugin server at: (\S+))", Slot::kPath},

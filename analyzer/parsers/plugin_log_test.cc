@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <re2/re2.h>
 
-#include "common/plugin_phrases.h"
+#include "chain/plugin_wording.h"
 #include "common/text_lines.h"
 #include "tests/fixtures.h"
 
@@ -304,17 +304,24 @@ TEST_CASE("ClassifyPluginMessage: GKE's nvidia-gpu-device-plugin, start to regis
   }
 }
 
-TEST_CASE("kPluginRegisteredPhrases: every phrase the collector looks for is a registration here") {
-  for (std::string_view phrase : kPluginRegisteredPhrases) {
-    CAPTURE(phrase);
-    std::string line = phrase == "Registered device plugin for" ? "Registered device plugin for 'nvidia.com/gpu' "
-                                                                  "with Kubelet"
-                                                                : std::string(phrase);
-    CHECK(ClassifyPluginMessage(line).kind == K::kRegistered);
-  }
-  for (std::string_view phrase : kPluginSetbackPhrases) {
-    CAPTURE(phrase);
-    CHECK(ClassifyPluginMessage(phrase).kind != K::kRegistered);
+TEST_CASE("the chain's wordings and the analyzer's classifier agree on every plugin's lines") {
+  const char* lines[] = {
+      "I1118 03:20:17.306000 1 server.go:146] Registered device plugin for 'nvidia.com/gpu' with Kubelet",
+      "2019/06/20 10:20:30 Registered device plugin with Kubelet",
+      "I1118 03:20:17.305000 1 server.go:131] Starting to serve 'nvidia.com/gpu' on /var/lib/kubelet/device-plugins/nvidia-gpu.sock",
+      "E1118 03:20:16.501000 1 factory.go:112] Failed to initialize NVML: Unknown Error.",
+      "I0312 08:01:02.000000 1 manager.go:301] device-plugin registered with the kubelet",
+      "I0312 08:01:01.000000 1 manager.go:290] device-plugin server started serving",
+      "F0312 08:01:00.000000 1 nvidia_gpu.go:75] failed to initialize nvml: could not load NVML library",
+      "I0312 08:01:00.000000 1 manager.go:260] registered with kubelet, will use beta API",
+  };
+  for (std::string_view line : lines) {
+    CAPTURE(line);
+    PluginChainEvent chain = ClassifyPluginChainLine(line).event;
+    K kind = ClassifyPluginMessage(StripHeaders(line)).kind;
+    CHECK((chain == PluginChainEvent::kRegistered) == (kind == K::kRegistered));
+    CHECK((chain == PluginChainEvent::kServing) == (kind == K::kServing));
+    CHECK((chain == PluginChainEvent::kNvmlInitFailed) == (kind == K::kNvmlInitFailed));
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "common/vocabulary.h"
+
 namespace gpuf {
 
 namespace {
@@ -46,8 +48,6 @@ constexpr std::pair<CheckState, const char*> kStates[] = {
     {CheckState::kUnknown, "unknown"},
 };
 
-constexpr const char* kConfidences[] = {"possible", "likely", "confirmed"};
-
 }  // namespace
 
 const char* Name(SelectionKind kind) { return NameIn(kKinds, kind); }
@@ -76,17 +76,17 @@ const Symptom* FindSymptom(std::string_view id) {
   return nullptr;
 }
 
+// The ladder is common/vocabulary.h's Confidence list, surest first.
 int ConfidenceRank(std::string_view confidence) {
-  for (size_t i = 0; i < std::size(kConfidences); ++i) {
-    if (confidence == kConfidences[i]) return static_cast<int>(i) + 1;
-  }
-  return 0;
+  auto parsed = Parse<Confidence>(confidence);
+  if (!parsed) return 0;
+  return static_cast<int>(Names<Confidence>().size()) - static_cast<int>(*parsed);
 }
 
 std::string LowerConfidence(std::string_view confidence) {
-  int rank = ConfidenceRank(confidence);
-  if (rank <= 1) return std::string(confidence);
-  return kConfidences[rank - 2];
+  auto parsed = Parse<Confidence>(confidence);
+  if (!parsed || *parsed == Confidence::kPossible) return std::string(confidence);
+  return std::string(Name(static_cast<Confidence>(static_cast<int>(*parsed) + 1)));
 }
 
 }  // namespace gpuf

@@ -5,17 +5,17 @@
 #include <tuple>
 
 #include "analyzer/rules/diagnosis_vocab.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
 namespace {
 
+// Higher is more severe; -1 for a word not in common/vocabulary.h.
 int SeverityRank(const std::string& severity) {
-  static const char* kOrder[] = {"info", "low", "medium", "high", "critical"};
-  for (int i = 0; i < 5; ++i) {
-    if (severity == kOrder[i]) return i;
-  }
-  return -1;
+  auto parsed = Parse<Severity>(severity);
+  if (!parsed) return -1;
+  return static_cast<int>(Names<Severity>().size()) - 1 - static_cast<int>(*parsed);
 }
 
 // What cannot be told apart: admissibility, confidence, confirming share

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyzer/rules/pattern_options.h"
+#include "common/journal_slices.h"
 
 namespace gpuf {
 
@@ -80,7 +81,7 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     if (!a.usable) continue;
     Applicable applicable = ApplicableTo(a.name);
     if (applicable.patterns.empty()) continue;
-    auto& target = a.name.rfind("journal.", 0) == 0 ? journal : container_logs.count(a.artifact_id) ? container : other;
+    auto& target = FindJournalSlice(a.name) ? journal : container_logs.count(a.artifact_id) ? container : other;
     target[a.artifact_id] = std::move(applicable);
   }
   if (!journal.empty()) {

@@ -12,6 +12,7 @@
 #include "analyzer/rules/rule_store.h"
 #include "analyzer/rules/sql_functions.h"
 #include "common/time_format.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 

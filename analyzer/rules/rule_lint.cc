@@ -1,5 +1,6 @@
 #include "analyzer/rules/rule_lint.h"
 
+#include <algorithm>
 #include <set>
 
 #include "analyzer/database.h"
@@ -7,6 +8,7 @@
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/rules/rule_sql.h"
 #include "analyzer/rules/sql_functions.h"
+#include "analyzer/rules/sql_words.h"
 #include "common/file_io.h"
 
 namespace gpuf {
@@ -72,6 +74,41 @@ void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
                      "precondition without the event)");
 }
 
+Result<SchemaColumns> ReadSchemaColumns(Database& db) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'"));
+  SchemaColumns schema;
+  while (s.Step()) schema[s.ColumnText(0)].insert(s.ColumnText(1));
+  GPUF_RETURN_IF_ERROR(s.status());
+  return schema;
+}
+
+// Where byte `offset` of a selection's SQL stands in the rule file: in a
+// block scalar (| or >) on the lines below the mark, past their indent;
+// otherwise on the mark's line, past an opening quote.
+RuleMark SqlMark(std::string_view text, RuleMark mark, std::string_view sql, size_t offset) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  if (mark.line < 0 || static_cast<size_t>(mark.line) >= lines.size()) return mark;
+  std::string_view at_mark = lines[mark.line].substr(std::min<size_t>(mark.column, lines[mark.line].size()));
+  size_t line_start = sql.rfind('\n', offset == 0 ? 0 : offset - 1);
+  int column_in_sql = static_cast<int>(line_start == std::string_view::npos || offset == 0 ? offset
+                                                                                           : offset - line_start - 1);
+  if (!at_mark.empty() && (at_mark[0] == '|' || at_mark[0] == '>')) {
+    int line = mark.line + 1 + static_cast<int>(std::count(sql.begin(), sql.begin() + offset, '\n'));
+    if (static_cast<size_t>(line) >= lines.size()) return mark;
+    int indent = static_cast<int>(lines[mark.line + 1].find_first_not_of(' '));
+    return {line, indent + column_in_sql};
+  }
+  bool quoted = !at_mark.empty() && (at_mark[0] == '\'' || at_mark[0] == '"');
+  return {mark.line, mark.column + column_in_sql + (quoted ? 1 : 0)};
+}
+
 }  // namespace
 
 Result<LintReport> LintRules(const std::string& dir) {
@@ -79,6 +116,7 @@ Result<LintReport> LintRules(const std::string& dir) {
   GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
   GPUF_RETURN_IF_ERROR(CheckRuleSqlFunctions(db));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
+  GPUF_ASSIGN_OR_RETURN(SchemaColumns schema, ReadSchemaColumns(db));
   LintReport report;
   report.rules = set.rules.size();
   for (const auto& error : set.errors) report.problems.push_back(error.message);
@@ -97,10 +135,18 @@ Result<LintReport> LintRules(const std::string& dir) {
     }
     for (const auto& s : rule.selections) {
       if (s.kind != Selection::Kind::kSql) continue;
+      std::string_view file_text = text.ok() ? std::string_view(*text) : std::string_view();
       std::string problem = TrySql(db, s);
-      if (problem.empty()) continue;
-      report.problems.push_back(FormatRuleError(rule.file, text.ok() ? *text : "", s.mark.line, s.mark.column,
-                                                "sql of selection '" + s.name + "': " + problem));
+      if (!problem.empty()) {
+        report.problems.push_back(FormatRuleError(rule.file, file_text, s.mark.line, s.mark.column,
+                                                  "sql of selection '" + s.name + "': " + problem));
+        continue;
+      }
+      for (const auto& word : CheckSqlWords(s.sql, schema)) {
+        RuleMark at = SqlMark(file_text, s.mark, s.sql, word.offset);
+        report.problems.push_back(FormatRuleError(rule.file, file_text, at.line, at.column,
+                                                  "sql of selection '" + s.name + "': " + word.message));
+      }
     }
   }
   return report;

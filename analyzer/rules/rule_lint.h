@@ -1,9 +1,11 @@
 // `rules lint DIR`: every problem of the rule files in one folder, each as a
 // ninja-style error (rule_error.h). Beyond what reading a rule checks (fields,
 // ids against file names and unique, severities, references, RE2 patterns,
-// conditions, placeholders, samples present), each SQL selection must prepare
-// against the documented schema (an empty database) and run there read-only,
-// and explained_by must name rules of the folder or of the built-in pack.
+// conditions, placeholders, samples present, artifact names and groups),
+// each SQL selection must prepare against the documented schema (an empty
+// database) and run there read-only, compare closed-list columns only with
+// words on their lists (sql_words.h), and explained_by must name rules of
+// the folder or of the built-in pack.
 #ifndef GPUF_ANALYZER_RULES_RULE_LINT_H_
 #define GPUF_ANALYZER_RULES_RULE_LINT_H_
 

@@ -8,11 +8,13 @@
 
 #include "analyzer/rules/literal_prefilter.h"
 #include "analyzer/rules/pattern_options.h"
+#include "analyzer/rules/rule_artifacts.h"
 #include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/sample_parser.h"
 #include "analyzer/rules/summary_template.h"
 #include "analyzer/rules/yaml_reader.h"
 #include "common/file_io.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -99,13 +101,17 @@ class RuleParser {
     if (stem != rule_.id) return reader_.Error(doc["id"], "id '" + rule_.id + "' differs from the file name '" + stem + "'");
     if (!reader_.Scalar(doc["title"], "title", &rule_.title) ||
         !reader_.Scalar(doc["description"], "description", &rule_.description) ||
-        !reader_.Choice(doc["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &rule_.severity)) {
+        !reader_.Choice(doc["severity"], "severity", Names<Severity>(), &rule_.severity)) {
       return false;
     }
     if (!ReadDiagnosis(doc)) return false;
     if (!ReadReferences(doc["references"])) return false;
-    if (doc["requires"] && !reader_.NameGroups(doc["requires"], "requires", &rule_.required_artifacts)) return false;
-    if (doc["optional"] && !reader_.NameGroups(doc["optional"], "optional", &rule_.optional_artifacts)) return false;
+    if (doc["requires"] && !ReadRuleArtifactGroups(reader_, doc["requires"], "requires", &rule_.required_artifacts)) {
+      return false;
+    }
+    if (doc["optional"] && !ReadRuleArtifactGroups(reader_, doc["optional"], "optional", &rule_.optional_artifacts)) {
+      return false;
+    }
     if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
     if (doc["missing"] && !ReadMissing(doc["missing"])) return false;
     if (doc["against"] && !ReadAgainst(doc["against"])) return false;
@@ -176,7 +182,7 @@ class RuleParser {
     if (node["from"] && !node["sql"]) {
       return reader_.Error(node["from"], "from is for sql selections; a log selection reads its log artifacts");
     }
-    if (node["from"] && !reader_.Strings(node["from"], "from", &s.from)) return false;
+    if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
     if (node["sql"]) {
       if (node["log"] || node["pattern"] || node["prefilter"]) {
         return reader_.Error(node, "a selection has either sql or log and pattern, not both");
@@ -193,7 +199,8 @@ class RuleParser {
     if (!node["log"] || !node["pattern"]) return reader_.Error(node, "a selection needs sql, or log and pattern");
     s.kind = Selection::Kind::kLog;
     s.mark = YamlReader::MarkOf(node["pattern"]);
-    if (!reader_.Strings(node["log"], "log", &s.sources) || !reader_.Scalar(node["pattern"], "pattern", &s.pattern)) {
+    if (!ReadRuleArtifacts(reader_, node["log"], "log", &s.sources) ||
+        !reader_.Scalar(node["pattern"], "pattern", &s.pattern)) {
       return false;
     }
     RE2 re(s.pattern, RulePatternOptions());
@@ -256,11 +263,11 @@ class RuleParser {
         o.history = true;
       }
       if (item["confidence"] &&
-          !reader_.Choice(item["confidence"], "confidence", {"confirmed", "likely", "possible"}, &o.confidence)) {
+          !reader_.Choice(item["confidence"], "confidence", Names<Confidence>(), &o.confidence)) {
         return false;
       }
       if (item["severity"] &&
-          !reader_.Choice(item["severity"], "severity", {"critical", "high", "medium", "low", "info"}, &o.severity)) {
+          !reader_.Choice(item["severity"], "severity", Names<Severity>(), &o.severity)) {
         return false;
       }
       if (item["summary"] && !ReadTemplate(item["summary"], &o.summary)) return false;

@@ -218,6 +218,58 @@ TEST_CASE("ParseRuleText: SQL must be a SELECT") {
         "         ^ near here");
 }
 
+TEST_CASE("ParseRuleText: an unknown artifact in log: is an error, with the nearest name") {
+  CHECK(ErrorOf(With("log: journal.kernel", "log: [journal.kernel, journal.kernal]")) ==
+        "rules/xid-79-demo.yaml:14: unknown artifact 'journal.kernal' in log; did you mean 'journal.kernel'?\n"
+        "    log: [journal.kernel, journal.kernal]\n"
+        "                          ^ near here");
+  CHECK(ErrorOf(With("log: journal.kernel", "log: jornal.*")) ==
+        "rules/xid-79-demo.yaml:14: unknown artifact 'jornal.*' in log\n"
+        "    log: jornal.*\n"
+        "         ^ near here");
+}
+
+TEST_CASE("ParseRuleText: from: names artifacts and groups like log:, and a typo is an error") {
+  CHECK(ErrorOf(With("    kind: context\n    sql:", "    kind: context\n    from: [plugin.devices_lst]\n    sql:")) ==
+        "rules/xid-79-demo.yaml:18: unknown artifact 'plugin.devices_lst' in from; did you mean 'plugin.devices_list'?\n"
+        "    from: [plugin.devices_lst]\n"
+        "           ^ near here");
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml", With("    kind: context\n    sql:", "    kind: context\n    from: plugin_logs\n    sql:"));
+  REQUIRE(rule.ok());
+  CHECK(rule->FindSelection("mapped")->from.size() == 3);
+}
+
+TEST_CASE("ParseRuleText: an unknown artifact or group in requires and optional") {
+  CHECK(ErrorOf(With("  - journal.kernel\nselect", "  - [plugin.log, plugin_log]\nselect")) ==
+        "rules/xid-79-demo.yaml:10: unknown artifact group 'plugin_log' in requires; did you mean 'plugin_logs'?\n"
+        "  - [plugin.log, plugin_log]\n"
+        "                 ^ near here");
+  CHECK(ErrorOf(With("requires:\n", "optional:\n  - k8s.nodes\nrequires:\n")) ==
+        "rules/xid-79-demo.yaml:10: unknown artifact 'k8s.nodes' in optional; did you mean 'k8s.node'?\n"
+        "  - k8s.nodes\n"
+        "    ^ near here");
+}
+
+TEST_CASE("ParseRuleText: a group stands for its members, in log: and requires") {
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml",
+                            With("  - journal.kernel\nselect:\n  xid:\n    kind: event\n    log: journal.kernel",
+                                 "  - [journal.kernel, plugin_logs]\nselect:\n  xid:\n    kind: event\n    log: plugin_logs"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  CHECK(rule->required_artifacts ==
+        std::vector<std::vector<std::string>>{
+            {"journal.kernel", "plugin.log", "plugin.crictl_logs", "journal.nvidia_device_plugin"}});
+  CHECK(rule->selections[0].sources ==
+        std::vector<std::string>{"plugin.log", "plugin.crictl_logs", "journal.nvidia_device_plugin"});
+}
+
+TEST_CASE("ParseRuleText: a sample's artifacts are names of the table too") {
+  CHECK(ErrorOf(With("      journal.kernel:\n", "      journal.kernl:\n")) ==
+        "rules/xid-79-demo.yaml:32: unknown artifact 'journal.kernl' in a sample's logs; "
+        "did you mean 'journal.kernel'?\n"
+        "      journal.kernl:\n"
+        "      ^ near here");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

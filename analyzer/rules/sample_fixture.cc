@@ -4,10 +4,14 @@
 #include <cstdlib>
 #include <map>
 
-#include "analyzer/parsers/journal_event.h"
+#include "analyzer/load_context.h"
+#include "analyzer/member_loaders.h"
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/rules/sample_parser.h"
+#include "common/artifacts.h"
+#include "common/bundle_layout.h"
 #include "common/journal_slices.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -25,23 +29,32 @@ ArtifactName SplitName(const std::string& text) {
   return {text.substr(0, open), text.substr(open + 1, text.size() - open - 2)};
 }
 
-bool IsJournal(const std::string& name) { return name.rfind("journal.", 0) == 0; }
-bool IsContainerLog(const std::string& name) {
-  return name.rfind("plugin.log", 0) == 0 || name.rfind("plugin.crictl_logs", 0) == 0;
-}
+// What the loader makes of the artifact's lines (its table row's loaders).
+bool IsJournal(const std::string& name) { return FindJournalSlice(name) != nullptr; }
+bool IsPluginLog(const std::string& name) { return InArtifactGroup(kPluginLogsGroup, name) && !IsJournal(name); }
 
+// The bundle is written by the loader's own writers, as if it had been
+// read: the manifest's rows, journal entries through JournalLineLoader,
+// plugin lines and artifact lines as their loaders store them. Only the
+// sample's `rows` are inserted as written.
 class FixtureBuilder {
  public:
   FixtureBuilder(Database& db, const RuleSample& sample) : db_(db), sample_(sample) {}
 
   Result<int64_t> Build(RuleMark* where) {
     GPUF_RETURN_IF_ERROR(InsertBundle());
-    GPUF_RETURN_IF_ERROR(InsertArtifacts());
-    std::map<int64_t, int> next_line;
+    ctx_ = std::make_unique<LoadContext>(db_, bundle_id_, manifest_);
+    InsertArtifacts();
+    std::map<std::string, int> next_line;
+    std::map<std::string, std::string> texts;  // by key: lines as artifact_lines keeps them
     for (const auto& line : sample_.lines) {
-      int64_t id = artifact_ids_.at(Key(line.artifact));
-      GPUF_RETURN_IF_ERROR(InsertLine(id, ++next_line[id], line));
+      const std::string key = Key(line.artifact);
+      int number = ++next_line[key];
+      StoreLine(key, number, line);
+      if (!IsJournal(SplitName(key).name)) texts[key] += line.text + "\n";
     }
+    for (const auto& [key, text] : texts) LoadArtifactLines(*ctx_, Input(key, text));
+    GPUF_RETURN_IF_ERROR(ctx_->status());
     for (const auto& row : sample_.rows) {
       Status s = InsertRow(row);
       if (!s.ok()) {
@@ -63,16 +76,17 @@ class FixtureBuilder {
   Status InsertBundle() {
     int64_t last = kSampleEpochNs;
     for (const auto& line : sample_.lines) last = std::max(last, line.time_ns.value_or(last));
-    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare(
-        "INSERT INTO bundles (path, format_version, tool_version, node_name, collected_at_ns, collection_ended_ns, "
-        "complete, utc_offset_seconds) VALUES ('sample', 1, 'sample', 'sample-node', ?, ?, 1, 0)"));
-    s.Bind(1, last + 60'000'000'000).Bind(2, last + 61'000'000'000);
-    GPUF_RETURN_IF_ERROR(s.Run());
-    bundle_id_ = db_.LastInsertId();
+    manifest_.format_version = 1;
+    manifest_.tool_version = "sample";
+    manifest_.node_name = "sample-node";
+    manifest_.started_at_unix_ns = last + 60'000'000'000;
+    manifest_.ended_at_unix_ns = last + 61'000'000'000;
+    manifest_.complete = true;
+    GPUF_ASSIGN_OR_RETURN(bundle_id_, InsertBundleRow(db_, "sample", manifest_));
     return Status::Ok();
   }
 
-  Status InsertArtifacts() {
+  void InsertArtifacts() {
     std::vector<std::pair<std::string, std::string>> wanted = sample_.artifacts;
     for (const auto& line : sample_.lines) wanted.emplace_back(line.artifact, "ok");
     for (const auto& row : sample_.rows) {
@@ -80,75 +94,57 @@ class FixtureBuilder {
         if (column == "artifact" && value) wanted.emplace_back(*value, "ok");
       }
     }
-    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare(
-        "INSERT INTO artifacts (bundle_id, name, instance, kind, context, started_at_ns, duration_ns, status, "
-        "timed_out, abandoned, truncated, skip_reason, redactions) VALUES (?,?,?,'file','host',?,0,?,?,0,0,?,0)"));
     for (const auto& [text, status] : wanted) {
       std::string key = Key(text);
-      if (artifact_ids_.count(key)) continue;
+      if (artifacts_.count(key)) continue;
       ArtifactName n = SplitName(key);
-      s.Bind(1, bundle_id_).Bind(2, n.name).Bind(3, n.instance).Bind(4, kSampleEpochNs).Bind(5, status);
-      s.Bind(6, int64_t{status == "timed_out"});
-      if (status == "skipped") s.Bind(7, "not_found");
-      GPUF_RETURN_IF_ERROR(s.Run());
-      artifact_ids_[key] = db_.LastInsertId();
+      auto a = std::make_unique<ManifestArtifact>();
+      a->name = n.name;
+      a->instance = n.instance;
+      const ArtifactRow* row = FindArtifact(n.name);
+      a->kind = std::string(ArtifactKindName(row ? row->kind : ArtifactKind::kFile));
+      a->context = "host";
+      a->started_at_unix_ns = a->ended_at_unix_ns = kSampleEpochNs;
+      a->status = status;
+      a->timed_out = status == Name(ProbeStatus::kTimedOut);
+      if (status == Name(ProbeStatus::kSkipped)) a->skip_reason = std::string(Name(SkipReason::kNotFound));
+      ids_[key] = InsertArtifactRow(*ctx_, *a);
+      artifacts_[key] = std::move(a);
     }
-    return Status::Ok();
   }
 
-  Status InsertLine(int64_t artifact_id, int number, const SampleLine& line) {
-    ArtifactName n = SplitName(Key(line.artifact));
+  MemberInput Input(const std::string& key, std::string_view bytes) {
+    return MemberInput{ids_.at(key), *artifacts_.at(key), Output(key), bytes};
+  }
+
+  const ManifestOutput& Output(const std::string& key) {
+    ManifestOutput& o = outputs_[key];
+    const ArtifactRow* row = FindArtifact(SplitName(key).name);
+    o.stream = std::string(row ? row->stream() : kStreamContent);
+    o.member = "sample";
+    return o;
+  }
+
+  void StoreLine(const std::string& key, int number, const SampleLine& line) {
+    ArtifactName n = SplitName(key);
+    MemberInput in = Input(key, "");
     if (IsJournal(n.name)) {
-      GPUF_RETURN_IF_ERROR(InsertJournalEntry(artifact_id, number, n, line));
-      // The plugin's own lines in its unit's journal are log_lines too, as the loader writes them.
-      if (n.name != kPluginJournalSlice || line.identifier == "systemd") return Status::Ok();
-      return InsertPluginLogLine(artifact_id, number, line);
+      JournalEntry entry;
+      entry.identifier = line.identifier;
+      entry.unit = line.unit;
+      if (const JournalSliceRow* slice = FindJournalSlice(n.name)) {
+        if (entry.identifier.empty()) entry.identifier = std::string(slice->identifier);
+        if (entry.unit.empty()) entry.unit = std::string(slice->unit);
+      }
+      if (entry.identifier == "systemd") entry.pid = 1;
+      entry.message = line.text;
+      if (line.time_ns) entry.realtime_us = *line.time_ns / 1000;
+      JournalLineLoader(*ctx_, in).Store(JournalLineLoader::Row{number, false, entry});
+      return;
     }
-    if (IsContainerLog(n.name)) GPUF_RETURN_IF_ERROR(InsertPluginLogLine(artifact_id, number, line));
-    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO artifact_lines (artifact_id, stream, line, text) "
-                                                   "VALUES (?, 'content', ?, ?)"));
-    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.text);
-    return s.Run();
-  }
-
-  Status InsertPluginLogLine(int64_t artifact_id, int number, const SampleLine& line) {
-    PluginLine read = ReadPluginLine(line.text);
-    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO log_lines (artifact_id, line, time_ns, stream, "
-                                                   "event, message) VALUES (?,?,?,'stderr',?,?)"));
-    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, line.time_ns).Bind(5, read.message);
-    if (read.event) s.Bind(4, *read.event);
-    return s.Run();
-  }
-
-  Status InsertJournalEntry(int64_t artifact_id, int number, const ArtifactName& n, const SampleLine& line) {
-    std::string identifier = line.identifier;
-    std::string unit = line.unit;
-    if (const JournalSliceRow* slice = FindJournalSlice(n.name)) {
-      if (identifier.empty()) identifier = slice->identifier;
-      if (unit.empty()) unit = slice->unit;
+    if (IsPluginLog(n.name)) {
+      StorePluginLogLine(*ctx_, in, std::nullopt, number, line.time_ns, kStreamStderr, ReadPluginLine(line.text));
     }
-    if (identifier.empty()) identifier = n.name.substr(8);
-    JournalEntry entry;
-    entry.identifier = identifier;
-    entry.unit = unit;
-    if (identifier == "systemd") entry.pid = 1;
-    entry.message = line.text;
-    const JournalEvent classified = ClassifyJournalEntry(entry);
-    const std::string& event = classified.kind;
-    const std::string& subject = classified.subject;
-    std::optional<int64_t> boot;
-    if (n.instance.rfind("boot:", 0) == 0) boot = std::strtoll(n.instance.c_str() + 5, nullptr, 10);
-    GPUF_ASSIGN_OR_RETURN(Statement s, db_.Prepare(
-        "INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, identifier, unit, pid, event, "
-        "event_subject, message) VALUES (?,?,?,?,?,?,?,?,?,?)"));
-    s.Bind(1, artifact_id).Bind(2, int64_t{number}).Bind(3, boot);
-    s.Bind(4, line.time_ns ? std::optional<int64_t>(*line.time_ns / 1000) : std::nullopt).Bind(5, identifier);
-    if (!unit.empty()) s.Bind(6, unit);
-    if (identifier == "systemd") s.Bind(7, int64_t{1});
-    if (!event.empty()) s.Bind(8, event);
-    if (!subject.empty()) s.Bind(9, subject);
-    s.Bind(10, line.text);
-    return s.Run();
   }
 
   Status InsertRow(const SampleRow& row) {
@@ -164,7 +160,7 @@ class FixtureBuilder {
       has_bundle = has_bundle || column == "bundle_id";
       if (column == "artifact") {
         names.push_back("artifact_id");
-        values.push_back(value ? std::optional<std::string>(std::to_string(artifact_ids_.at(Key(*value)))) : value);
+        values.push_back(value ? std::optional<std::string>(std::to_string(ids_.at(Key(*value)))) : value);
       } else if (value && value->size() > 1 && value->front() == '@' && IsTimeColumn(column)) {
         auto ns = SampleTimeNs(value->substr(1));
         if (!ns) return Status::BadInput("column " + column + ": '" + *value + "' is not a sample time");
@@ -198,8 +194,12 @@ class FixtureBuilder {
 
   Database& db_;
   const RuleSample& sample_;
+  Manifest manifest_;
   int64_t bundle_id_ = 0;
-  std::map<std::string, int64_t> artifact_ids_;
+  std::unique_ptr<LoadContext> ctx_;
+  std::map<std::string, std::unique_ptr<ManifestArtifact>> artifacts_;
+  std::map<std::string, ManifestOutput> outputs_;
+  std::map<std::string, int64_t> ids_;
 };
 
 }  // namespace

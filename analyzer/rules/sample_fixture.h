@@ -1,7 +1,8 @@
-// Turns an inline rule sample into a loaded bundle: one bundles row, an
-// artifact for every name the sample mentions (usable unless `artifacts`
-// gives another status), its log lines where the loader would put them, and
-// its rows as written.
+// Turns an inline rule sample into a loaded bundle, written by the loader's
+// own writers (member_loaders.h): one bundles row, an artifact for every
+// name the sample mentions (usable unless `artifacts` gives another
+// status), its log lines as the loader stores them, and its rows as
+// written.
 //
 //   journal.*            journal_entries, classified as the loader does
 //                        (systemd events for PID 1, kubelet device-plugin

@@ -4,7 +4,9 @@
 #include <cstdlib>
 
 #include "analyzer/rules/diagnosis_vocab.h"
+#include "analyzer/rules/rule_artifacts.h"
 #include "common/time_format.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -73,7 +75,20 @@ bool ForEachListed(YamlReader& reader, const YAML::Node& node, const std::string
   return true;
 }
 
+// A sample names artifacts of the table; a misspelled one would stand for
+// nothing the rule reads.
+bool CheckArtifactKeys(YamlReader& reader, const YAML::Node& node, std::string_view where) {
+  if (!node.IsMap()) return true;  // the caller says what is wrong with it
+  for (const auto& pair : node) {
+    if (!pair.first.IsScalar()) continue;
+    std::string problem = CheckSampleArtifact(pair.first.Scalar(), where);
+    if (!problem.empty()) return reader.Error(pair.first, problem);
+  }
+  return true;
+}
+
 bool ReadLogs(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
+  if (!CheckArtifactKeys(reader, node, "a sample's logs")) return false;
   return ForEachListed(reader, node, "logs", "artifact name", [&](const std::string& artifact, const YAML::Node& entry) {
     SampleLine line;
     if (!ReadLine(reader, artifact, entry, line)) return false;
@@ -97,6 +112,10 @@ bool ReadRows(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
       }
       std::string value;
       if (!reader.Scalar(cell.second, "a column value", &value, false)) return false;
+      if (column == "artifact") {
+        std::string problem = CheckSampleArtifact(value, "a sample's row");
+        if (!problem.empty()) return reader.Error(cell.second, problem);
+      }
       row.columns.emplace_back(column, value);
     }
     s.rows.push_back(row);
@@ -106,12 +125,12 @@ bool ReadRows(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
 
 bool ReadArtifacts(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
   if (!node.IsMap()) return reader.Error(node, "artifacts must map artifact names to their status");
+  if (!CheckArtifactKeys(reader, node, "a sample's artifacts")) return false;
   for (const auto& item : node) {
     std::string name;
     std::string status;
     if (!reader.Scalar(item.first, "an artifact name", &name) ||
-        !reader.Choice(item.second, "artifact status",
-                       {"ok", "nonzero_exit", "signaled", "timed_out", "interrupted", "skipped", "error"}, &status)) {
+        !reader.Choice(item.second, "artifact status", Names<ProbeStatus>(), &status)) {
       return false;
     }
     s.artifacts.emplace_back(name, status);

@@ -8,7 +8,7 @@ namespace gpuf {
 
 namespace {
 
-std::string JoinChoices(std::initializer_list<std::string_view> choices) {
+std::string JoinChoices(std::span<const std::string_view> choices) {
   std::string out;
   for (auto c : choices) out += (out.empty() ? "" : ", ") + std::string(c);
   return out;
@@ -35,7 +35,8 @@ bool YamlReader::Fields(const YAML::Node& map, std::string_view what, std::initi
   for (const auto& item : map) {
     std::string key = item.first.IsScalar() ? item.first.Scalar() : "";
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      return Error(item.first, "unknown field '" + key + "' in " + std::string(what) + " (" + JoinChoices(allowed) + ")");
+      return Error(item.first, "unknown field '" + key + "' in " + std::string(what) + " (" +
+                                   JoinChoices(std::span<const std::string_view>(allowed.begin(), allowed.size())) + ")");
     }
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
       return Error(item.first, "field '" + key + "' given twice in " + std::string(what));
@@ -57,7 +58,7 @@ bool YamlReader::Scalar(const YAML::Node& node, std::string_view what, std::stri
   return true;
 }
 
-bool YamlReader::Choice(const YAML::Node& node, std::string_view what, std::initializer_list<std::string_view> choices,
+bool YamlReader::Choice(const YAML::Node& node, std::string_view what, std::span<const std::string_view> choices,
                         std::string* out) {
   if (!Scalar(node, what, out)) return false;
   if (std::find(choices.begin(), choices.end(), *out) == choices.end()) {
@@ -78,18 +79,6 @@ bool YamlReader::Strings(const YAML::Node& node, std::string_view what, std::vec
     std::string value;
     if (!Scalar(item, what, &value)) return false;
     out->push_back(value);
-  }
-  return true;
-}
-
-bool YamlReader::NameGroups(const YAML::Node& node, std::string_view what,
-                            std::vector<std::vector<std::string>>* out) {
-  if (!node.IsSequence()) return Error(node, std::string(what) + " must be a list of artifact names");
-  for (const auto& item : node) {
-    std::vector<std::string> group;
-    if (!Strings(item, what, &group)) return false;
-    if (group.empty()) return Error(item, std::string(what) + " has an empty list of alternatives");
-    out->push_back(group);
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,11 +38,13 @@ class YamlReader {
   bool Scalar(const YAML::Node& node, std::string_view what, std::string* out, bool nonempty = true);
   // A scalar that must be one of `choices`.
   bool Choice(const YAML::Node& node, std::string_view what, std::initializer_list<std::string_view> choices,
+              std::string* out) {
+    return Choice(node, what, std::span<const std::string_view>(choices.begin(), choices.size()), out);
+  }
+  bool Choice(const YAML::Node& node, std::string_view what, std::span<const std::string_view> choices,
               std::string* out);
   // One scalar or a list of scalars.
   bool Strings(const YAML::Node& node, std::string_view what, std::vector<std::string>* out);
-  // A list whose items are a name or a list of names (any one of them).
-  bool NameGroups(const YAML::Node& node, std::string_view what, std::vector<std::vector<std::string>>* out);
 
  private:
   std::string file_;

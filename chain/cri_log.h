@@ -7,15 +7,15 @@
 // where a "log" without a final newline is a partial line.
 // Also the output of `crictl logs -t`, which is the text behind its time:
 //   2017-11-29T00:45:40.979020878Z I1129 00:45:40.978789       1 dns.go:48] version: 1.14.6-3-gc36cb11
-#ifndef GPUF_ANALYZER_PARSERS_CRI_LOG_H_
-#define GPUF_ANALYZER_PARSERS_CRI_LOG_H_
+#ifndef GPUF_CHAIN_CRI_LOG_H_
+#define GPUF_CHAIN_CRI_LOG_H_
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analyzer/parsers/parse_warning.h"
+#include "common/parse_warning.h"
 
 namespace gpuf {
 
@@ -44,4 +44,4 @@ ParsedCriLog ParseCrictlTimestampedLogs(std::string_view text);
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_PARSERS_CRI_LOG_H_
+#endif  // GPUF_CHAIN_CRI_LOG_H_

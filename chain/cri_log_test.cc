@@ -1,4 +1,4 @@
-#include "analyzer/parsers/cri_log.h"
+#include "chain/cri_log.h"
 
 #include <doctest/doctest.h>
 

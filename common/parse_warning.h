@@ -1,8 +1,8 @@
 // A line a parser did not understand. Parsers never fail and never stay
 // silent: what they cannot read comes back as warnings, which the loader
 // stores in parse_warnings with the artifact it came from.
-#ifndef GPUF_ANALYZER_PARSERS_PARSE_WARNING_H_
-#define GPUF_ANALYZER_PARSERS_PARSE_WARNING_H_
+#ifndef GPUF_COMMON_PARSE_WARNING_H_
+#define GPUF_COMMON_PARSE_WARNING_H_
 
 #include <string>
 
@@ -15,4 +15,4 @@ struct ParseWarning {
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_PARSERS_PARSE_WARNING_H_
+#endif  // GPUF_COMMON_PARSE_WARNING_H_

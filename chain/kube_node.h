@@ -1,12 +1,16 @@
 // Extended resources from `kubectl get node NAME -o json`:
 //   "status": {"capacity": {"nvidia.com/gpu": "8", ...}, "allocatable": {...}}
 // Only resources with a '/' in the name (extended resources) are returned.
-#ifndef GPUF_ANALYZER_PARSERS_KUBE_NODE_H_
-#define GPUF_ANALYZER_PARSERS_KUBE_NODE_H_
+// The one reader of the Node object: the analyzer's node_resources rows,
+// the collector's summary and `watch` take it from here.
+#ifndef GPUF_CHAIN_KUBE_NODE_H_
+#define GPUF_CHAIN_KUBE_NODE_H_
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "chain/chain_steps.h"
 
 namespace gpuf {
 
@@ -19,6 +23,10 @@ struct NodeResource {
 // Empty when the text is not a Node object.
 std::vector<NodeResource> ParseNodeResources(std::string_view json_text);
 
+// What the chain's Node step reads: nvidia.com/gpu's capacity and
+// allocatable, and whether any nvidia.com/mig-* is allocatable.
+ChainFacts::Node NodeGpuResources(const std::vector<NodeResource>& resources);
+
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_PARSERS_KUBE_NODE_H_
+#endif  // GPUF_CHAIN_KUBE_NODE_H_

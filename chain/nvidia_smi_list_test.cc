@@ -1,4 +1,4 @@
-#include "analyzer/parsers/nvidia_smi_list.h"
+#include "chain/nvidia_smi_list.h"
 
 #include <doctest/doctest.h>
 

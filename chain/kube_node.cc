@@ -1,4 +1,4 @@
-#include "analyzer/parsers/kube_node.h"
+#include "chain/kube_node.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +19,17 @@ std::vector<NodeResource> ParseNodeResources(std::string_view text) {
     }
   }
   return resources;
+}
+
+ChainFacts::Node NodeGpuResources(const std::vector<NodeResource>& resources) {
+  ChainFacts::Node node;
+  for (const auto& r : resources) {
+    if (r.resource == "nvidia.com/gpu") (r.field == "capacity" ? node.gpu_capacity : node.gpu_allocatable) = r.quantity;
+    if (r.resource.rfind("nvidia.com/mig-", 0) == 0 && r.field == "allocatable" && r.quantity != "0") {
+      node.mig_allocatable = true;
+    }
+  }
+  return node;
 }
 
 }  // namespace gpuf

@@ -3,8 +3,8 @@
 //     MIG 1g.10gb     Device  0: (UUID: MIG-0f6c...)
 // Product names may hold spaces and parentheses, so the UUID is split off at
 // the last " (UUID: ". Lines that are neither form (error text) are ignored.
-#ifndef GPUF_ANALYZER_PARSERS_NVIDIA_SMI_LIST_H_
-#define GPUF_ANALYZER_PARSERS_NVIDIA_SMI_LIST_H_
+#ifndef GPUF_CHAIN_NVIDIA_SMI_LIST_H_
+#define GPUF_CHAIN_NVIDIA_SMI_LIST_H_
 
 #include <string>
 #include <string_view>
@@ -24,4 +24,4 @@ std::vector<ListedGpu> ParseNvidiaSmiList(std::string_view text);
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_PARSERS_NVIDIA_SMI_LIST_H_
+#endif  // GPUF_CHAIN_NVIDIA_SMI_LIST_H_

@@ -1,0 +1,198 @@
+#include "chain/chain_steps.h"
+
+#include "common/artifacts.h"
+
+namespace gpuf {
+
+namespace {
+
+using Facts = ChainFacts;
+
+std::string Evidence(std::initializer_list<std::string_view> names) {
+  std::string out;
+  for (auto name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+ChainStep Pci(const Facts& f) {
+  ChainStep step{ChainStepId::kPci, "PCI devices", StepStatus::kUnknown, "", Evidence({artifact::kPciNvidiaFunctions}),
+                 ""};
+  if (!f.pci_gpus) {
+    step.missing = "the NVIDIA PCI functions were not captured";
+    return step;
+  }
+  step.status = *f.pci_gpus > 0 ? StepStatus::kOk : StepStatus::kFailed;
+  step.detail = std::to_string(*f.pci_gpus) + " NVIDIA GPU functions on the PCI bus";
+  return step;
+}
+
+ChainStep Driver(const Facts& f) {
+  ChainStep step{ChainStepId::kDriver, "kernel driver", StepStatus::kUnknown, "",
+                 Evidence({artifact::kDriverVersion, artifact::kDriverGpuInformation}), ""};
+  if (!f.driver) {
+    step.missing = "/proc/driver/nvidia/version was not captured";
+    return step;
+  }
+  if (!f.driver->loaded) {
+    step.status = StepStatus::kFailed;
+    step.detail = "no /proc/driver/nvidia/version: the NVIDIA module is not loaded";
+    return step;
+  }
+  step.detail = "module " + f.driver->version + ", " + std::to_string(f.driver->gpus) +
+                " GPUs in /proc/driver/nvidia/gpus";
+  step.status = f.pci_gpus && f.driver->gpus < *f.pci_gpus ? StepStatus::kFailed : StepStatus::kOk;
+  return step;
+}
+
+ChainStep DeviceNodes(const Facts& f) {
+  ChainStep step{ChainStepId::kDeviceNodes, "/dev/nvidia* nodes", StepStatus::kUnknown, "",
+                 Evidence({artifact::kDevNvidiaNodes}), ""};
+  if (!f.device_nodes) {
+    step.missing = "the /dev/nvidia* listing was not captured";
+    return step;
+  }
+  const auto& n = *f.device_nodes;
+  step.detail = std::to_string(n.gpus) + " /dev/nvidiaN" + (n.ctl ? ", /dev/nvidiactl present" : ", no /dev/nvidiactl");
+  step.status = n.ctl && n.gpus > 0 && n.gpus >= f.pci_gpus.value_or(0) ? StepStatus::kOk : StepStatus::kFailed;
+  return step;
+}
+
+ChainStep HostNvml(const Facts& f) {
+  ChainStep step{ChainStepId::kHostNvml, "NVML on the host (nvidia-smi)", StepStatus::kUnknown, "",
+                 Evidence({artifact::kHostNvidiaSmiList}), ""};
+  if (!f.host_nvml || !f.host_nvml->ran) {
+    step.missing = "host nvidia-smi -L did not run" + (f.host_nvml ? " (" + f.host_nvml->skip_reason + ")" : "");
+    return step;
+  }
+  const auto& n = *f.host_nvml;
+  step.detail = std::to_string(n.gpus) + " GPUs listed";
+  if (n.result != "ok") step.detail += "; " + n.result + (n.message.empty() ? "" : ": " + n.message);
+  bool all = !f.pci_gpus || n.gpus >= *f.pci_gpus;
+  step.status = n.result == "ok" && n.gpus > 0 && all ? StepStatus::kOk : StepStatus::kFailed;
+  if (n.result == "ok" && !all) step.detail += " of " + std::to_string(*f.pci_gpus) + " on PCI";
+  return step;
+}
+
+ChainStep Runtime(const Facts& f) {
+  ChainStep step{ChainStepId::kRuntime, "container runtime + NVIDIA toolkit", StepStatus::kUnknown, "",
+                 "runtime.*, " + std::string(artifact::kPluginInspect), ""};
+  std::string runtime_note =
+      f.default_runtime ? "default runtime '" + *f.default_runtime + "'" : "default runtime not captured";
+  if (!f.plugin_container) {
+    step.missing = "no device-plugin container found in the runtime's state";
+    step.detail = runtime_note;
+    return step;
+  }
+  step.detail = "plugin container " + f.plugin_container->id + " " + f.plugin_container->state + "; " + runtime_note;
+  step.status = f.plugin_container->state == "CONTAINER_RUNNING" ? StepStatus::kOk : StepStatus::kFailed;
+  // What NVML says inside the container is the toolkit's and the device
+  // cgroup's work; nvidia-smi missing from the image tells nothing either way.
+  if (!f.container_view) {
+    step.missing = "nvidia-smi was not run inside the plugin container";
+    return step;
+  }
+  const auto& v = *f.container_view;
+  if (v.outcome == "ok") {
+    step.detail += "; nvidia-smi in the container lists " + std::to_string(v.gpus) + " GPUs";
+  } else if (v.outcome == "executable_missing") {
+    step.detail += "; nvidia-smi is not in the plugin image (no NVML check possible)";
+  } else {
+    step.status = StepStatus::kFailed;
+    step.detail += "; nvidia-smi in the container: " + v.outcome + (v.detail.empty() ? "" : ": " + v.detail);
+  }
+  return step;
+}
+
+ChainStep Kubelet(const Facts& f) {
+  ChainStep step{ChainStepId::kKubelet, "kubelet", StepStatus::kUnknown, "",
+                 Evidence({artifact::kKubeletDevicePlugins, artifact::kJournalKubelet}), ""};
+  if (!f.kubelet_sock && f.kubelet_starts.value_or(0) == 0) {
+    step.missing = "no kubelet.sock listed and no kubelet start in the journal";
+    return step;
+  }
+  step.status = f.kubelet_sock ? StepStatus::kOk : StepStatus::kUnknown;
+  step.detail = f.kubelet_sock ? "kubelet.sock present" : "no kubelet.sock";
+  if (f.kubelet_starts) step.detail += ", " + std::to_string(*f.kubelet_starts) + " kubelet start(s) this boot";
+  return step;
+}
+
+ChainStep PluginNvml(const Facts& f) {
+  ChainStep step{ChainStepId::kPluginNvml, "device plugin NVML init", StepStatus::kUnknown, "",
+                 Evidence({artifact::kPluginLog, artifact::kPluginNvidiaSmiList}), ""};
+  if (f.plugin.nvml_failure) {
+    step.status = StepStatus::kFailed;
+    step.detail = *f.plugin.nvml_failure;
+  } else if (f.plugin.healthy_signs > 0) {
+    step.status = StepStatus::kOk;
+    step.detail = "the plugin found its devices and served them";
+  } else {
+    step.missing = f.plugin.logged ? "the plugin log shows neither an NVML failure nor serving"
+                                   : "no device-plugin log of the boot at capture";
+  }
+  return step;
+}
+
+ChainStep Registration(const Facts& f) {
+  ChainStep step{ChainStepId::kRegistration, "registration with kubelet", StepStatus::kUnknown, "",
+                 Evidence({artifact::kPluginLog, artifact::kKubeletDevicePlugins}), ""};
+  if (f.plugin.registered_ns) {
+    bool stale = f.kubelet_restarted_ns && *f.kubelet_restarted_ns > *f.plugin.registered_ns;
+    step.status = stale ? StepStatus::kFailed : StepStatus::kOk;
+    step.detail = stale ? "registered, but kubelet (re)started after the last registration"
+                        : "the plugin registered with kubelet";
+  } else if (f.plugin.logged) {
+    step.status = StepStatus::kFailed;
+    step.detail = "no registration since the plugin started";
+  } else {
+    step.missing = "no device-plugin log of the boot at capture";
+  }
+  return step;
+}
+
+ChainStep NodeResources(const Facts& f) {
+  ChainStep step{ChainStepId::kNodeResources, "Node capacity/allocatable", StepStatus::kUnknown, "",
+                 Evidence({artifact::kK8sNode}), ""};
+  if (!f.node) {
+    step.missing = "the Node object was not captured (no kubeconfig or no API access)";
+    return step;
+  }
+  const auto& n = *f.node;
+  if (!n.gpu_allocatable) {
+    step.status = StepStatus::kFailed;
+    step.detail = "nvidia.com/gpu is absent from the Node";
+  } else {
+    step.detail = "nvidia.com/gpu capacity " + n.gpu_capacity.value_or("?") + ", allocatable " + *n.gpu_allocatable;
+    int64_t host_gpus = f.host_nvml && f.host_nvml->ran ? f.host_nvml->gpus : 0;
+    int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
+    bool full = *n.gpu_allocatable != "0" && (expected == 0 || *n.gpu_allocatable == std::to_string(expected));
+    step.status = full ? StepStatus::kOk : StepStatus::kFailed;
+  }
+  if (n.mig_allocatable) {
+    step.detail += "; MIG resources present (nvidia.com/mig-*)";
+    // Under the MIG mixed strategy GPUs in MIG mode are advertised as
+    // nvidia.com/mig-*: nvidia.com/gpu at 0 or absent is what it looks like.
+    if (!n.gpu_allocatable || *n.gpu_allocatable == "0") step.status = StepStatus::kOk;
+  }
+  return step;
+}
+
+}  // namespace
+
+const char* StepStatusName(StepStatus status) {
+  switch (status) {
+    case StepStatus::kOk: return "ok";
+    case StepStatus::kFailed: return "failed";
+    case StepStatus::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::vector<ChainStep> JudgeChain(const ChainFacts& f) {
+  return {Pci(f),        Driver(f),       DeviceNodes(f),  HostNvml(f),
+          Runtime(f),    Kubelet(f),      PluginNvml(f),   Registration(f),
+          NodeResources(f),
+          {ChainStepId::kMetrics, "metrics and alerting", StepStatus::kUnknown, "", "",
+           "outside the node: check kube_node_status_allocatable and the alert rule separately"}};
+}
+
+}  // namespace gpuf

@@ -1,0 +1,103 @@
+// The GPU chain, step by step from the PCI bus to the Node's allocatable,
+// and the one rule per step that says whether it holds: ok, failed, or
+// unknown with what was not seen.
+//
+// Three readers fill ChainFacts from what they have and ask JudgeChain:
+// `analyze` from the loaded bundle (analyzer/chain_verdict.cc), `collect`'s
+// closing summary from its probes (collector/triage.cc) and `watch` from
+// the live host (collector/watch_check.cc). A fact a reader cannot see
+// stays unset and its step is unknown there; where two readers see the
+// same facts they give the same answer.
+#ifndef GPUF_CHAIN_CHAIN_STEPS_H_
+#define GPUF_CHAIN_CHAIN_STEPS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuf {
+
+enum class StepStatus { kOk, kFailed, kUnknown };
+const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown"
+
+enum class ChainStepId {
+  kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources, kMetrics
+};
+
+struct ChainStep {
+  ChainStepId id = ChainStepId::kPci;
+  std::string name;      // "PCI devices", "kernel driver", ...
+  StepStatus status = StepStatus::kUnknown;
+  std::string detail;    // what was seen, one line
+  std::string evidence;  // the artifacts it rests on
+  std::string missing;   // when unknown: what was not captured
+};
+
+struct ChainFacts {
+  // NVIDIA display/3D functions on the PCI bus; nullopt: not captured.
+  std::optional<int64_t> pci_gpus;
+
+  struct Driver {
+    bool loaded = false;  // /proc/driver/nvidia/version exists
+    std::string version;  // the module's, as it says
+    int64_t gpus = 0;     // entries of /proc/driver/nvidia/gpus
+  };
+  std::optional<Driver> driver;  // nullopt: not read
+
+  struct DeviceNodes {
+    int64_t gpus = 0;  // character devices /dev/nvidiaN
+    bool ctl = false;  // /dev/nvidiactl
+  };
+  std::optional<DeviceNodes> device_nodes;  // nullopt: not listed
+
+  struct HostNvml {
+    bool ran = false;         // false: skipped
+    std::string skip_reason;  // when skipped
+    std::string result;       // "ok", or the failure ("nvml_unknown_error", "timed_out", ...)
+    std::string message;      // what it said when it failed, "" when nothing
+    int64_t gpus = 0;         // GPUs `nvidia-smi -L` listed
+  };
+  std::optional<HostNvml> host_nvml;  // nullopt: no such probe
+
+  struct PluginContainer {
+    std::string state;  // "CONTAINER_RUNNING", ..., "?" when unknown
+    std::string id;     // its first 13 characters
+  };
+  std::optional<PluginContainer> plugin_container;  // the newest; nullopt: none found
+  std::optional<std::string> default_runtime;      // the runtime's default handler
+  struct ContainerView {
+    std::string outcome;  // as nvidia_smi_runs: "ok", "executable_missing", "nvml_unknown_error", ...
+    std::string detail;   // "" when nothing
+    int64_t gpus = 0;
+  };
+  std::optional<ContainerView> container_view;  // nullopt: nvidia-smi not run in it
+
+  bool kubelet_sock = false;                       // kubelet.sock listed
+  std::optional<int64_t> kubelet_starts;           // kubelet starts this boot (its journal); nullopt: not read
+  std::optional<int64_t> kubelet_restarted_ns;     // its last start or kubelet.sock creation, this boot
+
+  // What the plugin logged in the boot at capture since its last start
+  // (its container's or its unit's); all unset when it logged nothing.
+  struct Plugin {
+    bool logged = false;                        // any line
+    std::optional<std::string> nvml_failure;    // the first NVML init failure, as logged
+    int64_t healthy_signs = 0;                  // serving and registration lines
+    std::optional<int64_t> registered_ns;       // the last registration with kubelet
+  };
+  Plugin plugin;
+
+  struct Node {
+    std::optional<std::string> gpu_capacity;     // nvidia.com/gpu
+    std::optional<std::string> gpu_allocatable;  // nvidia.com/gpu
+    bool mig_allocatable = false;                // some nvidia.com/mig-* allocatable is not 0
+  };
+  std::optional<Node> node;  // nullopt: the Node object was not captured
+};
+
+// The steps in chain order, the last (metrics and alerting) outside the node.
+std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
+
+}  // namespace gpuf
+
+#endif  // GPUF_CHAIN_CHAIN_STEPS_H_

@@ -1,0 +1,89 @@
+// The closed word lists C++ and SQL share: how a probe ended, why it was
+// skipped, a finding's severity and confidence, and the timeline's
+// milestones. Each is an enum whose names are written once, here, in the
+// enum's order; Name() and Parse() convert, and the CHECK constraints of
+// schema/*.sql list the same words (tests/schema_docs_test.cc compares).
+// Rule SQL that compares one of these columns with a word not listed here
+// fails `rules lint` (analyzer/rules/sql_words.h); SQL in the code names
+// milestones as $milestone(...) parameters (analyzer/sql_vocabulary.h).
+#ifndef GPUF_COMMON_VOCABULARY_H_
+#define GPUF_COMMON_VOCABULARY_H_
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace gpuf {
+
+// artifacts.status, the manifest's artifacts[].status.
+enum class ProbeStatus { kOk, kNonzeroExit, kSignaled, kTimedOut, kInterrupted, kSkipped, kError };
+inline constexpr std::string_view kProbeStatusNames[] = {
+    "ok", "nonzero_exit", "signaled", "timed_out", "interrupted", "skipped", "error"};
+
+// artifacts.skip_reason, for a skipped probe.
+enum class SkipReason {
+  kToolMissing, kNotFound, kNotRegularFile, kPermissionDenied, kNotApplicable, kDeniedByPolicy, kDisabled,
+  kDeadline, kInterrupted
+};
+inline constexpr std::string_view kSkipReasonNames[] = {
+    "tool_missing", "not_found", "not_regular_file", "permission_denied", "not_applicable", "denied_by_policy",
+    "disabled", "deadline", "interrupted"};
+
+// A rule's and a finding's severity, most severe first.
+enum class Severity { kCritical, kHigh, kMedium, kLow, kInfo };
+inline constexpr std::string_view kSeverityNames[] = {"critical", "high", "medium", "low", "info"};
+
+// How sure a finding is, surest first.
+enum class Confidence { kConfirmed, kLikely, kPossible };
+inline constexpr std::string_view kConfidenceNames[] = {"confirmed", "likely", "possible"};
+
+// events.milestone: the steps of the GPU chain on the timeline
+// (analyzer/timeline.cc places them).
+enum class Milestone {
+  kDriverLoaded, kPersistencedStarted, kFabricmanagerStarted, kContainerdStarted, kKubeletStarted,
+  kKubeletSockCreated, kPluginContainerCreated, kPluginContainerStarted, kPluginContainerFinished,
+  kPluginServiceStarted, kPluginNvmlInitFailed, kPluginServing, kPluginRegistered, kPluginKubeletRestartSeen,
+  kKubeletRegistrationReceived, kKubeletListAndWatchEnded, kDaemonReload, kXid, kDeviceUnhealthy, kBoot,
+  kCollection
+};
+inline constexpr std::string_view kMilestoneNames[] = {
+    "driver_loaded", "persistenced_started", "fabricmanager_started", "containerd_started", "kubelet_started",
+    "kubelet_sock_created", "plugin_container_created", "plugin_container_started", "plugin_container_finished",
+    "plugin_service_started", "plugin_nvml_init_failed", "plugin_serving", "plugin_registered",
+    "plugin_kubelet_restart_seen", "kubelet_registration_received", "kubelet_list_and_watch_ended",
+    "daemon_reload", "xid", "device_unhealthy", "boot", "collection"};
+
+// Each enum's names, in its order.
+template <typename E> constexpr std::span<const std::string_view> Names();
+template <> constexpr std::span<const std::string_view> Names<ProbeStatus>() { return kProbeStatusNames; }
+template <> constexpr std::span<const std::string_view> Names<SkipReason>() { return kSkipReasonNames; }
+template <> constexpr std::span<const std::string_view> Names<Severity>() { return kSeverityNames; }
+template <> constexpr std::span<const std::string_view> Names<Confidence>() { return kConfidenceNames; }
+template <> constexpr std::span<const std::string_view> Names<Milestone>() { return kMilestoneNames; }
+
+static_assert(std::size(kProbeStatusNames) == static_cast<size_t>(ProbeStatus::kError) + 1);
+static_assert(std::size(kSkipReasonNames) == static_cast<size_t>(SkipReason::kInterrupted) + 1);
+static_assert(std::size(kSeverityNames) == static_cast<size_t>(Severity::kInfo) + 1);
+static_assert(std::size(kConfidenceNames) == static_cast<size_t>(Confidence::kPossible) + 1);
+static_assert(std::size(kMilestoneNames) == static_cast<size_t>(Milestone::kCollection) + 1);
+
+// The word for `value`.
+template <typename E>
+constexpr std::string_view Name(E value) {
+  return Names<E>()[static_cast<size_t>(value)];
+}
+
+// The value named `text`, or nullopt when no value has that name.
+template <typename E>
+constexpr std::optional<E> Parse(std::string_view text) {
+  auto names = Names<E>();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == text) return static_cast<E>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_VOCABULARY_H_

@@ -64,15 +64,15 @@ constexpr ProbeRow kStaticProbes[] = {
     {"runtime.crictl_ps", ProbeKind::kCommand, kPhasePassive, "crictl ps -a -o json"},
     {"runtime.crictl_pods", ProbeKind::kCommand, kPhasePassive, "crictl pods -o json"},
     {"runtime.crictl_info", ProbeKind::kCommand, kPhasePassive, "crictl info -o json",
-     KeepMode::kHead, 16 * kMiB, Redaction::kRuntimeJson},
+     KeepMode::kHead, 16 * kMiB},
     // Kubernetes view, when a kubeconfig is usable.
     {"k8s.node", ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get node {node} -o json",
-     KeepMode::kHead, 16 * kMiB, Redaction::kText, true},
+     KeepMode::kHead, 16 * kMiB, true},
     {"k8s.node_pods", ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get pods -A --field-selector "
      "spec.nodeName={node} -o json",
-     KeepMode::kHead, 64 * kMiB, Redaction::kRuntimeJson, true},
+     KeepMode::kHead, 64 * kMiB, true},
     // Host GPUs, last: nvidia-smi may load modules and create device nodes.
     {"host.nvidia_smi_list", ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -L"},
     {"host.nvidia_smi_query_xml", ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},

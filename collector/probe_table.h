@@ -26,11 +26,6 @@ enum class ProbeKind {
   kStatfs,   // file system type of a host path
 };
 
-enum class Redaction {
-  kText,         // scrub free text
-  kRuntimeJson,  // env/args redaction in runtime JSON, then scrub
-};
-
 inline constexpr int kPhasePassive = 1;
 inline constexpr int kPhaseRuntime = 2;
 inline constexpr int kPhaseContainer = 3;
@@ -47,7 +42,6 @@ struct ProbeRow {
   std::string_view target;
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
-  Redaction redaction = Redaction::kText;
   bool needs_kubeconfig = false;  // skipped (not applicable) without one
 };
 

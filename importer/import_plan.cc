@@ -8,10 +8,12 @@
 #include <filesystem>
 
 #include "collector/bundle_writer.h"
+#include "collector/secrets.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/manifest.h"
 #include "common/sha256.h"
+#include "common/work_dir.h"
 
 #ifndef GPUF_VERSION
 #define GPUF_VERSION "0.0.0"
@@ -43,25 +45,6 @@ std::string KindForName(const std::string& name) {
   return "file";
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string base = std::filesystem::temp_directory_path().string() + "/gpuforensics-import-XXXXXX";
-    std::vector<char> name(base.begin(), base.end());
-    name.push_back('\0');
-    if (mkdtemp(name.data()) != nullptr) path_ = name.data();
-  }
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace
 
 bool ImportPlan::Has(const std::string& name) const {
@@ -76,10 +59,13 @@ std::string StreamForName(const std::string& name) {
 }
 
 Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string>& cannot_show,
-                           const std::string& output_path) {
-  TempDir staging;
-  if (staging.path().empty()) return Status::IoError("cannot create a temporary directory");
+                           const std::string& output_path, Replace replace) {
+  GPUF_ASSIGN_OR_RETURN(WorkDir staging, WorkDir::Create("", "gpuforensics-import-"));
   std::vector<ImportedArtifact> artifacts = plan.artifacts;
+  // What another tool captured is scrubbed as collect scrubs what it reads:
+  // secrets never reach the bundle, whatever its source.
+  std::vector<int> redactions(artifacts.size(), 0);
+  for (size_t i = 0; i < artifacts.size(); ++i) redactions[i] = RedactText(artifacts[i].bytes, RedactionFor(artifacts[i].name));
   std::stable_sort(artifacts.begin(), artifacts.end(), [](const auto& a, const auto& b) {
     return std::tie(a.name, a.instance) < std::tie(b.name, b.instance);
   });
@@ -100,6 +86,7 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
   for (const auto& a : artifacts) {
     ++sequence;
     ManifestArtifact out;
+    out.redactions = redactions[static_cast<size_t>(sequence - 1)];
     out.name = a.name;
     out.instance = a.instance;
     out.kind = KindForName(a.name);
@@ -124,7 +111,8 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     }
     m.artifacts.push_back(std::move(out));
   }
-  return WriteBundle(output_path, SerializeManifest(m), std::move(members), plan.captured_at_ns / 1000000000LL);
+  return WriteBundle(output_path, SerializeManifest(m), std::move(members), plan.captured_at_ns / 1000000000LL,
+                     replace);
 }
 
 }  // namespace gpuf

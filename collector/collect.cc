@@ -25,9 +25,11 @@
 #include "collector/triage.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/output_file.h"
 #include "common/sha256.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -80,17 +82,6 @@ std::string OutputPathFor(const CollectOptions& options, const std::string& node
   return (std::filesystem::path(options.output_dir) / name).string();
 }
 
-// A private directory beside the output for outputs as they arrive.
-Result<std::string> MakeStagingDir(const std::string& output_path) {
-  std::filesystem::path parent = std::filesystem::path(output_path).parent_path();
-  if (parent.empty()) parent = ".";
-  std::string templ = (parent / ".gpuforensics-staging-XXXXXX").string();
-  if (!mkdtemp(templ.data())) {
-    return Status::IoError("creating a staging directory in '" + parent.string() + "'", std::strerror(errno));
-  }
-  return templ;
-}
-
 }  // namespace
 
 Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt) {
@@ -119,7 +110,12 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
   std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
-  GPUF_ASSIGN_OR_RETURN(std::string staging, MakeStagingDir(output_path));
+  const Replace replace = options.force ? Replace::kRegularFile : Replace::kNever;
+  GPUF_RETURN_IF_ERROR(CheckOutputPath(output_path, replace));
+  // Outputs as they arrive, beside the bundle; unredacted until redaction
+  // ran, so a signal removes it too (work_dir.h).
+  GPUF_ASSIGN_OR_RETURN(WorkDir staging_dir, WorkDir::Beside(output_path, ".gpuforensics-staging-"));
+  const std::string& staging = staging_dir.path();
 
   ProbeEnvironment env;
   env.host = &host;
@@ -166,16 +162,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     Status saved = redacted.ok() ? Status::Ok() : redacted.status();
     if (saved.ok() && options.output.empty()) output_path = OutputPathFor(options, manifest.node_name, stamp_ns);
     if (saved.ok()) saved = SaveCollectedRedaction(*redacted, options.redaction, output_path);
-    if (!saved.ok()) {
-      std::filesystem::remove_all(staging);
-      return saved;
-    }
+    if (!saved.ok()) return saved;
   }
   auto members = FinishArtifacts(all, manifest);
-  if (!members.ok()) {
-    std::filesystem::remove_all(staging);
-    return members.status();
-  }
+  if (!members.ok()) return members.status();
   manifest.ended_at_unix_ns = WallClockNowNs();
   manifest.ended_monotonic_ns = MonotonicNowNs();
   if (interrupt && interrupt->load()) {
@@ -187,9 +177,8 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   }
   if (options.fixed_time_ns) PinTimes(manifest, *options.fixed_time_ns);
 
-  Status written = WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL);
-  std::filesystem::remove_all(staging);
-  GPUF_RETURN_IF_ERROR(written);
+  GPUF_RETURN_IF_ERROR(WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL,
+                                   replace));
   return CollectOutcome{output_path, std::move(manifest), triage};
 }
 

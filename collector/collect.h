@@ -21,6 +21,7 @@ struct CollectOptions {
   std::string root = "/";           // where the host's files are
   std::string output;               // bundle path; "" = default name in output_dir
   std::string output_dir = ".";     // where a default-named bundle goes
+  bool force = false;               // --force: an existing regular file at the output may be replaced
   std::string node;                 // node name; "" = the host's hostname
   std::string kubeconfig;           // "" = $KUBECONFIG, else the kubelet's kubeconfig
   std::string plugin_pattern;       // RE2, case-insensitive
@@ -45,8 +46,10 @@ struct CollectOutcome {
   std::string triage;  // short human summary for stderr
 };
 
-// Fails only when no bundle can be written (bad options, output not
-// writable). Everything that goes wrong on the node is recorded instead.
+// Fails only when no bundle can be written (bad options, an output that
+// exists or is not a regular file, output not writable); the output is
+// checked before any probe runs. Everything that goes wrong on the node is
+// recorded instead.
 Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt);
 
 }  // namespace gpuf

@@ -112,7 +112,6 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   t.phase = row.phase;
   t.keep = row.keep;
   t.cap_bytes = row.cap_bytes;
-  t.redaction = row.redaction;
   t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
   if (row.kind != ProbeKind::kCommand) {
     t.paths = SplitSpaces(row.target);
@@ -280,7 +279,6 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
       t.instance = c.id;
       t.context = "container";
       t.container_id = c.id;
-      t.redaction = Redaction::kRuntimeJson;
       tasks.push_back(t);
     }
   } else if (plan.have_ctr) {
@@ -290,8 +288,7 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
         argv.insert(argv.end(), {"containers", "info", id});
         ProbeTask t = CommandTask("runtime.ctr_container_info", kPhaseRuntime, argv, plan);
         t.instance = id;
-        t.redaction = Redaction::kRuntimeJson;
-        tasks.push_back(t);
+          tasks.push_back(t);
       }
     }
   }

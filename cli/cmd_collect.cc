@@ -22,7 +22,9 @@ int RunCollect(const std::vector<std::string>& args) {
       "Captures the node's GPU chain read-only into one tar.zst bundle. Run it before\n"
       "any recovery step.\n\noptions");
   options.add_options()
-      ("output,o", po::value<std::string>(), "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here)")
+      ("output,o", po::value<std::string>(), "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here); "
+       "never an existing file")
+      ("force", "replace an existing regular file at --output (never a device, FIFO, directory or link)")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
       ("node", po::value<std::string>(), "node name (default: the host's hostname)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, else the kubelet's)")
@@ -43,14 +45,12 @@ int RunCollect(const std::vector<std::string>& args) {
   AddRedactOptions(options);
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("collect", parsed.status());
-  if (parsed->help) {
-    std::cout << options << "\n";
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("collect", options);
   const auto& v = parsed->values;
   CollectOptions o;
   o.root = v["root"].as<std::string>();
   if (v.count("output")) o.output = v["output"].as<std::string>();
+  o.force = v.count("force") > 0;
   if (v.count("node")) o.node = v["node"].as<std::string>();
   if (v.count("kubeconfig")) o.kubeconfig = v["kubeconfig"].as<std::string>();
   o.plugin_pattern = v["plugin-pattern"].as<std::string>();
@@ -100,7 +100,7 @@ int RunCollect(const std::vector<std::string>& args) {
   }
   std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
   std::printf("%s\n", outcome->bundle_path.c_str());
-  return kExitOk;
+  return outcome->manifest.complete ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace gpuf

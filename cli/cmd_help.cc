@@ -3,6 +3,7 @@
 //   gpuforensics help --list                 every command name, one a line
 //   gpuforensics help --markdown [COMMAND]   docs/cli/COMMAND.md (README.md without one)
 //   gpuforensics help --man [COMMAND]        docs/man/gpuforensics-COMMAND.1 (gpuforensics.1)
+//   gpuforensics help --exit-statuses        README's table of exit statuses
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -53,6 +54,10 @@ int UnknownCommand(const std::string& name) {
 }  // namespace
 
 int RunHelp(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "--exit-statuses") {
+    WriteStdout(ExitStatusMarkdown());
+    return kExitOk;
+  }
   if (args.size() == 1 && args[0] == "--list") {
     for (const auto& c : Commands()) std::printf("%.*s\n", static_cast<int>(c.name.size()), c.name.data());
     return kExitOk;
@@ -65,7 +70,7 @@ int RunHelp(const std::vector<std::string>& args) {
   }
   if (rest.empty()) {
     std::string out = form == "--man" ? IndexManPage(Commands(), GPUF_VERSION) : IndexMarkdown(Commands());
-    std::fputs(out.c_str(), stdout);
+    WriteStdout(out);
     return kExitOk;
   }
   const Command* command = FindCommand(rest[0]);
@@ -78,7 +83,7 @@ int RunHelp(const std::vector<std::string>& args) {
   }
   CommandDoc doc = DescribeCommand(*command, *options);
   std::string out = form == "--man" ? CommandManPage(doc, GPUF_VERSION) : CommandMarkdown(doc);
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return kExitOk;
 }
 

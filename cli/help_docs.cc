@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "common/exit_codes.h"
+
 namespace gpuf {
 
 namespace {
@@ -113,6 +115,9 @@ CommandDoc DescribeCommand(const Command& command, const po::options_description
     auto [argument, default_value] = SplitParameter(option->format_parameter());
     doc.options.push_back({Flags(option->format_name()), argument, default_value, option->description()});
   }
+  for (const auto& row : ExitStatuses()) {
+    if (AppliesTo(row, doc.name)) doc.exit_statuses.push_back({row.code, std::string(row.meaning)});
+  }
   return doc;
 }
 
@@ -128,6 +133,8 @@ std::string CommandMarkdown(const CommandDoc& doc) {
         << (o.default_value.empty() ? "" : "`" + MarkdownCell(o.default_value) + "`") << " | "
         << MarkdownCell(o.description) << " |\n";
   }
+  out << "\n## Exit status\n\n| Status | Meaning |\n|---|---|\n";
+  for (const auto& e : doc.exit_statuses) out << "| " << e.code << " | " << MarkdownCell(e.meaning) << " |\n";
   out << "\nSee also: [all commands](README.md), `man gpuforensics-" << doc.name << "`.\n";
   return out.str();
 }
@@ -154,6 +161,8 @@ std::string CommandManPage(const CommandDoc& doc, const std::string& version) {
     if (!o.default_value.empty()) out << " (default: " << Roff(o.default_value) << ")";
     out << "\n";
   }
+  out << ".SH EXIT STATUS\n";
+  for (const auto& e : doc.exit_statuses) out << ".TP\n\\fB" << e.code << "\\fR\n" << Roff(e.meaning) << "\n";
   out << ".SH SEE ALSO\n\\fBgpuforensics\\fR(1)\n";
   return out.str();
 }
@@ -179,8 +188,12 @@ std::string IndexManPage(std::span<const Command> commands, const std::string& v
     out << ".TP\n\\fB" << Roff(std::string(c.name)) << "\\fR\n"
         << Roff(std::string(c.help)) << "; see \\fBgpuforensics\\-" << Roff(std::string(c.name)) << "\\fR(1)\n";
   }
-  out << ".SH EXIT STATUS\n0 done, 1 findings (analyze) or mismatches (verify), 2 unusable input, 64 bad command line, "
-         "70 internal error, 74 output not written.\n";
+  out << ".SH EXIT STATUS\n";
+  for (const auto& row : ExitStatuses()) {
+    out << ".TP\n\\fB" << row.code << "\\fR\n" << Roff(std::string(row.meaning));
+    if (row.commands != "*") out << " (" << Roff(std::string(row.commands)) << ")";
+    out << "\n";
+  }
   return out.str();
 }
 

@@ -24,6 +24,11 @@ struct CommandDoc {
     std::string description;
   };
   std::vector<Option> options;
+  struct ExitStatus {
+    int code;
+    std::string meaning;
+  };
+  std::vector<ExitStatus> exit_statuses;  // those of common/exit_codes.h that apply
 };
 
 CommandDoc DescribeCommand(const Command& command, const po::options_description& options);

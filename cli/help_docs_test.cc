@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "common/exit_codes.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -58,6 +59,34 @@ TEST_CASE("gpuforensics help: every command documents itself, unknown ones are a
   auto unknown = test::RunGpuforensics({"help", "--man", "nosuch"});
   CHECK(unknown.exit_code == 64);
   CHECK(unknown.err == "gpuforensics help: unknown command 'nosuch'; see 'gpuforensics --help'\n");
+}
+
+TEST_CASE("exit statuses: --help, the man pages and README show the one table of common/exit_codes.h") {
+  for (const auto& row : ExitStatuses()) {
+    for (const char* command : {"collect", "analyze", "verify", "sql", "rules"}) {
+      if (!AppliesTo(row, command)) continue;
+      auto help = test::RunGpuforensics({command, "--help"});
+      CHECK(help.out.find(ExitStatusHelp(command)) != std::string::npos);
+      auto man = test::RunGpuforensics({"help", "--man", command});
+      CHECK(man.out.find(".TP\n\\fB" + std::to_string(row.code) + "\\fR\n") != std::string::npos);
+    }
+  }
+  CHECK(ExitStatusHelp("verify") ==
+        "exit status:\n"
+        "  0    done: the chain is not broken and no finding is at medium severity or\n"
+        "       above; everything was written\n"
+        "  1    the GPU chain is BROKEN or a finding is at medium severity or above\n"
+        "       (analyze, one bundle or many; rules run; watch); verify: a member does\n"
+        "       not match the manifest; rules list, lint, test: a rule has a problem\n"
+        "  2    the input is not a readable bundle, capture, database or rule folder (one\n"
+        "       line on stderr says why); a FIFO or device is refused without being read\n"
+        "  64   bad command line\n"
+        "  70   internal error (a bug, or a library failing in an unexpected way)\n"
+        "  74   the output could not be written (disk full, no permission, stdout closed\n"
+        "       or full)\n");
+  auto table = test::RunGpuforensics({"help", "--exit-statuses"});
+  CHECK(table.out == ExitStatusMarkdown());
+  CHECK(test::ReadFile(test::SourcePath("README.md")).find(ExitStatusMarkdown()) != std::string::npos);
 }
 
 }  // TEST_SUITE

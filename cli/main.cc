@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "cli/program.h"
 
 #ifndef GPUF_VERSION
@@ -21,7 +22,9 @@ std::string UnknownCommand(std::string_view command) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.size() > 1 && args[0] == "help") return gpuf::RunHelp(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (args.size() > 1 && args[0] == "help") {
+    return gpuf::FinishStdout("gpuforensics help", gpuf::RunHelp(std::vector<std::string>(args.begin() + 1, args.end())));
+  }
   const gpuf::Program program = {"gpuforensics", GPUF_VERSION, "commands:", gpuf::Commands(), UnknownCommand};
   return gpuf::RunProgram(program, args);
 }

@@ -31,6 +31,19 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
 using OptionsCapture = void (*)(const po::options_description& options, void* context);
 void SetOptionsCapture(OptionsCapture capture, void* context);
 
+// Prints the options and the exit statuses that apply to `command` on
+// stdout (the --help of every command); returns kExitOk.
+int PrintHelp(const std::string& command, const po::options_description& options);
+
+// Writes all of `text` to stdout, NUL bytes included; a failure shows in
+// FinishStdout.
+void WriteStdout(std::string_view text);
+
+// Flushes stdout and checks that everything written reached it (a full
+// disk, a closed pipe): returns `status`, or kExitIoError with one line on
+// stderr naming `program` when stdout failed.
+int FinishStdout(std::string_view program, int status);
+
 // Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
 int ReportFailure(const std::string& command, const Status& status);
 

@@ -167,7 +167,11 @@ namespace {
 Result<BundleSnapshot> AnalyzeAndRead(const std::string& path) {
   GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
   GPUF_ASSIGN_OR_RETURN(Analysis analysis, AnalyzeBundle(path, db));
-  return ReadSnapshot(db, analysis.loaded.bundle_id, path);
+  GPUF_ASSIGN_OR_RETURN(BundleSnapshot snapshot, ReadSnapshot(db, analysis.loaded.bundle_id, path));
+  const Manifest& m = analysis.loaded.manifest;
+  if (!m.complete) snapshot.gaps.push_back("the collection is incomplete (" + m.incomplete_reason + ")");
+  for (const auto& issue : analysis.loaded.integrity_issues) snapshot.gaps.push_back(issue.member + ": " + issue.problem);
+  return snapshot;
 }
 
 }  // namespace

@@ -55,6 +55,9 @@ struct BundleSnapshot {
   std::string registration;  // chain step status: "ok" | "failed" | "unknown"
   std::optional<std::string> allocatable;  // Node's nvidia.com/gpu, nullopt when absent
   std::optional<int64_t> gpus;  // host nvidia-smi count, else PCI count; nullopt when neither
+  // What the comparison cannot vouch for: an incomplete collection, members
+  // missing or not matching the manifest ("MEMBER: problem"). Empty when none.
+  std::vector<std::string> gaps;
 };
 
 struct FactDiff {

@@ -2,7 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstring>
+
+#include "common/file_io.h"
+#include "common/time_format.h"
 
 #include "analyzer/schema_sql.h"
 #include "analyzer/sql_vocabulary.h"
@@ -83,6 +91,8 @@ void Statement::Reset() {
   status_ = Status::Ok();
 }
 
+bool Statement::ReadOnly() const { return sqlite3_stmt_readonly(stmt_) != 0; }
+
 int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
 
 std::string Statement::ColumnName(int column) const {
@@ -114,7 +124,8 @@ Result<Database> Database::Create(const std::string& path) {
   // database that takes a million log lines is written and read in bulk,
   // and the bench's load took 20 % less time so. The page size must be set
   // before the first table.
-  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA page_size=65536; PRAGMA cache_size=-65536;"));
+  GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA page_size=65536; PRAGMA cache_size=-65536; PRAGMA application_id=" +
+                                     std::to_string(kAnalysisApplicationId) + ";"));
   for (const auto& file : SchemaFiles()) {
     GPUF_RETURN_IF_ERROR(database.Exec(file.sql).WithContext("schema/" + std::string(file.name)));
   }
@@ -122,7 +133,6 @@ Result<Database> Database::Create(const std::string& path) {
 }
 
 Result<Database> Database::CreateBare(const std::string& path) {
-  if (path != ":memory:" && path != kScratchDatabase) std::remove(path.c_str());
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
@@ -147,7 +157,96 @@ Result<Database> Database::OpenReadOnly(const std::string& path) {
   return database;
 }
 
-Database::Database(Database&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+std::optional<DatabaseKind> DatabaseKindOf(const std::string& path) {
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) return std::nullopt;
+  unsigned char header[100] = {};
+  ssize_t n = pread(*fd, header, sizeof header, 0);
+  close(*fd);
+  if (n != static_cast<ssize_t>(sizeof header) || std::memcmp(header, "SQLite format 3", 16) != 0) return std::nullopt;
+  int32_t id = static_cast<int32_t>(static_cast<uint32_t>(header[68]) << 24 | static_cast<uint32_t>(header[69]) << 16 |
+                                    static_cast<uint32_t>(header[70]) << 8 | header[71]);
+  if (id == kAnalysisApplicationId) return DatabaseKind::kAnalysis;
+  if (id == kFleetApplicationId) return DatabaseKind::kFleet;
+  return std::nullopt;
+}
+
+const char* DatabaseKindName(DatabaseKind kind) { return kind == DatabaseKind::kFleet ? "fleet" : "analysis"; }
+
+Result<DatabaseOutput> DatabaseOutput::Begin(const std::string& path, DatabaseKind kind) {
+  const std::string what = "--db";
+  const std::string name = DatabaseKindName(kind);
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    std::optional<DatabaseKind> found = DatabaseKindOf(path);
+    if (!found) {
+      return Status::Exists(what + " '" + path + "' is not a gpuforensics database",
+                            "it is never replaced; name a new file for the " + name + " database");
+    }
+    if (*found != kind) {
+      return Status::Exists(what + " '" + path + "' is a gpuforensics " + DatabaseKindName(*found) + " database, not " +
+                                (kind == DatabaseKind::kAnalysis ? "an " : "a ") + name + " database",
+                            "name a new file");
+    }
+  }
+  GPUF_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path, Replace::kRegularFile, what));
+  return DatabaseOutput(std::move(file));
+}
+
+const std::string& DatabaseOutput::write_path() const { return file_.temp_path(); }
+
+Status DatabaseOutput::Publish() { return file_.Publish(0644); }
+
+namespace {
+
+int PastDeadline(void* deadline) {
+  int64_t at = *static_cast<int64_t*>(deadline);
+  return at != 0 && MonotonicNowNs() >= at ? 1 : 0;
+}
+
+// The authorizer of RestrictToReads: what only reads.
+int OnlyReads(void*, int action, const char* arg1, const char* arg2, const char*, const char*) {
+  switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+      return SQLITE_OK;
+    case SQLITE_PRAGMA:
+      // "PRAGMA x" reads; "PRAGMA x = v" or "PRAGMA x(v)" may set, except
+      // for the pragmas whose argument only names what to read.
+      if (arg2 == nullptr) return SQLITE_OK;
+      for (const char* reader : {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo",
+                                 "foreign_key_list", "table_list"}) {
+        if (arg1 && std::strcmp(arg1, reader) == 0) return SQLITE_OK;
+      }
+      return SQLITE_DENY;
+    default:
+      return SQLITE_DENY;
+  }
+}
+
+}  // namespace
+
+Database::Database(sqlite3* db) : db_(db), deadline_ns_(std::make_unique<int64_t>(0)) {
+  sqlite3_progress_handler(db_, 10000, PastDeadline, deadline_ns_.get());
+}
+
+void Database::SetDeadline(std::optional<int64_t> deadline_monotonic_ns) {
+  *deadline_ns_ = deadline_monotonic_ns.value_or(0);
+}
+
+Status Database::RestrictToReads() {
+  sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
+  if (sqlite3_set_authorizer(db_, OnlyReads, nullptr) != SQLITE_OK) {
+    return Status::Internal("sqlite authorizer", sqlite3_errmsg(db_));
+  }
+  return Status::Ok();
+}
+
+Database::Database(Database&& other) noexcept : db_(other.db_), deadline_ns_(std::move(other.deadline_ns_)) {
+  other.db_ = nullptr;
+}
 
 Database::~Database() {
   if (db_) sqlite3_close(db_);

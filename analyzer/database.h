@@ -6,12 +6,14 @@
 #define GPUF_ANALYZER_DATABASE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <span>
 #include <string_view>
 #include <vector>
 
+#include "common/output_file.h"
 #include "common/status.h"
 
 struct sqlite3;
@@ -41,6 +43,8 @@ class Statement {
   Status Run();
   void Reset();
 
+  // True when the statement makes no direct change to the database.
+  bool ReadOnly() const;
   int ColumnCount() const;
   std::string ColumnName(int column) const;
   int64_t ColumnInt(int column) const;
@@ -67,11 +71,44 @@ class Statement {
 // cache however large the bundle; ":memory:" keeps every page in RAM.
 inline constexpr char kScratchDatabase[] = "";
 
+// What a database this tool writes says it is (PRAGMA application_id, the
+// header's bytes 68..71), so that --db can tell its own files from anything
+// else before it replaces one.
+enum class DatabaseKind { kAnalysis, kFleet };
+inline constexpr int32_t kAnalysisApplicationId = 0x47504641;  // "GPFA"
+inline constexpr int32_t kFleetApplicationId = 0x47504646;     // "GPFF"
+
+// The kind of a file by its header: nullopt for anything that is not a
+// database this tool wrote (another program's SQLite file, a bundle, an
+// empty file, a path that does not exist).
+std::optional<DatabaseKind> DatabaseKindOf(const std::string& path);
+const char* DatabaseKindName(DatabaseKind kind);  // "analysis", "fleet"
+
+// A database file written for --db: made new beside `path`, published there
+// by Publish() (common/output_file.h), removed when dropped unpublished.
+// Begin fails with Exists unless `path` does not exist, is an empty regular
+// file, or is a database of `kind` this tool wrote (which is replaced):
+//   "--db 'P' is not a gpuforensics database: it is never replaced; name a new file for the analysis database"
+//   "--db 'P' is a gpuforensics fleet database, not an analysis database: name a new file"
+//   "--db 'P' is a FIFO: only a regular file is ever replaced"
+class DatabaseOutput {
+ public:
+  static Result<DatabaseOutput> Begin(const std::string& path, DatabaseKind kind);
+  // The file to open the database on until Publish.
+  const std::string& write_path() const;
+  Status Publish();
+
+ private:
+  explicit DatabaseOutput(OutputFile file) : file_(std::move(file)) {}
+  OutputFile file_;
+};
+
 class Database {
  public:
-  // ":memory:", kScratchDatabase or a file path (an existing file is replaced).
+  // ":memory:", kScratchDatabase or the path of a new or empty file (a
+  // DatabaseOutput's write_path()); marked as an analysis database.
   static Result<Database> Create(const std::string& path);
-  // Like Create, without the tables (for a database of another schema).
+  // Like Create, without the tables or the mark (for a database of another schema).
   static Result<Database> CreateBare(const std::string& path);
   // An existing database, read-only. NotFound / BadInput when it is not one.
   static Result<Database> OpenReadOnly(const std::string& path);
@@ -81,6 +118,16 @@ class Database {
 
   Status Exec(std::string_view sql);
   Result<Statement> Prepare(std::string_view sql);
+
+  // A statement still running when the monotonic clock passes `deadline_ns`
+  // is interrupted (a progress handler): it fails with kInterruptedMessage.
+  // nullopt lifts the deadline.
+  void SetDeadline(std::optional<int64_t> deadline_monotonic_ns);
+  // From now on only reads are authorized: SELECT, reading functions and
+  // pragmas that only read. Writes, ATTACH (and so VACUUM INTO), DETACH,
+  // CREATE, DROP and pragmas that set a value fail to prepare with
+  // "not authorized". For the `sql` command's user statements.
+  Status RestrictToReads();
   // Like Prepare, but refuses text after the first statement.
   Result<Statement> PrepareSingle(std::string_view sql);
   // Drops the named indexes and returns the statements that create them
@@ -90,9 +137,12 @@ class Database {
   int64_t Changes() const;
 
  private:
-  explicit Database(sqlite3* db) : db_(db) {}
+  explicit Database(sqlite3* db);
   sqlite3* db_;
+  std::unique_ptr<int64_t> deadline_ns_;  // 0: none; heap-held, the handler keeps its address
 };
+
+inline constexpr char kInterruptedMessage[] = "interrupted";
 
 }  // namespace gpuf
 

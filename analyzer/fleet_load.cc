@@ -30,7 +30,12 @@ struct BundleRows {
   size_t index = 0;
   std::string load_error;  // empty when analyzed
   std::vector<std::vector<Row>> tables;
+  bool broken = false;             // chain BROKEN or a finding at medium or above
+  int64_t integrity_issues = 0;
+  std::string gap;                 // why the analysis cannot vouch for the bundle, "" when it can
 };
+
+bool Serious(const Finding& f) { return f.severity == "critical" || f.severity == "high" || f.severity == "medium"; }
 
 // One per-bundle query and the fleet statement its rows go to. `types` has a
 // letter per selected column (T text, I integer, R real); ?1 of `insert` is
@@ -85,7 +90,14 @@ Result<std::vector<Row>> SelectRows(Database& db, const TableCopy& copy, int64_t
 Status AnalyzeInto(const std::string& path, const RuleSet& rules, BundleRows& out) {
   GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(":memory:"));
   GPUF_ASSIGN_OR_RETURN(LoadResult loaded, PrepareBundle(path, db));
-  GPUF_RETURN_IF_ERROR(RunRuleSet(db, loaded.bundle_id, rules).status());
+  GPUF_ASSIGN_OR_RETURN(RuleRunSummary summary, RunRuleSet(db, loaded.bundle_id, rules));
+  for (const auto& f : summary.findings) out.broken = out.broken || Serious(f);
+  out.integrity_issues = static_cast<int64_t>(loaded.integrity_issues.size());
+  if (!loaded.manifest.complete) out.gap = "the bundle is incomplete (" + loaded.manifest.incomplete_reason + ")";
+  if (out.integrity_issues > 0) {
+    out.gap = std::to_string(out.integrity_issues) + " members are missing or do not match the manifest";
+  }
+  if (summary.runs.empty()) out.gap = "no rule ran";
   for (const auto& copy : kCopies) {
     GPUF_ASSIGN_OR_RETURN(std::vector<Row> rows, SelectRows(db, copy, loaded.bundle_id));
     out.tables.push_back(std::move(rows));
@@ -93,6 +105,7 @@ Status AnalyzeInto(const std::string& path, const RuleSet& rules, BundleRows& ou
   GPUF_ASSIGN_OR_RETURN(std::vector<ChainStep> steps, ComputeChainVerdict(db, loaded.bundle_id));
   std::vector<Row> step_rows;
   for (size_t i = 0; i < steps.size(); ++i) {
+    out.broken = out.broken || steps[i].status == StepStatus::kFailed;
     step_rows.push_back({Cell(static_cast<int64_t>(i + 1)), Cell(steps[i].name),
                          Cell(std::string(StepStatusName(steps[i].status))), Cell(steps[i].detail)});
   }
@@ -117,13 +130,15 @@ class FleetWriter {
  public:
   static Result<FleetWriter> Open(const std::string& path) {
     GPUF_ASSIGN_OR_RETURN(Database db, Database::CreateBare(path));
+    GPUF_RETURN_IF_ERROR(db.Exec("PRAGMA application_id=" + std::to_string(kFleetApplicationId)));
     for (const auto& file : FleetSchemaFiles()) {
       GPUF_RETURN_IF_ERROR(db.Exec(file.sql).WithContext("schema/fleet/" + std::string(file.name)));
     }
     GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
     FleetWriter writer(std::move(db));
     GPUF_ASSIGN_OR_RETURN(Statement bundle, writer.db_.Prepare("INSERT INTO fleet_bundles "
-                                                               "(fleet_bundle_id, path, load_error) VALUES (?1, ?2, ?3)"));
+                                                               "(fleet_bundle_id, path, load_error, integrity_issues) "
+                                                               "VALUES (?1, ?2, ?3, ?4)"));
     writer.statements_.push_back(std::move(bundle));
     for (const auto& copy : kCopies) {
       GPUF_ASSIGN_OR_RETURN(Statement insert, writer.db_.Prepare(copy.insert));
@@ -139,9 +154,9 @@ class FleetWriter {
     Statement& bundle = statements_[0];
     bundle.Bind(1, id).Bind(2, path);
     if (rows.load_error.empty()) {
-      bundle.BindNull(3);
+      bundle.BindNull(3).Bind(4, rows.integrity_issues);
     } else {
-      bundle.Bind(3, rows.load_error);
+      bundle.Bind(3, rows.load_error).BindNull(4);
     }
     GPUF_RETURN_IF_ERROR(bundle.Run());
     for (size_t t = 0; t < rows.tables.size(); ++t) {
@@ -214,7 +229,7 @@ Result<FleetLoadResult> WriteFleet(FleetWriter& writer, const FleetLoadOptions& 
   }
 
   FleetLoadResult result;
-  std::vector<std::optional<FleetBundleError>> errors(count);
+  std::vector<std::optional<FleetBundleError>> errors(count), gaps(count);
   Status written = Status::Ok();
   for (size_t received = 0; received < count; ++received) {
     BundleRows rows = handoff.Take();  // every bundle is taken, even after a failed write, so workers end
@@ -222,6 +237,8 @@ Result<FleetLoadResult> WriteFleet(FleetWriter& writer, const FleetLoadOptions& 
     const std::string& path = options.bundles[rows.index];
     if (rows.load_error.empty()) {
       ++result.loaded;
+      if (rows.broken) ++result.broken;
+      if (!rows.gap.empty()) gaps[rows.index] = FleetBundleError{path, rows.gap};
     } else {
       errors[rows.index] = FleetBundleError{path, rows.load_error};
     }
@@ -231,24 +248,25 @@ Result<FleetLoadResult> WriteFleet(FleetWriter& writer, const FleetLoadOptions& 
   for (auto& error : errors) {
     if (error) result.not_loaded.push_back(std::move(*error));
   }
+  for (auto& gap : gaps) {
+    if (gap) result.gaps.push_back(std::move(*gap));
+  }
   return result;
 }
 
 }  // namespace
 
 Result<FleetLoadResult> LoadFleet(const std::string& db_path, const FleetLoadOptions& options) {
+  // Written beside its path and published whole; a failure leaves nothing.
+  GPUF_ASSIGN_OR_RETURN(DatabaseOutput output, DatabaseOutput::Begin(db_path, DatabaseKind::kFleet));
   std::vector<std::string> dirs = {BuiltinRulesDir()};
   dirs.insert(dirs.end(), options.extra_rule_dirs.begin(), options.extra_rule_dirs.end());
   GPUF_ASSIGN_OR_RETURN(RuleSet rules, LoadRules(dirs));
-
-  auto result = [&]() -> Result<FleetLoadResult> {
-    GPUF_ASSIGN_OR_RETURN(FleetWriter writer, FleetWriter::Open(db_path));
-    GPUF_ASSIGN_OR_RETURN(FleetLoadResult loaded, WriteFleet(writer, options, rules));
-    GPUF_RETURN_IF_ERROR(writer.Commit());
-    return loaded;
-  }();
-  if (!result.ok()) std::remove(db_path.c_str());  // nothing half-written is left behind
-  return result;
+  GPUF_ASSIGN_OR_RETURN(FleetWriter writer, FleetWriter::Open(output.write_path()));
+  GPUF_ASSIGN_OR_RETURN(FleetLoadResult loaded, WriteFleet(writer, options, rules));
+  GPUF_RETURN_IF_ERROR(writer.Commit());
+  GPUF_RETURN_IF_ERROR(output.Publish());
+  return loaded;
 }
 
 }  // namespace gpuf

@@ -33,12 +33,15 @@ struct FleetBundleError {
 struct FleetLoadResult {
   size_t loaded = 0;
   std::vector<FleetBundleError> not_loaded;  // in command-line order
+  size_t broken = 0;                         // chain BROKEN or a finding at medium or above
+  std::vector<FleetBundleError> gaps;        // analyzed, but incomplete or with members missing or damaged
 };
 
 // A bundle that cannot be analyzed becomes a fleet_bundles row with its
-// load_error, and loading goes on. Fails when the rules cannot be read
-// (NotFound) or the fleet database cannot be written (IoError, Internal);
-// then no database file is left behind.
+// load_error, and loading goes on. Fails with Exists as DatabaseOutput
+// (database.h) when `db_path` is not new or a fleet database this tool
+// wrote, when the rules cannot be read (NotFound) or the fleet database
+// cannot be written (IoError, Internal); then nothing is left at db_path.
 Result<FleetLoadResult> LoadFleet(const std::string& db_path, const FleetLoadOptions& options);
 
 }  // namespace gpuf

@@ -29,12 +29,15 @@ Status RequireFleetTables(Database& db) {
 Status CountBundles(Database& db, FleetSummary& summary) {
   GPUF_ASSIGN_OR_RETURN(Statement count,
                         db.Prepare(std::string("SELECT count(*), count(*) FILTER (WHERE load_error IS NULL), "
+                                               "count(*) FILTER (WHERE load_error IS NULL AND "
+                                               "(complete = 0 OR integrity_issues > 0)), "
                                                "count(DISTINCT CASE WHEN load_error IS NULL THEN ") +
                                    kNode + " END) FROM fleet_bundles b"));
   if (count.Step()) {
     summary.bundles = count.ColumnInt(0);
     summary.analyzed = count.ColumnInt(1);
-    summary.nodes = count.ColumnInt(2);
+    summary.with_gaps = count.ColumnInt(2);
+    summary.nodes = count.ColumnInt(3);
   }
   return count.status();
 }

@@ -48,6 +48,7 @@ struct FleetSummary {
   int64_t bundles = 0;
   int64_t analyzed = 0;
   int64_t nodes = 0;
+  int64_t with_gaps = 0;  // analyzed, but incomplete or with members missing or damaged
   double within_seconds = 0;
   std::vector<FleetFindingCount> findings;  // most nodes first, then rule id
   std::vector<FleetStepCount> steps;        // chain order; only steps failed or unknown somewhere

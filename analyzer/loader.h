@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/bundle_reader.h"
+#include "common/bundle_reader.h"
 #include "analyzer/database.h"
 #include "analyzer/load_progress.h"
 

@@ -188,7 +188,8 @@ Json BundleJson(const BundleSnapshot& s) {
           {"machine_id", nullable(s.machine_id)},
           {"boot_id", nullable(s.boot_id)},
           {"node_zone", nullable(s.node_zone)},
-          {"collected_at", FormatRfc3339Utc(s.collected_at_ns)}};
+          {"collected_at", FormatRfc3339Utc(s.collected_at_ns)},
+          {"gaps", s.gaps}};
 }
 
 Json ContainerJson(const std::optional<SeenPluginContainer>& c) {
@@ -220,7 +221,9 @@ Json RecoveryJson(const std::optional<RecoveryCheck>& recovery) {
 std::string RenderDiffText(const BundleDiff& d, const DiffRenderOptions& o) {
   std::string out;
   out += "A  " + d.a.path + "\n   " + IdentityLine(d.a, o.zone) + "\n";
+  for (const auto& gap : d.a.gaps) out += "   NOT TRUSTWORTHY: " + gap + "\n";
   out += "B  " + d.b.path + "\n   " + IdentityLine(d.b, o.zone) + "\n";
+  for (const auto& gap : d.b.gaps) out += "   NOT TRUSTWORTHY: " + gap + "\n";
   out += "Nodes: " + RelationWords(d.relation) + " (" + d.relation_reason + ")\n";
   out += std::to_string(d.different) + " facts differ, " + std::to_string(d.same) + " the same\n\n";
   TextRecovery(d, o, out);
@@ -247,6 +250,14 @@ std::string RenderDiffMarkdown(const BundleDiff& d, const DiffRenderOptions& o) 
   row("machine-id", d.a.machine_id, d.b.machine_id);
   row("boot id", d.a.boot_id, d.b.boot_id);
   row("collected", o.zone.Format(d.a.collected_at_ns), o.zone.Format(d.b.collected_at_ns));
+  if (!d.a.gaps.empty() || !d.b.gaps.empty()) {
+    auto joined = [](const std::vector<std::string>& gaps) {
+      std::string text;
+      for (const auto& g : gaps) text += (text.empty() ? "" : "; ") + g;
+      return text.empty() ? std::string("none") : text;
+    };
+    out += "| **not trustworthy** | " + Cell(joined(d.a.gaps)) + " | " + Cell(joined(d.b.gaps)) + " |\n";
+  }
   out += "\n**Nodes:** " + RelationWords(d.relation) + " (" + d.relation_reason + "). **" +
          std::to_string(d.different) + "** facts differ, " + std::to_string(d.same) + " the same.\n\n";
   MarkdownRecovery(d, o, out);

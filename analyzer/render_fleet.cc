@@ -24,6 +24,9 @@ long long L(int64_t v) { return static_cast<long long>(v); }
 std::string RenderFleetText(const FleetSummary& s) {
   std::string out;
   AppendLine(out, "fleet: %lld bundles, %lld analyzed, from %lld nodes\n", L(s.bundles), L(s.analyzed), L(s.nodes));
+  if (s.with_gaps > 0) {
+    AppendLine(out, "  %lld of them incomplete or with members missing or not matching the manifest\n", L(s.with_gaps));
+  }
 
   out += "\nnodes by finding\n";
   if (s.findings.empty()) out += "  (none)\n";
@@ -80,6 +83,7 @@ std::string RenderFleetJson(const FleetSummary& s) {
               {"bundles", s.bundles},
               {"analyzed", s.analyzed},
               {"nodes", s.nodes},
+              {"with_gaps", s.with_gaps},
               {"within_seconds", s.within_seconds},
               {"findings", findings},
               {"chain_steps_not_ok", steps},

@@ -4,6 +4,7 @@
 #include "analyzer/node_commands.h"
 #include "analyzer/query.h"
 #include "common/vocabulary.h"
+#include "common/exit_codes.h"
 
 namespace gpuf {
 
@@ -155,6 +156,36 @@ bool HasSeriousFinding(const Report& report) {
     if (severity && *severity <= Severity::kMedium) return true;
   }
   return false;
+}
+
+bool ChainBroken(const Report& report) {
+  for (const auto& step : report.verdict) {
+    if (step.status == StepStatus::kFailed) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> ReportGaps(const Report& report) {
+  std::vector<std::string> gaps;
+  if (!report.complete) {
+    gaps.push_back("the bundle is incomplete (" + (report.incomplete_reason.empty() ? std::string("no reason given")
+                                                                                      : report.incomplete_reason) + ")");
+  }
+  if (!report.integrity_issues.empty()) {
+    gaps.push_back(std::to_string(report.integrity_issues.size()) + " member" +
+                   (report.integrity_issues.size() == 1 ? " is" : "s are") +
+                   " missing or do not match the manifest (gpuforensics verify lists them)");
+  }
+  if (report.rule_runs.empty()) gaps.push_back("no rule ran: known issues were not looked for");
+  size_t errors = 0;
+  for (const auto& run : report.rule_runs) errors += run.outcome == "error";
+  if (errors > 0) gaps.push_back(std::to_string(errors) + (errors == 1 ? " rule" : " rules") + " could not run (error)");
+  return gaps;
+}
+
+int AnalysisExitStatus(const Report& report) {
+  if (ChainBroken(report) || HasSeriousFinding(report)) return kExitFindings;
+  return ReportGaps(report).empty() ? kExitOk : kExitIncomplete;
 }
 
 Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::string& bundle_path) {

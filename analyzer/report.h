@@ -89,8 +89,19 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
 // bundle adds how, since its names and addresses are pseudonyms.
 std::string CapturedBy(const Report& report);
 
-// True when a finding of medium severity or above is present (analyze's exit status 1).
+// True when a finding of medium severity or above is present.
 bool HasSeriousFinding(const Report& report);
+// True when a step of the chain verdict FAILED (the report says BROKEN).
+bool ChainBroken(const Report& report);
+// What the report cannot vouch for, one line each: an incomplete bundle,
+// members missing or not matching the manifest, no rule run, a rule in
+// error. Empty when nothing.
+std::vector<std::string> ReportGaps(const Report& report);
+
+// analyze's exit status for one bundle (common/exit_codes.h): findings when
+// the chain is BROKEN or a finding is at medium or above, else incomplete
+// when ReportGaps says anything, else ok.
+int AnalysisExitStatus(const Report& report);
 
 // The finding of `rule_id` among the report's findings and ruled-out ones; nullptr when none.
 const Finding* FindFinding(const Report& report, const std::string& rule_id);

@@ -75,17 +75,22 @@ int RulesNotEvaluated(const Report& r) {
 std::string NoFindingsCaveat(const Report& r) {
   std::string caveat;
   if (!r.complete) caveat += "The collection was cut short (" + r.incomplete_reason + "). ";
+  if (!r.integrity_issues.empty()) {
+    caveat += std::to_string(r.integrity_issues.size()) + " of the bundle's members are missing or do not match the "
+              "manifest (see Integrity). ";
+  }
+  if (r.rule_runs.empty()) return caveat + "No rule ran: this is not a statement that the node is healthy.";
   const int not_evaluated = RulesNotEvaluated(r);
   const int64_t missing = r.artifacts_failed + r.artifacts_skipped;
   if (not_evaluated > 0) {
     caveat += std::to_string(not_evaluated) + " of " + std::to_string(r.rule_runs.size()) +
               " rules could not be checked for lack of evidence (see Coverage): this is not a statement that the "
               "node is healthy.";
+  } else if (!r.complete || !r.integrity_issues.empty()) {
+    caveat += "This is not a statement that the node is healthy.";
   } else if (missing > 0) {
     caveat += "Every rule had the evidence it needs, but " + std::to_string(missing) + " of " +
               std::to_string(r.artifacts_total) + " artifacts are missing or failed (see Coverage).";
-  } else if (!r.complete) {
-    caveat += "This is not a statement that the node is healthy.";
   }
   return caveat;
 }

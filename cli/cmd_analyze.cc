@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
@@ -47,8 +48,7 @@ Result<Analysis> AnalyzeWithProgress(const std::string& bundle, Database& db, co
 int RunAnalyze(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics analyze BUNDLE... [options]\n\n"
       "Loads a bundle into SQLite, rebuilds the boot timeline, runs the known-issue\n"
-      "rules and reports. Runs offline, anywhere. Exit status: 0 nothing at medium\n"
-      "severity or above, 1 something at medium or above, 2 unusable input.\n\noptions");
+      "rules and reports. Runs offline, anywhere.\n\noptions");
   options.add_options()
       ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
        "must-gather or folder of saved outputs (docs/inputs.md)")
@@ -70,10 +70,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   positional.add("more-bundles", -1);
   auto parsed = ParseOptions("analyze", args, options, positional);
   if (!parsed.ok()) return ReportFailure("analyze", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("analyze", options, positional);
   const auto& v = parsed->values;
   if (!v.count("bundle")) {
     return ReportFailure("analyze", Status::InvalidArgument("no bundle given", "usage: gpuforensics analyze BUNDLE"));
@@ -96,25 +93,33 @@ int RunAnalyze(const std::vector<std::string>& args) {
     for (const auto& more : v["more-bundles"].as<std::vector<std::string>>()) bundles.push_back(more);
     return RunFleetLoad(bundles, v.count("db") ? db_path : "", rule_dirs, v["jobs"].as<unsigned>());
   }
+  // Before anything is read: a wrong --db is refused at once, and only a
+  // whole analysis is published there.
+  std::optional<DatabaseOutput> kept;
+  if (v.count("db")) {
+    auto output = DatabaseOutput::Begin(db_path, DatabaseKind::kAnalysis);
+    if (!output.ok()) return ReportFailure("analyze", output.status());
+    kept.emplace(std::move(*output));
+  }
   auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
   if (!input.ok()) return ReportFailure("analyze", input.status());
   if (input->imported()) {
     std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
   }
-  auto db = Database::Create(db_path);
+  auto db = Database::Create(kept ? kept->write_path() : db_path);
   if (!db.ok()) return ReportFailure("analyze", db.status());
   auto analysis = AnalyzeWithProgress(input->bundle_path(), *db, rule_dirs);
-  if (!analysis.ok()) {
-    if (db_path != kScratchDatabase) std::remove(db_path.c_str());  // nothing half-written is left behind
-    return ReportFailure("analyze", analysis.status());
-  }
+  if (!analysis.ok()) return ReportFailure("analyze", analysis.status());
   auto report = BuildReport(*db, *analysis, bundle);
   if (!report.ok()) return ReportFailure("analyze", report.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), report->node_zone);
   if (!zone.ok()) return ReportFailure("analyze", zone.status());
-  std::string out = RenderReport(format, *report, *zone);
-  std::fputs(out.c_str(), stdout);
-  return HasSeriousFinding(*report) ? kExitFindings : kExitOk;
+  if (kept) {
+    Status published = kept->Publish();
+    if (!published.ok()) return ReportFailure("analyze", published);
+  }
+  WriteStdout(RenderReport(format, *report, *zone));
+  return AnalysisExitStatus(*report);
 }
 
 }  // namespace gpuf

@@ -56,7 +56,9 @@ int RunCollect(const std::vector<std::string>& args) {
       "any recovery step.\n\noptions");
   options.add_options()
       ("output,o", po::value<std::string>(),
-       "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here); - writes the bundle to stdout")
+       "bundle path (default gpuforensics-<node>-<UTC time>.tar.zst here), never an existing file; - writes the "
+       "bundle to stdout")
+      ("force", "replace an existing regular file at --output (never a device, FIFO, directory or link)")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
       ("node", po::value<std::string>(), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
@@ -79,14 +81,12 @@ int RunCollect(const std::vector<std::string>& args) {
   AddRedactOptions(options);
   auto parsed = ParseOptions("collect", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("collect", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, po::positional_options_description());
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("collect", options, po::positional_options_description());
   const auto& v = parsed->values;
   CollectOptions o;
   o.root = v["root"].as<std::string>();
   if (v.count("output")) o.output = v["output"].as<std::string>();
+  o.force = v.count("force") > 0;
   if (v.count("node")) o.node = v["node"].as<std::string>();
   if (v.count("kubeconfig")) o.kubeconfig = v["kubeconfig"].as<std::string>();
   o.plugin_pattern = v["plugin-pattern"].as<std::string>();
@@ -171,7 +171,7 @@ int RunCollect(const std::vector<std::string>& args) {
   }
   std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
   std::printf("%s\n", outcome->bundle_path.c_str());
-  return kExitOk;
+  return outcome->manifest.complete ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace gpuf

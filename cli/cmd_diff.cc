@@ -16,10 +16,9 @@ int RunDiff(const std::vector<std::string>& args) {
       "capture, the GPUs seen at each step of the chain, the chain verdict, the\n"
       "device-plugin sockets and the findings. For two bundles of the same node\n"
       "(equal machine-id), A before B, it checks the recovery: was the plugin\n"
-      "container really recreated, did it register, did allocatable come back.\n\n"
-      "Exit status: 0 when the comparison ran, whatever it found (two bundles always\n"
-      "differ; read the verdict in the output or in the JSON); 2 when a bundle cannot\n"
-      "be read; 64 for a bad command line.\n\noptions");
+      "container really recreated, did it register, did allocatable come back.\n"
+      "Two bundles always differ: the comparison exits 0 whatever it found, and 3\n"
+      "when a bundle has members missing or not matching its manifest.\n\noptions");
   options.add_options()
       ("bundle-a", po::value<std::string>()->value_name("A"), "the first bundle (before)")
       ("bundle-b", po::value<std::string>()->value_name("B"), "the second bundle (after)")
@@ -31,10 +30,7 @@ int RunDiff(const std::vector<std::string>& args) {
   positional.add("bundle-a", 1).add("bundle-b", 1);
   auto parsed = ParseOptions("diff", args, options, positional);
   if (!parsed.ok()) return ReportFailure("diff", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("diff", options, positional);
   const auto& v = parsed->values;
   if (!v.count("bundle-a") || !v.count("bundle-b")) {
     return ReportFailure("diff", Status::InvalidArgument("two bundles needed", "usage: gpuforensics diff A B"));
@@ -58,8 +54,8 @@ int RunDiff(const std::vector<std::string>& args) {
   std::string out = format == "json"       ? RenderDiffJson(*diff)
                     : format == "markdown" ? RenderDiffMarkdown(*diff, render)
                                            : RenderDiffText(*diff, render);
-  std::fputs(out.c_str(), stdout);
-  return kExitOk;
+  WriteStdout(out);
+  return diff->a.gaps.empty() && diff->b.gaps.empty() ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace gpuf

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -9,20 +11,32 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
+#include "common/file_io.h"
 
 namespace gpuf {
 
 namespace {
 
 // OpenReadOnly reads any file and fails only at the first query, as an
-// internal error; a bundle given by mistake is the user's input.
-bool LooksLikeSqlite(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return true;  // let OpenReadOnly say why it cannot be opened
+// internal error; a bundle given by mistake is the user's input, and a FIFO
+// is refused without waiting on it.
+Status CheckFleetFile(const std::string& path) {
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) {
+    if (fd.status().code() == Status::Code::kBadInput) return fd.status();
+    return Status::Ok();  // let OpenReadOnly say why it cannot be opened
+  }
   char magic[16] = {};
-  size_t n = std::fread(magic, 1, sizeof magic, f);
-  std::fclose(f);
-  return n == sizeof magic && std::string(magic, 15) == "SQLite format 3";
+  ssize_t n = pread(*fd, magic, sizeof magic, 0);
+  close(*fd);
+  const std::string hint = "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...";
+  if (n != static_cast<ssize_t>(sizeof magic) || std::string(magic, 15) != "SQLite format 3") {
+    return Status::BadInput("'" + path + "' is not a SQLite database", hint);
+  }
+  if (DatabaseKindOf(path) == DatabaseKind::kAnalysis) {
+    return Status::BadInput("'" + path + "' is a gpuforensics analysis database, not a fleet database", hint);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -43,10 +57,7 @@ int RunFleet(const std::vector<std::string>& args) {
   positional.add("db", 1);
   auto parsed = ParseOptions("fleet", args, options, positional);
   if (!parsed.ok()) return ReportFailure("fleet", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("fleet", options, positional);
   const auto& v = parsed->values;
   if (!v.count("db")) {
     return ReportFailure("fleet", Status::InvalidArgument("no fleet database given",
@@ -57,10 +68,7 @@ int RunFleet(const std::vector<std::string>& args) {
     return ReportFailure("fleet", Status::InvalidArgument("--format must be text or json"));
   }
   const std::string path = v["db"].as<std::string>();
-  if (!LooksLikeSqlite(path)) {
-    return ReportFailure("fleet", Status::BadInput("'" + path + "' is not a SQLite database",
-                                                   "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE..."));
-  }
+  if (Status usable = CheckFleetFile(path); !usable.ok()) return ReportFailure("fleet", usable);
   auto db = Database::OpenReadOnly(path);
   if (!db.ok()) return ReportFailure("fleet", db.status());
   if (v.count("nodes")) {
@@ -75,8 +83,8 @@ int RunFleet(const std::vector<std::string>& args) {
   }
   auto summary = SummarizeFleet(*db, v["within"].as<double>());
   if (!summary.ok()) return ReportFailure("fleet", summary.status());
-  std::fputs((format == "json" ? RenderFleetJson(*summary) : RenderFleetText(*summary)).c_str(), stdout);
-  return kExitOk;
+  WriteStdout(format == "json" ? RenderFleetJson(*summary) : RenderFleetText(*summary));
+  return summary->with_gaps > 0 ? kExitIncomplete : kExitOk;
 }
 
 }  // namespace gpuf

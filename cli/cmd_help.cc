@@ -2,6 +2,7 @@
 //   PROGRAM help --list                 every command name, one a line
 //   PROGRAM help --markdown [COMMAND]   the command's Markdown page (the index without one)
 //   PROGRAM help --man [COMMAND]        the command's man page (the program's without one)
+//   gpuforensics help --exit-statuses   README's table of exit statuses
 // for gpuforensics and kubectl gpuforensics alike.
 #include <cstdio>
 #include <iostream>
@@ -44,6 +45,10 @@ std::optional<CapturedOptions> CaptureOptions(const Command& command) {
 
 int RunHelpFor(const Program& program, const std::vector<std::string>& args) {
   const std::string name(program.name);
+  if (args.size() == 1 && args[0] == "--exit-statuses" && name == "gpuforensics") {
+    WriteStdout(ExitStatusMarkdown());
+    return kExitOk;
+  }
   if (args.size() == 1 && args[0] == "--list") {
     for (const auto& c : program.commands) std::printf("%.*s\n", static_cast<int>(c.name.size()), c.name.data());
     return kExitOk;
@@ -58,7 +63,7 @@ int RunHelpFor(const Program& program, const std::vector<std::string>& args) {
   if (rest.empty()) {
     std::string out = form == "--man" ? IndexManPage(program.name, program.commands, version)
                                       : IndexMarkdown(program.name, program.commands);
-    std::fputs(out.c_str(), stdout);
+    WriteStdout(out);
     return kExitOk;
   }
   const Command* command = FindCommand(program, rest[0]);
@@ -75,7 +80,7 @@ int RunHelpFor(const Program& program, const std::vector<std::string>& args) {
   }
   CommandDoc doc = DescribeCommand(program.name, *command, *captured);
   std::string out = form == "--man" ? CommandManPage(doc, version) : CommandMarkdown(doc);
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return kExitOk;
 }
 

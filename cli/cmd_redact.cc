@@ -50,26 +50,26 @@ int RunRedact(const std::vector<std::string>& args) {
       "from pseudonyms back to originals, with the original hashes, goes to --map only.\n\noptions");
   options.add_options()
       ("input", po::value<std::string>()->value_name("IN.tar.zst"), "bundle to redact")
-      ("output", po::value<std::string>()->value_name("OUT.tar.zst"), "redacted bundle to write (never the input)");
+      ("output", po::value<std::string>()->value_name("OUT.tar.zst"), "redacted bundle to write: a new file (never the input)")
+      ("force", "replace an existing regular file at OUT (never the input, a device, FIFO, directory or link)");
   AddRedactOptions(options);
   po::positional_options_description positional;
   positional.add("input", 1).add("output", 1);
   auto parsed = ParseOptions("redact", args, options, positional);
   if (!parsed.ok()) return ReportFailure("redact", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("redact", options, positional);
   const auto& v = parsed->values;
   if (!v.count("input") || !v.count("output")) {
     return ReportFailure("redact", Status::InvalidArgument("an input and an output bundle are needed",
                                                            "usage: gpuforensics redact IN.tar.zst OUT.tar.zst"));
   }
   const std::string input = v["input"].as<std::string>(), output = v["output"].as<std::string>();
-  auto outcome = RedactBundle(input, output, RedactOptionsFrom(v));
+  RedactOptions redact_options = RedactOptionsFrom(v);
+  redact_options.force = v.count("force") > 0;
+  auto outcome = RedactBundle(input, output, redact_options);
   if (!outcome.ok()) return ReportFailure("redact", outcome.status());
   for (const auto& member : outcome->dropped) {
-    std::fprintf(stderr, "gpuforensics redact: dropped '%s': not named by the manifest\n", member.c_str());
+    std::fprintf(stderr, "gpuforensics redact: dropped %s\n", member.c_str());
   }
   std::fprintf(stderr, "gpuforensics redact: replaced %s\n", FormatCounts(outcome->totals).c_str());
   std::fprintf(stderr, "gpuforensics redact: map (keep it private) %s\n", outcome->map_path.c_str());

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
@@ -46,7 +47,7 @@ int List(const po::variables_map& values) {
     out += line;
   }
   for (const auto& e : set->errors) out += e.id + ": not usable:\n" + e.message + "\n";
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return set->errors.empty() ? kExitOk : kExitFindings;
 }
 
@@ -56,7 +57,7 @@ int Lint(const std::string& dir) {
   std::string out;
   for (const auto& p : report->problems) out += p + "\n";
   out += std::to_string(report->rules) + " rules read, " + std::to_string(report->problems.size()) + " problems\n";
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return report->problems.empty() ? kExitOk : kExitFindings;
 }
 
@@ -80,7 +81,7 @@ int Test(const std::string& dir) {
     if (!c.detail.empty()) out += "     " + c.detail + "\n";
   }
   out += std::to_string(passed) + " samples passed, " + std::to_string(failed) + " failed\n";
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return failed == 0 ? kExitOk : kExitFindings;
 }
 
@@ -97,22 +98,47 @@ std::string Describe(const Finding& f) {
   return out;
 }
 
+bool Serious(const Finding& f) { return f.severity == "critical" || f.severity == "high" || f.severity == "medium"; }
+
+// As analyze: findings at medium or above first, then what the run cannot
+// vouch for (no rule, a rule in error, members missing or damaged).
+int RunExitStatus(const RuleRunSummary& summary, const LoadResult& loaded) {
+  for (const auto& f : summary.findings) {
+    if (Serious(f)) return kExitFindings;
+  }
+  bool errors = false;
+  for (const auto& r : summary.runs) errors = errors || r.outcome == "error";
+  bool gaps = summary.runs.empty() || errors || !loaded.manifest.complete || !loaded.integrity_issues.empty();
+  return gaps ? kExitIncomplete : kExitOk;
+}
+
 int Run(const std::string& bundle, const po::variables_map& values) {
-  const std::string db_path = values.count("db") ? values["db"].as<std::string>() : kScratchDatabase;
-  auto db = Database::Create(db_path);
+  std::optional<DatabaseOutput> kept;
+  if (values.count("db")) {
+    auto output = DatabaseOutput::Begin(values["db"].as<std::string>(), DatabaseKind::kAnalysis);
+    if (!output.ok()) return ReportFailure("rules run", output.status());
+    kept.emplace(std::move(*output));
+  }
+  auto db = Database::Create(kept ? kept->write_path() : std::string(kScratchDatabase));
   if (!db.ok()) return ReportFailure("rules run", db.status());
   auto loaded = PrepareBundle(bundle, *db);
   if (!loaded.ok()) return ReportFailure("rules run", loaded.status());
   auto summary = RunRules(*db, loaded->bundle_id, RuleDirs(values));
   if (!summary.ok()) return ReportFailure("rules run", summary.status());
+  if (kept) {
+    Status published = kept->Publish();
+    if (!published.ok()) return ReportFailure("rules run", published);
+  }
   std::string out;
   for (const auto& f : summary->findings) out += Describe(f);
   for (const auto& f : summary->ruled_out) out += Describe(f);
   for (const auto& r : summary->runs) {
     if (RuleNotEvaluated(r)) out += r.outcome + "  " + r.rule_id + ": " + r.reason + "\n";
   }
-  std::fputs(out.c_str(), stdout);
-  return kExitOk;
+  if (summary->runs.empty()) out += "no rule ran\n";
+  for (const auto& issue : loaded->integrity_issues) out += "integrity  " + issue.member + ": " + issue.problem + "\n";
+  WriteStdout(out);
+  return RunExitStatus(*summary, *loaded);
 }
 
 }  // namespace
@@ -124,15 +150,13 @@ int RunRulesCommand(const std::vector<std::string>& args) {
       ("target", po::value<std::string>()->value_name("DIR|BUNDLE"), "the rules folder (lint, test) or the bundle (run)")
       ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
       ("no-builtin", "leave out the built-in rules")
-      ("db", po::value<std::string>(), "run: keep the database in this file (default: a private temporary file in $TMPDIR, deleted at exit)");
+      ("db", po::value<std::string>(),
+       "run: keep the database in this file: a new file, or an analysis database written before (default: none)");
   po::positional_options_description positional;
   positional.add("action", 1).add("target", 1);
   auto parsed = ParseOptions("rules", args, options, positional);
   if (!parsed.ok()) return ReportFailure("rules", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("rules", options, positional);
   const po::variables_map& values = parsed->values;
   std::string action = values.count("action") ? values["action"].as<std::string>() : "";
   std::string target = values.count("target") ? values["target"].as<std::string>() : "";

@@ -8,67 +8,97 @@
 #include "cli/options.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "common/time_format.h"
 
 namespace gpuf {
 
 namespace {
 
+// Reads the header without blocking on a FIFO: a FIFO is no database, and
+// the bundle reader refuses it with its own words.
 bool IsSqliteFile(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) return false;
   char magic[16] = {};
-  size_t n = std::fread(magic, 1, sizeof magic, f);
-  std::fclose(f);
+  FILE* f = fdopen(*fd, "rb");
+  size_t n = f ? std::fread(magic, 1, sizeof magic, f) : 0;
+  if (f) std::fclose(f);
   return n == sizeof magic && std::string(magic, 15) == "SQLite format 3";
 }
 
-// A database from a bundle (loaded in memory) or an existing file, made
-// read-only either way.
+// A database from a bundle (loaded into a private scratch file) or an
+// existing file opened read-only (SQLITE_OPEN_READONLY); either way only
+// reads are authorized from here on.
 Result<Database> OpenSource(const std::string& source) {
-  if (IsSqliteFile(source)) return Database::OpenReadOnly(source);
+  if (IsSqliteFile(source)) {
+    GPUF_ASSIGN_OR_RETURN(Database db, Database::OpenReadOnly(source));
+    GPUF_RETURN_IF_ERROR(db.RestrictToReads());
+    return db;
+  }
   GPUF_ASSIGN_OR_RETURN(Database db, Database::Create(kScratchDatabase));
   GPUF_RETURN_IF_ERROR(AnalyzeBundle(source, db).status());
   GPUF_RETURN_IF_ERROR(db.Exec("PRAGMA query_only = ON"));
+  GPUF_RETURN_IF_ERROR(db.RestrictToReads());
   return db;
+}
+
+std::string Row(Statement& statement, bool header) {
+  std::string line;
+  for (int i = 0; i < statement.ColumnCount(); ++i) {
+    if (i) line += '\t';
+    if (header) {
+      line += statement.ColumnName(i);
+    } else {
+      line += statement.ColumnView(i);
+    }
+  }
+  return line + "\n";
 }
 
 }  // namespace
 
 int RunSql(const std::vector<std::string>& args) {
-  po::options_description options("gpuforensics sql BUNDLE_OR_DB QUERY\n\n"
-      "Runs one read-only SQL statement (QUERY, e.g. \"SELECT name FROM artifacts\")\n"
-      "against a bundle (loaded into a private temporary database in $TMPDIR) or a\n"
-      "database kept with analyze --db, and prints the rows tab-separated with a\n"
-      "header line. NULL prints as an empty field. Tables: schema/*.sql.\n\noptions");
+  po::options_description options("gpuforensics sql BUNDLE_OR_DB \"SELECT ...\"\n\n"
+      "Runs one read-only SQL statement against a bundle (loaded into a private\n"
+      "scratch database) or a database kept with analyze --db, and prints the rows\n"
+      "tab-separated with a header line, each as it comes. NULL prints as an empty\n"
+      "field. Only reads are allowed: no ATTACH, VACUUM INTO, writes or pragmas that\n"
+      "set. Tables: schema/*.sql.\n\noptions");
   options.add_options()
       ("source", po::value<std::string>()->value_name("BUNDLE_OR_DB"), "bundle (tar.zst) or SQLite database")
-      ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement");
+      ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement")
+      ("timeout", po::value<double>()->default_value(60), "seconds the statement may run");
   po::positional_options_description positional;
   positional.add("source", 1).add("query", 1);
   auto parsed = ParseOptions("sql", args, options, positional);
   if (!parsed.ok()) return ReportFailure("sql", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
-  if (!parsed->values.count("source") || !parsed->values.count("query")) {
+  if (parsed->help) return PrintHelp("sql", options, positional);
+  const auto& v = parsed->values;
+  if (!v.count("source") || !v.count("query")) {
     return ReportFailure("sql", Status::InvalidArgument("usage: gpuforensics sql BUNDLE_OR_DB \"SELECT ...\""));
   }
-  auto db = OpenSource(parsed->values["source"].as<std::string>());
+  const double timeout_s = v["timeout"].as<double>();
+  if (!(timeout_s > 0)) return ReportFailure("sql", Status::InvalidArgument("--timeout must be positive"));
+  auto db = OpenSource(v["source"].as<std::string>());
   if (!db.ok()) return ReportFailure("sql", db.status());
-  auto statement = db->PrepareSingle(parsed->values["query"].as<std::string>());
+  auto statement = db->PrepareSingle(v["query"].as<std::string>());
   if (!statement.ok()) return ReportFailure("sql", statement.status());
-  std::string out;
-  for (int i = 0; i < statement->ColumnCount(); ++i) out += (i ? "\t" : "") + statement->ColumnName(i);
-  out += "\n";
-  while (statement->Step()) {
-    for (int i = 0; i < statement->ColumnCount(); ++i) out += (i ? "\t" : "") + statement->ColumnText(i);
-    out += "\n";
+  if (!statement->ReadOnly()) {
+    return ReportFailure("sql", Status::InvalidArgument("SQL", "only statements that read are allowed"));
   }
+  db->SetDeadline(MonotonicNowNs() + static_cast<int64_t>(timeout_s * 1e9));
+  WriteStdout(Row(*statement, /*header=*/true));
+  while (statement->Step()) WriteStdout(Row(*statement, /*header=*/false));
   if (!statement->status().ok()) {
-    return ReportFailure("sql", Status::InvalidArgument(statement->status().message()));
+    const std::string& message = statement->status().message();
+    if (message.ends_with(kInterruptedMessage)) {
+      char limit[64];
+      std::snprintf(limit, sizeof limit, "%g s", timeout_s);
+      return ReportFailure("sql", Status::InvalidArgument("the statement ran past --timeout " + std::string(limit),
+                                                          "rows printed so far are complete"));
+    }
+    return ReportFailure("sql", Status::InvalidArgument(message));
   }
-  std::fputs(out.c_str(), stdout);
   return kExitOk;
 }
 

@@ -37,10 +37,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   positional.add("bundle", 1);
   auto parsed = ParseOptions("timeline", args, options, positional);
   if (!parsed.ok()) return ReportFailure("timeline", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("timeline", options, positional);
   const auto& v = parsed->values;
   if (!v.count("bundle")) {
     return ReportFailure("timeline", Status::InvalidArgument("no bundle given", "usage: gpuforensics timeline BUNDLE"));
@@ -60,7 +57,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   std::string out = format == "jsonl" ? RenderTimelineJsonl(*rows)
                     : format == "csv" ? RenderTimelineCsv(*rows)
                                       : RenderTimelineText(*rows, *zone);
-  std::fputs(out.c_str(), stdout);
+  WriteStdout(out);
   return kExitOk;
 }
 

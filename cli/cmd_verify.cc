@@ -1,7 +1,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analyzer/bundle_verify.h"
+#include "common/bundle_verify.h"
+#include "common/bundle_reader.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
@@ -10,17 +11,13 @@ namespace gpuf {
 
 int RunVerify(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics verify BUNDLE\n\n"
-      "Checks every member's size and sha256 against the manifest. Exits 0 when all\n"
-      "match, 1 on any mismatch or missing member, 2 when the bundle is unreadable.\n\noptions");
+      "Checks every member's size and sha256 against the manifest.\n\noptions");
   options.add_options()("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to verify (tar.zst)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
   auto parsed = ParseOptions("verify", args, options, positional);
   if (!parsed.ok()) return ReportFailure("verify", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, positional);
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("verify", options, positional);
   if (!parsed->values.count("bundle")) {
     return ReportFailure("verify", Status::InvalidArgument("no bundle given", "usage: gpuforensics verify BUNDLE"));
   }

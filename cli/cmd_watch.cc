@@ -32,7 +32,7 @@ int RunWatch(const std::vector<std::string>& args) {
       "Checks the GPU chain cheaply (no NVML) and runs a full collect only when it is\n"
       "broken: one bundle per incident, at most one per --min-interval, the newest\n"
       "--keep bundles and at most --max-bytes kept in DIR. Meant for a systemd timer\n"
-      "(deploy/systemd). Exit status: 0 healthy, 1 broken (captured now or before).\n\noptions");
+      "(deploy/systemd).\n\noptions");
   options.add_options()
       ("out-dir", po::value<std::string>(), "where bundles and the watch state live")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are")
@@ -49,10 +49,7 @@ int RunWatch(const std::vector<std::string>& args) {
       ("deadline", po::value<double>()->default_value(120), "seconds the whole collect may take");
   auto parsed = ParseOptions("watch", args, options, po::positional_options_description());
   if (!parsed.ok()) return ReportFailure("watch", parsed.status());
-  if (parsed->help) {
-    std::cout << HelpText(options, po::positional_options_description());
-    return kExitOk;
-  }
+  if (parsed->help) return PrintHelp("watch", options, po::positional_options_description());
   const auto& v = parsed->values;
   if (!v.count("out-dir")) return ReportFailure("watch", Status::InvalidArgument("--out-dir is required"));
   WatchOptions o;

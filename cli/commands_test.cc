@@ -43,7 +43,7 @@ TEST_CASE("gpuforensics collect: bad options and unwritable output are one line 
   CHECK(root.err == "gpuforensics collect: opening root '" + dir / "missing" + "': No such file or directory\n");
   auto output = test::RunGpuforensics({"collect", "--root", dir.path(), "-o", dir / "no/such/dir/b.tar.zst"});
   CHECK(output.exit_code == 74);
-  CHECK(output.err == "gpuforensics collect: creating a staging directory in '" + dir / "no/such/dir" +
+  CHECK(output.err == "gpuforensics collect: creating a work directory in '" + dir / "no/such/dir" +
                           "': No such file or directory\n");
   auto pattern = test::RunGpuforensics({"collect", "--plugin-pattern", "(", "-o", dir / "b.tar.zst"});
   CHECK(pattern.exit_code == 64);

@@ -1,7 +1,7 @@
 // What each exit status means for a command, for its man page, its
-// Markdown page and the index: rendered from common/exit_codes.h through
-// this one function, so that the pages follow the codes wherever they are
-// defined.
+// Markdown page and the index: gpuforensics' rows are common/exit_codes.h's
+// one table (those that apply to the command), kubectl-gpuforensics' its
+// own.
 #ifndef GPUF_CLI_EXIT_STATUS_DOCS_H_
 #define GPUF_CLI_EXIT_STATUS_DOCS_H_
 

@@ -22,10 +22,15 @@ int RunFleetLoad(const std::vector<std::string>& bundles, const std::string& db_
   for (const auto& error : loaded->not_loaded) {
     std::fprintf(stderr, "gpuforensics analyze: not analyzed: %s\n", error.message.c_str());
   }
-  std::fprintf(stderr, "gpuforensics analyze: %zu of %zu bundles analyzed into %s in %.1f s\n", loaded->loaded,
-               bundles.size(), db_path.c_str(), seconds);
+  for (const auto& gap : loaded->gaps) {
+    std::fprintf(stderr, "gpuforensics analyze: %s: %s\n", gap.path.c_str(), gap.message.c_str());
+  }
+  std::fprintf(stderr, "gpuforensics analyze: %zu of %zu bundles analyzed into %s in %.1f s, %zu BROKEN or with a "
+               "finding at medium or above\n", loaded->loaded, bundles.size(), db_path.c_str(), seconds, loaded->broken);
   std::printf("%s\n", db_path.c_str());
-  return loaded->not_loaded.empty() ? kExitOk : kExitBadInput;
+  if (!loaded->not_loaded.empty()) return kExitBadInput;
+  if (loaded->broken > 0) return kExitFindings;
+  return loaded->gaps.empty() ? kExitOk : kExitIncomplete;
 }
 
 }  // namespace gpuf

@@ -3,6 +3,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/exit_codes.h"
+
 namespace gpuf {
 
 namespace {

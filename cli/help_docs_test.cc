@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
+#include "common/exit_codes.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -48,8 +49,12 @@ TEST_CASE("DescribeCommand: synopsis, arguments as words, options with their def
   CHECK(md.find("## Arguments\n\n| Argument | Description |\n|---|---|\n| `FILE...` | the files to read |\n") !=
         std::string::npos);
   CHECK(md.find("| `--timeout` | arg | `10` | seconds one step may take |\n") != std::string::npos);
-  CHECK(md.find("## Exit status\n\n| Status | Meaning |\n|---|---|\n| 0 | nothing at medium severity or above |\n"
-                "| 1 | a finding at medium severity or above |\n| 2 |") != std::string::npos);
+  // analyze's rows of common/exit_codes.h's table, in code order.
+  std::string statuses = "## Exit status\n\n| Status | Meaning |\n|---|---|\n";
+  for (const auto& row : ExitStatuses()) {
+    if (AppliesTo(row, "analyze")) statuses += "| " + std::to_string(row.code) + " | " + std::string(row.meaning) + " |\n";
+  }
+  CHECK(md.find(statuses) != std::string::npos);
   CHECK(md.find("## Environment\n\n| Variable | Effect |\n|---|---|\n| `TMPDIR` |") != std::string::npos);
   CHECK(md.find("## Examples\n\nchain verdict, boot timeline, findings, coverage:\n\n"
                 "    gpuforensics analyze bundle.tar.zst\n") != std::string::npos);
@@ -60,7 +65,7 @@ TEST_CASE("DescribeCommand: synopsis, arguments as words, options with their def
   CHECK(man.find(".SH ARGUMENTS\n.TP\n\\fIFILE...\\fR\nthe files to read\n.SH OPTIONS\n") != std::string::npos);
   CHECK(man.find(".TP\n\\fB\\-\\-timeout\\fR \\fIarg\\fR\nseconds one step may take (default: 10)\n") !=
         std::string::npos);
-  CHECK(man.find(".SH EXIT STATUS\n.TP\n.B 0\nnothing at medium severity or above\n") != std::string::npos);
+  CHECK(man.find(".SH EXIT STATUS\n.TP\n.B 0\ndone: the chain is not broken") != std::string::npos);
   CHECK(man.find(".SH ENVIRONMENT\n.TP\n.B TMPDIR\n") != std::string::npos);
   CHECK(man.find(".SH EXAMPLES\n.PP\nchain verdict, boot timeline, findings, coverage:\n.RS 4\n.nf\n"
                  "\\fBgpuforensics analyze bundle.tar.zst\\fR\n.fi\n.RE\n") != std::string::npos);
@@ -155,6 +160,34 @@ TEST_CASE("--version names the commit the binary was built from") {
   if (!hex || access("/usr/bin/git", X_OK) != 0) return;
   auto git = test::RunProcess({"/usr/bin/git", "-C", GPUF_SOURCE_DIR, "cat-file", "-t", commit});
   CHECK(git.out == "commit\n");
+}
+
+TEST_CASE("exit statuses: --help, the man pages and README show the one table of common/exit_codes.h") {
+  for (const auto& row : ExitStatuses()) {
+    for (const char* command : {"collect", "analyze", "verify", "sql", "rules"}) {
+      if (!AppliesTo(row, command)) continue;
+      auto help = test::RunGpuforensics({command, "--help"});
+      CHECK(help.out.find(ExitStatusHelp(command)) != std::string::npos);
+      auto man = test::RunGpuforensics({"help", "--man", command});
+      CHECK(man.out.find(".TP\n.B " + std::to_string(row.code) + "\n") != std::string::npos);
+    }
+  }
+  CHECK(ExitStatusHelp("verify") ==
+        "exit status:\n"
+        "  0    done: the chain is not broken and no finding is at medium severity or\n"
+        "       above; everything was written\n"
+        "  1    the GPU chain is BROKEN or a finding is at medium severity or above\n"
+        "       (analyze, one bundle or many; rules run; watch); verify: a member does\n"
+        "       not match the manifest; rules list, lint, test: a rule has a problem\n"
+        "  2    the input is not a readable bundle, capture, database or rule folder (one\n"
+        "       line on stderr says why); a FIFO or device is refused without being read\n"
+        "  64   bad command line\n"
+        "  70   internal error (a bug, or a library failing in an unexpected way)\n"
+        "  74   the output could not be written (disk full, no permission, stdout closed\n"
+        "       or full)\n");
+  auto table = test::RunGpuforensics({"help", "--exit-statuses"});
+  CHECK(table.out == ExitStatusMarkdown());
+  CHECK(test::ReadFile(test::SourcePath("README.md")).find(ExitStatusMarkdown()) != std::string::npos);
 }
 
 }  // TEST_SUITE

@@ -2,6 +2,8 @@
 
 #include <signal.h>
 
+#include "common/signal_cleanup.h"
+
 namespace gpuf {
 
 namespace {
@@ -9,20 +11,43 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 volatile sig_atomic_t g_signal = 0;
 
-void OnInterrupt(int sig) {
-  g_signal = sig;
-  g_interrupted.store(true);
+// Cleans up, then dies of the same signal, so that the caller sees it.
+void CleanUpAndDie(int signal_number) {
+  RunSignalCleanup();
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal_number, &action, nullptr);
+  raise(signal_number);
+}
+
+// The first signal asks the command to stop; a second cleans up and ends
+// the process at once.
+void OnInterrupt(int signal_number) {
+  if (g_interrupted.exchange(true)) CleanUpAndDie(signal_number);
+  g_signal = signal_number;
+}
+
+void Install(void (*handler)(int), int signal_number) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  // While one handler runs, the others wait: the cleanup runs once.
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, SIGHUP);
+  sigaction(signal_number, &action, nullptr);
 }
 
 }  // namespace
 
+void InstallCleanupOnSignal() {
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) Install(CleanUpAndDie, s);
+}
+
 const std::atomic<bool>* InstallInterruptHandlers() {
-  struct sigaction action {};
-  action.sa_handler = OnInterrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;  // a second Ctrl-C ends the process at once
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  Install(OnInterrupt, SIGINT);
+  Install(OnInterrupt, SIGTERM);
   signal(SIGPIPE, SIG_IGN);
   return &g_interrupted;
 }

@@ -1,5 +1,9 @@
-// SIGINT and SIGTERM for the commands that collect: the first asks the
-// collection to stop and still write its bundle; a second ends the process.
+// Signals. Every command removes what it registered for cleanup
+// (common/signal_cleanup.h: work directories, unpublished outputs, probe
+// process groups) when SIGINT, SIGTERM or SIGHUP ends it. The commands that
+// collect stop gracefully on the first SIGINT or SIGTERM instead: the
+// collection stops and still writes its bundle, marked incomplete; a second
+// one cleans up and ends the process at once.
 #ifndef GPUF_CLI_INTERRUPT_H_
 #define GPUF_CLI_INTERRUPT_H_
 
@@ -7,7 +11,11 @@
 
 namespace gpuf {
 
-// Installs the handlers (and ignores SIGPIPE); returns the flag they set.
+// For every command, before it runs (RunProgram).
+void InstallCleanupOnSignal();
+
+// For collect and watch: installs the graceful handlers (and ignores
+// SIGPIPE); returns the flag the first signal sets.
 const std::atomic<bool>* InstallInterruptHandlers();
 
 // The signal that set the flag (SIGINT or SIGTERM), 0 before any: a command

@@ -1,7 +1,10 @@
 #include "cli/options.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <set>
+#include <cstring>
+#include <iostream>
 
 #include "cli/suggest.h"
 #include "common/exit_codes.h"
@@ -97,6 +100,40 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
   }
   parsed.help = parsed.values.count("help") > 0;
   return parsed;
+}
+
+int PrintHelp(const std::string& command, const po::options_description& options,
+              const po::positional_options_description& positional) {
+  std::cout << HelpText(options, positional) << ExitStatusHelp(command);
+  return kExitOk;
+}
+
+namespace {
+
+// The first write error on stdout: stdio keeps only a flag.
+int g_stdout_errno = 0;
+
+}  // namespace
+
+void WriteStdout(std::string_view text) {
+  if (text.empty()) return;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() && g_stdout_errno == 0) g_stdout_errno = errno;
+}
+
+int FinishStdout(std::string_view program, int status) {
+  std::cout.flush();
+  errno = 0;
+  bool failed = std::fflush(stdout) != 0;
+  int err = g_stdout_errno ? g_stdout_errno : errno;
+  failed = failed || std::cout.fail() || std::ferror(stdout);
+  if (!failed && std::fclose(stdout) != 0) {
+    failed = true;
+    err = errno;
+  }
+  if (!failed) return status;
+  std::fprintf(stderr, "%.*s: writing to stdout: %s\n", static_cast<int>(program.size()), program.data(),
+               err ? std::strerror(err) : "write error");
+  return kExitIoError;
 }
 
 int ReportFailure(const std::string& command, const Status& status) {

@@ -40,6 +40,19 @@ po::options_description VisibleOptions(const po::options_description& options,
                                        const po::positional_options_description& positional);
 // What --help prints: the caption (usage lines, description) and the visible options.
 std::string HelpText(const po::options_description& options, const po::positional_options_description& positional);
+// Prints the options and the exit statuses that apply to `command` on
+// stdout (the --help of every command); returns kExitOk.
+int PrintHelp(const std::string& command, const po::options_description& options,
+              const po::positional_options_description& positional);
+
+// Writes all of `text` to stdout, NUL bytes included; a failure shows in
+// FinishStdout.
+void WriteStdout(std::string_view text);
+
+// Flushes stdout and checks that everything written reached it (a full
+// disk, a closed pipe): returns `status`, or kExitIoError with one line on
+// stderr naming `program` when stdout failed.
+int FinishStdout(std::string_view program, int status);
 
 // Prints a Status as "gpuforensics <command>: <message>" and returns its exit code.
 int ReportFailure(const std::string& command, const Status& status);

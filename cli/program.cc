@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "cli/help_docs.h"
+#include "cli/interrupt.h"
+#include "cli/options.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
@@ -29,18 +31,22 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
   const std::string& command = args[0];
   if (command == "--help" || command == "-h" || (command == "help" && args.size() == 1)) {
     PrintUsage(program, stdout);
-    return kExitOk;
+    return FinishStdout(program.name, kExitOk);
   }
-  if (command == "help") return RunHelpFor(program, std::vector<std::string>(args.begin() + 1, args.end()));
+  if (command == "help") {
+    return FinishStdout(std::string(program.name) + " help",
+                        RunHelpFor(program, std::vector<std::string>(args.begin() + 1, args.end())));
+  }
   if (command == "--version" || command == "-V") {
     std::printf("%.*s %.*s (commit %.*s)\n", static_cast<int>(program.name.size()), program.name.data(),
                 static_cast<int>(program.version.size()), program.version.data(),
                 static_cast<int>(program.commit.size()), program.commit.data());
-    return kExitOk;
+    return FinishStdout(program.name, kExitOk);
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  InstallCleanupOnSignal();
   for (const auto& c : program.commands) {
-    if (c.name == command) return c.handler(rest);
+    if (c.name == command) return FinishStdout(std::string(program.name) + " " + command, c.handler(rest));
   }
   std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.name.size()), program.name.data(),
                program.unknown_command(command).c_str());

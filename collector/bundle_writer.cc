@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -80,7 +79,7 @@ Status AddFile(archive* a, const BundleMember& m, int64_t mtime) {
   return status;
 }
 
-Status WriteArchive(const std::string& path, const std::string& manifest_json,
+Status WriteArchive(int fd, const std::string& path, const std::string& manifest_json,
                     const std::vector<BundleMember>& members, int64_t mtime) {
   ArchivePtr a(archive_write_new());
   if (archive_write_add_filter_zstd(a.get()) != ARCHIVE_OK ||
@@ -89,7 +88,7 @@ Status WriteArchive(const std::string& path, const std::string& manifest_json,
       archive_write_set_bytes_in_last_block(a.get(), 1) != ARCHIVE_OK) {
     return ArchiveError(a.get(), "configuring the archive writer");
   }
-  if (archive_write_open_filename(a.get(), path.c_str()) != ARCHIVE_OK) {
+  if (archive_write_open_fd(a.get(), fd) != ARCHIVE_OK) {
     return ArchiveError(a.get(), "creating '" + path + "'");
   }
   GPUF_RETURN_IF_ERROR(AddBytes(a.get(), std::string(kManifestMember), manifest_json, mtime));
@@ -98,29 +97,15 @@ Status WriteArchive(const std::string& path, const std::string& manifest_json,
   return Status::Ok();
 }
 
-Status SyncFile(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::IoError("opening '" + path + "'", std::strerror(errno));
-  int rc = fsync(fd);
-  close(fd);
-  if (rc != 0) return Status::IoError("syncing '" + path + "'", std::strerror(errno));
-  return Status::Ok();
-}
-
 }  // namespace
 
 Status WriteBundle(const std::string& output_path, const std::string& manifest_json,
-                   std::vector<BundleMember> members, int64_t mtime_unix_s) {
+                   std::vector<BundleMember> members, int64_t mtime_unix_s, Replace replace) {
   std::sort(members.begin(), members.end(),
             [](const auto& x, const auto& y) { return x.member < y.member; });
-  const std::string temp = output_path + ".tmp-" + std::to_string(getpid());
-  Status status = WriteArchive(temp, manifest_json, members, mtime_unix_s);
-  if (status.ok()) status = SyncFile(temp);
-  if (status.ok() && std::rename(temp.c_str(), output_path.c_str()) != 0) {
-    status = Status::IoError("renaming to '" + output_path + "'", std::strerror(errno));
-  }
-  if (!status.ok()) std::remove(temp.c_str());
-  return status;
+  GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(output_path, replace));
+  GPUF_RETURN_IF_ERROR(WriteArchive(out.fd(), output_path, manifest_json, members, mtime_unix_s));
+  return out.Publish(0644);
 }
 
 }  // namespace gpuf

@@ -30,9 +30,11 @@
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/platforms.h"
+#include "common/output_file.h"
 #include "common/sha256.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -59,17 +61,6 @@ std::string OutputPathFor(const CollectOptions& options, const std::string& node
   std::string name = DefaultBundleFileName(node, now_ns);
   if (options.output_dir.empty() || options.output_dir == ".") return name;
   return (std::filesystem::path(options.output_dir) / name).string();
-}
-
-// A private directory beside the output for outputs as they arrive.
-Result<std::string> MakeStagingDir(const std::string& output_path) {
-  std::filesystem::path parent = std::filesystem::path(output_path).parent_path();
-  if (parent.empty()) parent = ".";
-  std::string templ = (parent / ".gpuforensics-staging-XXXXXX").string();
-  if (!mkdtemp(templ.data())) {
-    return Status::IoError("creating a staging directory in '" + parent.string() + "'", std::strerror(errno));
-  }
-  return templ;
 }
 
 // What `kubectl get node NAME` answered: the Node, no such Node (the name
@@ -116,13 +107,19 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   // The staging directory sits beside the output, whose directory does not
   // depend on the node's name; the name may need the kubelet's journal.
   const int64_t stamp_ns = options.fixed_time_ns.value_or(started_wall);
-  GPUF_ASSIGN_OR_RETURN(std::string staging, MakeStagingDir(OutputPathFor(options, "", stamp_ns)));
+  // Outputs as they arrive; unredacted until redaction ran, so a signal
+  // removes it too (work_dir.h).
+  GPUF_ASSIGN_OR_RETURN(WorkDir staging_dir,
+                        WorkDir::Beside(OutputPathFor(options, "", stamp_ns), ".gpuforensics-staging-"));
+  const std::string& staging = staging_dir.path();
   const PlatformMatch platform = RecognizePlatform(host);
   const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
   plan.node = node.identity.node_name;
   plan.kubeconfig = node.kubectl_kubeconfig;
   plan.kubeconfig_in_cluster = node.in_cluster;
   std::string output_path = OutputPathFor(options, plan.node, stamp_ns);
+  const Replace replace = options.force ? Replace::kRegularFile : Replace::kNever;
+  GPUF_RETURN_IF_ERROR(CheckOutputPath(output_path, replace));
 
   ProbeEnvironment env;
   env.host = &host;
@@ -172,16 +169,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     Status saved = redacted.ok() ? Status::Ok() : redacted.status();
     if (saved.ok() && options.output.empty()) output_path = OutputPathFor(options, manifest.node_name, stamp_ns);
     if (saved.ok()) saved = SaveCollectedRedaction(*redacted, options.redaction, output_path);
-    if (!saved.ok()) {
-      std::filesystem::remove_all(staging);
-      return saved;
-    }
+    if (!saved.ok()) return saved;
   }
   auto members = AddStagedArtifacts(all, manifest);
-  if (!members.ok()) {
-    std::filesystem::remove_all(staging);
-    return members.status();
-  }
+  if (!members.ok()) return members.status();
   manifest.ended_at_unix_ns = WallClockNowNs();
   manifest.ended_monotonic_ns = MonotonicNowNs();
   if (interrupt && interrupt->load()) {
@@ -193,9 +184,8 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   }
   if (options.fixed_time_ns) PinTimes(manifest, *options.fixed_time_ns);
 
-  Status written = WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL);
-  std::filesystem::remove_all(staging);
-  GPUF_RETURN_IF_ERROR(written);
+  GPUF_RETURN_IF_ERROR(WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL,
+                                   replace));
   return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused)};
 }
 

@@ -23,6 +23,7 @@ struct CollectOptions {
   std::string root = "/";           // where the host's files are
   std::string output;               // bundle path; "" = default name in output_dir
   std::string output_dir = ".";     // where a default-named bundle goes
+  bool force = false;               // --force: an existing regular file at the output may be replaced
   std::string node;                 // node name; "" = the host's hostname
   std::string kubeconfig;           // "" = $KUBECONFIG, else the kubelet's kubeconfig
   std::string plugin_pattern;       // RE2, case-insensitive
@@ -49,9 +50,11 @@ struct CollectOutcome {
   std::vector<std::string> refused;
 };
 
-// Fails only when no bundle can be written (bad options, output not
-// writable). Everything that goes wrong on the node is recorded instead.
-// `progress`, when set, is told as the probe groups and probes run.
+// Fails only when no bundle can be written (bad options, an output that
+// exists or is not a regular file, output not writable); the output is
+// checked before any probe runs. Everything that goes wrong on the node is
+// recorded instead. `progress`, when set, is told as the probe groups and
+// probes run.
 Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
                                CollectProgress* progress = nullptr);
 

@@ -120,7 +120,6 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   t.phase = row.phase;
   t.keep = row.keep;
   t.cap_bytes = row.cap_bytes;
-  t.redaction = row.redaction;
   t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
   if (row.kind != ProbeKind::kCommand) {
     t.paths = SplitSpaces(row.target);
@@ -270,7 +269,6 @@ void PlanContainerRows(int phase, const ContainerContext& c, const Plan& plan, b
     t.keep = row.keep;
     t.cap_bytes = row.cap_bytes;
     t.stderr_cap_bytes = row.stderr_cap_bytes;
-    t.redaction = row.redaction;
     if (phase == kPhaseDriver && plan.options->no_driver) {
       t.skip_reason = SkipReason::kDisabled;
       t.skip_detail = "--no-driver: probes that touch the GPU driver are off";
@@ -351,8 +349,7 @@ std::vector<ProbeTask> PlanPhaseTwo(const Plan& plan, const std::vector<ProbeRes
         argv.insert(argv.end(), {"containers", "info", id});
         ProbeTask t = CommandTask(artifact::kRuntimeCtrContainerInfo, kPhaseRuntime, argv, plan);
         t.instance = id;
-        t.redaction = Redaction::kRuntimeJson;
-        tasks.push_back(t);
+          tasks.push_back(t);
       }
     }
   }

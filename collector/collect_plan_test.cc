@@ -2,6 +2,7 @@
 // the discovered containers and phase results as values, the tasks checked
 // word for word (the seam ninja's tests get from their CommandRunner).
 #include "collector/collect_plan.h"
+#include "collector/secrets.h"
 
 #include <doctest/doctest.h>
 
@@ -142,7 +143,7 @@ TEST_CASE("PlanPhaseTwo: crictl inspects each plugin container of crictl's listi
   CHECK(tasks[0].name == "plugin.inspect");
   CHECK(Words(tasks[0].argv) ==
         "crictl --runtime-endpoint unix:///run/containerd/containerd.sock inspect -o json " + kId);
-  CHECK(tasks[0].redaction == Redaction::kRuntimeJson);
+  CHECK(RedactionFor(tasks[0].name) == Redaction::kRuntimeJson);
 }
 
 }  // TEST_SUITE

@@ -32,7 +32,58 @@ std::pair<std::string, std::string> SplitParent(const std::string& host_path) {
   return {slash == 0 ? "/" : host_path.substr(0, slash), host_path.substr(slash + 1)};
 }
 
+std::string FdPath(int fd) {
+  char target[4096];
+  std::string link = "/proc/self/fd/" + std::to_string(fd);
+  ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
+  return n > 0 ? std::string(target, static_cast<size_t>(n)) : "";
+}
+
 }  // namespace
+
+std::string HostRoot::ResolveInRoot(const std::string& host_path) const {
+  // Links resolved the way openat2's RESOLVE_IN_ROOT does: an absolute
+  // target starts again at the root, ".." never climbs above it.
+  std::vector<std::string> done;
+  std::vector<std::string> todo;
+  auto push_reversed = [&todo](const std::string& path) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+      size_t slash = path.find('/', start);
+      if (slash == std::string::npos) slash = path.size();
+      if (slash > start) parts.push_back(path.substr(start, slash - start));
+      start = slash + 1;
+    }
+    todo.insert(todo.end(), parts.rbegin(), parts.rend());
+  };
+  push_reversed(host_path);
+  for (int hops = 0; !todo.empty();) {
+    std::string part = todo.back();
+    todo.pop_back();
+    if (part == ".") continue;
+    if (part == "..") {
+      if (!done.empty()) done.pop_back();
+      continue;
+    }
+    std::string at;
+    for (const auto& d : done) at += d + "/";
+    at += part;
+    char target[4096];
+    ssize_t n = readlinkat(root_fd_, at.c_str(), target, sizeof target - 1);
+    if (n <= 0) {
+      done.push_back(part);
+      continue;
+    }
+    if (++hops > 40) return "";
+    std::string link(target, static_cast<size_t>(n));
+    if (link[0] == '/') done.clear();
+    push_reversed(link);
+  }
+  std::string resolved;
+  for (const auto& d : done) resolved += "/" + d;
+  return resolved.empty() ? "/" : resolved;
+}
 
 std::string JoinHostPath(const std::string& dir, const std::string& name) {
   if (dir.empty() || dir == "/") return "/" + name;
@@ -44,11 +95,25 @@ Result<HostRoot> HostRoot::Open(const std::string& root) {
   if (fd < 0) return ErrnoStatus(errno, "opening root '" + root + "'");
   std::string normalized = root;
   while (normalized.size() > 1 && normalized.back() == '/') normalized.pop_back();
-  return HostRoot(normalized, fd);
+  HostRoot host(normalized, fd);
+  host.real_root_ = FdPath(fd);
+  return host;
 }
 
-HostRoot::HostRoot(HostRoot&& other) noexcept : root_(std::move(other.root_)), root_fd_(other.root_fd_) {
+HostRoot::HostRoot(HostRoot&& other) noexcept
+    : root_(std::move(other.root_)), real_root_(std::move(other.real_root_)), root_fd_(other.root_fd_) {
   other.root_fd_ = -1;
+}
+
+std::string HostRoot::ResolvedHostPath(int fd) const {
+  std::string real = FdPath(fd);
+  if (real.empty() || real_root_.empty()) return "";
+  if (real_root_ == "/") return real;
+  if (real.size() > real_root_.size() && real.compare(0, real_root_.size(), real_root_) == 0 &&
+      real[real_root_.size()] == '/') {
+    return real.substr(real_root_.size());
+  }
+  return "";
 }
 
 HostRoot::~HostRoot() {
@@ -86,10 +151,22 @@ Result<int> HostRoot::OpenRegular(const std::string& host_path, struct stat& st)
   return fd;
 }
 
-Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
-                          KeepMode mode) const {
+Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes, KeepMode mode,
+                          PathPolicy refuse) const {
   struct stat st {};
   GPUF_ASSIGN_OR_RETURN(int fd, OpenRegular(host_path, st));
+  if (refuse) {
+    // Unknown when /proc cannot tell: refused too, a policy must not guess.
+    std::string resolved = ResolvedHostPath(fd);
+    // Without /proc (a chroot), the links are followed by hand; a policy
+    // never guesses, so a path neither can tell is refused.
+    if (resolved.empty()) resolved = ResolveInRoot(host_path);
+    if (resolved.empty() || refuse(resolved)) {
+      close(fd);
+      return Status::Unsupported("'" + host_path + "' leads to '" + (resolved.empty() ? "?" : resolved) +
+                                 "', which may hold secrets and is never read");
+    }
+  }
   // /proc files report size 0 and must be read from the start; only a real
   // file larger than the cap is worth seeking into.
   if (mode == KeepMode::kTail && st.st_size > cap_bytes) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collector/capped_file.h"
@@ -40,11 +41,17 @@ class HostRoot : public HostFiles {
   // The host path as a path on this machine ("/host" + "/etc/hostname").
   std::string Outside(const std::string& host_path) const;
 
+  // Where a path leads once its links are resolved inside the root, given
+  // the file opened there (the host path of /proc/self/fd/N).
+  using PathPolicy = bool (*)(std::string_view resolved_host_path);
+
   // Copies a regular file into `sink`. NotFound when absent; BadInput when it
-  // is not a regular file; IoError otherwise. In tail mode a file larger
-  // than the sink's cap is read from its end.
-  Status CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes,
-                  KeepMode mode) const;
+  // is not a regular file; Unsupported when `refuse` says no to where the
+  // path leads after its links (a checkpoint linked to a kubeconfig), before
+  // a byte is read; IoError otherwise. In tail mode a file larger than the
+  // sink's cap is read from its end.
+  Status CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes, KeepMode mode,
+                  PathPolicy refuse = nullptr) const;
   // Reads a small regular file whole (at most `max_bytes`).
   Result<std::string> ReadSmallFile(const std::string& host_path, int64_t max_bytes = 1 << 20) const;
   // lstat, plus the link target for symlinks.
@@ -62,8 +69,14 @@ class HostRoot : public HostFiles {
   int OpenInRoot(const std::string& host_path, int flags) const;
   // A regular file opened for reading, blocking; BadInput for anything else.
   Result<int> OpenRegular(const std::string& host_path, struct stat& st) const;
+  // The host path of an open file, "" when it cannot be told.
+  std::string ResolvedHostPath(int fd) const;
+  // `host_path` with its links followed inside the root by reading them;
+  // "" past 40 links.
+  std::string ResolveInRoot(const std::string& host_path) const;
 
   std::string root_;
+  std::string real_root_;  // root_ with its own links resolved
   int root_fd_ = -1;
 };
 

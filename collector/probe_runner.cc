@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "collector/listing.h"
 #include "collector/nvidia_pci.h"
@@ -53,22 +54,34 @@ void MarkSkipped(ManifestArtifact& a, SkipReason reason, std::string detail) {
   a.error = std::move(detail);
 }
 
-// Applies the task's redaction to a staged file in place.
-int RedactStagedFile(const std::string& path, Redaction redaction) {
-  auto text = ReadWholeFile(path);
-  if (!text.ok()) return 0;
-  int count = redaction == Redaction::kRuntimeJson ? RedactRuntimeJson(*text) : ScrubText(*text);
-  if (count > 0) (void)WriteWholeFile(path, *text);
+// Replaces a staged file's content: written new beside it, then renamed
+// over it, so a failure (a full disk on a broken node) leaves the old
+// content whole and says so.
+Status RewriteStaged(const std::string& path, std::string_view text) {
+  const std::string next = path + ".rewritten";
+  Status written = WriteWholeFile(next, text);
+  if (written.ok() && std::rename(next.c_str(), path.c_str()) != 0) {
+    written = Status::IoError("renaming '" + next + "'", std::strerror(errno));
+  }
+  if (!written.ok()) std::remove(next.c_str());
+  return written;
+}
+
+// Applies the task's redaction to a staged file; the number of values
+// replaced, or why it could not be done.
+Result<int> RedactStagedFile(const std::string& path, Redaction redaction) {
+  GPUF_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  int count = RedactText(text, redaction);
+  if (count > 0) GPUF_RETURN_IF_ERROR(RewriteStaged(path, text));
   return count;
 }
 
 // Rewrites each JSON-object line with its keys sorted; other lines stay.
-void SortJsonLinesInFile(const std::string& path) {
-  auto text = ReadWholeFile(path);
-  if (!text.ok()) return;
+Status SortJsonLinesInFile(const std::string& path) {
+  GPUF_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
   std::string sorted;
-  sorted.reserve(text->size());
-  ForEachLine(*text, [&](int, std::string_view line) {
+  sorted.reserve(text.size());
+  ForEachLine(text, [&](int, std::string_view line) {
     auto doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (doc.is_object()) {
       sorted += doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -77,13 +90,20 @@ void SortJsonLinesInFile(const std::string& path) {
     }
     sorted += '\n';
   });
-  (void)WriteWholeFile(path, sorted);
+  return RewriteStaged(path, sorted);
 }
 
-// Records a finished stream; sizes come from the file after redaction.
-void AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, std::string_view stream,
-               const CappedFile& file, Redaction redaction) {
-  result.artifact.redactions += RedactStagedFile(file.path(), redaction);
+// Records a finished stream; sizes come from the file after redaction. A
+// stream whose redaction failed is not stored at all: its staged bytes may
+// still hold what redaction was to remove.
+Status AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, std::string_view stream,
+                 const CappedFile& file, Redaction redaction) {
+  auto redacted = RedactStagedFile(file.path(), redaction);
+  if (!redacted.ok()) {
+    std::remove(file.path().c_str());
+    return redacted.status();
+  }
+  result.artifact.redactions += *redacted;
   ManifestOutput out;
   out.stream = std::string(stream);
   out.truncated = file.truncated();
@@ -91,6 +111,16 @@ void AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, s
   result.artifact.outputs.push_back(out);
   result.staged.push_back({std::string(stream), StagingPath(env, sequence, stream)});
   if (file.truncated()) result.artifact.truncated = true;
+  return Status::Ok();
+}
+
+// The artifact keeps no output when one failed to be redacted.
+void DropOutputs(ProbeResult& result, const Status& why) {
+  for (const auto& staged : result.staged) std::remove(staged.staging_path.c_str());
+  result.staged.clear();
+  result.artifact.outputs.clear();
+  result.artifact.status = "error";
+  result.artifact.error = "redaction failed, output dropped: " + why.message();
 }
 
 void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
@@ -135,10 +165,13 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
     a.error = outcome.start_error;
     return;
   }
-  if (task.json_lines && env.reproducible) SortJsonLinesInFile(out.path());
-  AddOutput(result, env, sequence, kStreamStdout, out, task.redaction);
-  AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
-  if (outcome.interrupted) {
+  if (task.json_lines && env.reproducible) (void)SortJsonLinesInFile(out.path());
+  Status stored = AddOutput(result, env, sequence, kStreamStdout, out, RedactionFor(task.name));
+  Status stored_err = AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
+  if (stored.ok()) stored = stored_err;
+  if (!stored.ok()) {
+    DropOutputs(result, stored);
+  } else if (outcome.interrupted) {
     SetStatus(a, ProbeStatus::kInterrupted);
   } else if (outcome.timed_out) {
     SetStatus(a, ProbeStatus::kTimedOut);
@@ -160,12 +193,16 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
   }
   CappedFile content(StagingPath(env, sequence, kStreamContent), task.cap_bytes, task.keep);
   Status status = content.Open();
-  if (status.ok()) status = env.host->CopyFile(path, content, task.cap_bytes, task.keep);
+  // Checked again where the path leads: a link the plugin can plant in its
+  // own directory must not carry a kubeconfig into the bundle.
+  if (status.ok()) status = env.host->CopyFile(path, content, task.cap_bytes, task.keep, IsForbiddenHostPath);
   (void)content.Finish();
   if (!status.ok()) {
     std::remove(content.path().c_str());
     if (status.code() == Status::Code::kNotFound) {
       MarkSkipped(a, SkipReason::kNotFound, status.message());
+    } else if (status.code() == Status::Code::kUnsupported) {
+      MarkSkipped(a, SkipReason::kDeniedByPolicy, status.message());
     } else if (status.code() == Status::Code::kBadInput) {
       MarkSkipped(a, SkipReason::kNotRegularFile, status.message());
     } else if (status.message().find("Permission denied") != std::string::npos) {
@@ -176,7 +213,8 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
     }
     return;
   }
-  AddOutput(result, env, sequence, kStreamContent, content, task.redaction);
+  Status stored = AddOutput(result, env, sequence, kStreamContent, content, RedactionFor(task.name));
+  if (!stored.ok()) return DropOutputs(result, stored);
   SetStatus(a, ProbeStatus::kOk);
 }
 
@@ -186,8 +224,7 @@ Status WriteTable(ProbeResult& result, const ProbeEnvironment& env, int sequence
   GPUF_RETURN_IF_ERROR(content.Open());
   GPUF_RETURN_IF_ERROR(content.Write(text));
   GPUF_RETURN_IF_ERROR(content.Finish());
-  AddOutput(result, env, sequence, kStreamContent, content, Redaction::kText);
-  return Status::Ok();
+  return AddOutput(result, env, sequence, kStreamContent, content, Redaction::kText);
 }
 
 std::string ListingText(const ProbeTask& task, const ProbeEnvironment& env) {

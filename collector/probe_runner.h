@@ -34,7 +34,6 @@ struct ProbeTask {
   int64_t timeout_ns = 0;
   int64_t stderr_cap_bytes = 1 * kMiB;
   std::vector<std::string> extra_env;  // "NAME=value" for the command
-  Redaction redaction = Redaction::kText;
   // journalctl -o json prints an entry's fields in hash order, which
   // changes from run to run; reproducible bundles sort them.
   bool json_lines = false;

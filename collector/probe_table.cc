@@ -64,15 +64,15 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kRuntimeCrictlPs, ProbeKind::kCommand, kPhasePassive, "crictl ps -a -o json"},
     {artifact::kRuntimeCrictlPods, ProbeKind::kCommand, kPhasePassive, "crictl pods -o json"},
     {artifact::kRuntimeCrictlInfo, ProbeKind::kCommand, kPhasePassive, "crictl info -o json",
-     KeepMode::kHead, 16 * kMiB, Redaction::kRuntimeJson},
+     KeepMode::kHead, 16 * kMiB},
     // Kubernetes view, when a kubeconfig is usable.
     {artifact::kK8sNode, ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get node {node} -o json",
-     KeepMode::kHead, 16 * kMiB, Redaction::kText, true},
+     KeepMode::kHead, 16 * kMiB, true},
     {artifact::kK8sNodePods, ProbeKind::kCommand, kPhasePassive,
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get pods -A --field-selector "
      "spec.nodeName={node} -o json",
-     KeepMode::kHead, 64 * kMiB, Redaction::kRuntimeJson, true},
+     KeepMode::kHead, 64 * kMiB, true},
     // Host GPUs, last: nvidia-smi may load modules and create device nodes.
     {artifact::kHostNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -L"},
     {artifact::kHostNvidiaSmiQueryXml, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},
@@ -81,7 +81,7 @@ constexpr ProbeRow kStaticProbes[] = {
 constexpr ContainerProbeRow kContainerProbes[] = {
     // Phase 2: the runtime's view of the container.
     {artifact::kPluginInspect, ProbeKind::kCommand, kPhaseRuntime, ContainerWhen::kCrictl,
-     "{crictl} inspect -o json {id}", KeepMode::kHead, 16 * kMiB, 1 * kMiB, Redaction::kRuntimeJson},
+     "{crictl} inspect -o json {id}", KeepMode::kHead, 16 * kMiB, 1 * kMiB},
     // Phase 3: its device cgroup, and its log when the file is gone.
     {artifact::kPluginProcCgroup, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kHasPid, "/proc/{pid}/cgroup"},
     {artifact::kPluginDevicesList, ProbeKind::kFile, kPhaseContainer, ContainerWhen::kCgroupV1,

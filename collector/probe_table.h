@@ -30,11 +30,6 @@ enum class ProbeKind {
 // How a probe's output is stored (the manifest's kind).
 ArtifactKind StoredKind(ProbeKind kind);
 
-enum class Redaction {
-  kText,         // scrub free text
-  kRuntimeJson,  // env/args redaction in runtime JSON, then scrub
-};
-
 inline constexpr int kPhasePassive = 1;
 inline constexpr int kPhaseRuntime = 2;
 inline constexpr int kPhaseContainer = 3;
@@ -51,7 +46,6 @@ struct ProbeRow {
   std::string_view target;
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
-  Redaction redaction = Redaction::kText;
   bool needs_kubeconfig = false;  // skipped (not applicable) without one
 };
 
@@ -86,7 +80,6 @@ struct ContainerProbeRow {
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
   int64_t stderr_cap_bytes = 1 * kMiB;
-  Redaction redaction = Redaction::kText;
 };
 
 std::span<const ContainerProbeRow> ContainerProbes();

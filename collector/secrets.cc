@@ -24,15 +24,23 @@ const RE2& SecretNamePattern() {
   return re;
 }
 
-const RE2& EvidenceEnvPattern() {
-  static const RE2 re(
-      "NVIDIA_[A-Z0-9_]*|FAIL_ON_INIT_ERROR|MIG_STRATEGY|PASS_DEVICE_SPECS|DEVICE_LIST_STRATEGY|"
-      "DEVICE_ID_STRATEGY|DEVICE_DISCOVERY_STRATEGY|DP_[A-Z0-9_]*|CDI_[A-Z0-9_]*|CONFIG_FILE|"
-      "NODE_NAME|PATH|HOME|HOSTNAME|LD_LIBRARY_PATH|LD_PRELOAD|GOMAXPROCS|LANG|LC_ALL|TZ|"
-      "KUBERNETES_SERVICE_HOST|KUBERNETES_SERVICE_PORT[A-Z0-9_]*|KUBERNETES_PORT[A-Z0-9_]*|"
-      "MPS_ROOT|IMEX_[A-Z0-9_]*|GPU_[A-Z0-9_]*|CUDA_[A-Z0-9_]*");
-  return re;
-}
+// The GPU stack's configuration variables (the device plugin's, the
+// container toolkit's, CUDA's, GFD's) and the process basics, whose values
+// the rules and people read. Documented in docs/redaction.md.
+constexpr std::string_view kEvidenceEnvNames[] = {
+    "NVIDIA_*", "FAIL_ON_INIT_ERROR", "MIG_STRATEGY", "PASS_DEVICE_SPECS", "DEVICE_LIST_STRATEGY",
+    "DEVICE_ID_STRATEGY", "DEVICE_DISCOVERY_STRATEGY", "DP_*", "CDI_*", "CONFIG_FILE", "NODE_NAME", "PATH", "HOME",
+    "HOSTNAME", "LD_LIBRARY_PATH", "LD_PRELOAD", "GOMAXPROCS", "LANG", "LC_ALL", "TZ", "KUBERNETES_SERVICE_HOST",
+    "KUBERNETES_SERVICE_PORT*", "KUBERNETES_PORT*", "MPS_ROOT", "IMEX_*", "GPU_*", "CUDA_*",
+};
+
+// Artifacts whose text is a container or pod spec in JSON (a YAML one is
+// covered by the scrubber's line forms).
+constexpr std::string_view kSpecArtifacts[] = {
+    "k8s.node_pods", "runtime.crictl_info", "plugin.inspect", "runtime.ctr_container_info", "config.static_pod",
+};
+
+constexpr std::string_view kLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
 
 int ReplaceAll(std::string& text, const RE2& pattern, std::string_view rewrite) {
   return RE2::GlobalReplace(&text, pattern, re2::StringPiece(rewrite.data(), rewrite.size()));
@@ -121,7 +129,12 @@ int RedactTree(json& node) {
     for (auto it = node.begin(); it != node.end(); ++it) {
       const std::string& key = it.key();
       json& value = it.value();
-      if ((key == "env" || key == "Env") && value.is_array()) {
+      if (key == kLastApplied && value.is_string()) {
+        if (value.get<std::string>() != kRedacted) {
+          value = RedactedValue();
+          ++count;
+        }
+      } else if ((key == "env" || key == "Env") && value.is_array()) {
         count += RedactEnvStrings(value) + RedactEnvObjects(value);
       } else if (key == "envs" && value.is_array()) {
         count += RedactEnvObjects(value);
@@ -154,9 +167,25 @@ bool IsForbiddenHostPath(std::string_view path) {
   return false;
 }
 
+std::span<const std::string_view> EvidenceEnvNames() { return kEvidenceEnvNames; }
+
 bool IsEvidenceEnvName(std::string_view name) {
   if (RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), SecretNamePattern())) return false;
-  return RE2::FullMatch(re2::StringPiece(name.data(), name.size()), EvidenceEnvPattern());
+  for (std::string_view entry : kEvidenceEnvNames) {
+    if (entry.ends_with('*') ? StartsWith(name, entry.substr(0, entry.size() - 1)) : name == entry) return true;
+  }
+  return false;
+}
+
+Redaction RedactionFor(std::string_view artifact_name) {
+  for (std::string_view spec : kSpecArtifacts) {
+    if (artifact_name == spec) return Redaction::kRuntimeJson;
+  }
+  return Redaction::kText;
+}
+
+int RedactText(std::string& text, Redaction redaction) {
+  return redaction == Redaction::kRuntimeJson ? RedactRuntimeJson(text) : ScrubText(text);
 }
 
 namespace {
@@ -164,8 +193,9 @@ namespace {
 // The part before a secret value: the key, an optional (JSON-escaped) quote,
 // the separator. Group 1 keeps it; the value patterns below replace the rest.
 constexpr char kSecretKey[] =
-    "((?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_.-]*(?:password|passwd|secret|token|credential|apikey|api_key|"
-    "access_key|private_key|identitytoken)[A-Za-z0-9_.-]*|auth)\\\\?[\"']?[ \\t]*[:=][ \\t]*)";
+    "((?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|credential|apikey|api_key|"
+    "api-key|access_key|private_key|identitytoken)[A-Za-z0-9_.-]*|auth|[A-Za-z0-9.-]*_pass|pass)"
+    "\\\\?[\"']?[ \\t]*[:=][ \\t]*)";
 
 // Values are replaced in the quoting style they were written in, so JSON
 // (journal lines, runtime specs) stays valid JSON. Values already redacted
@@ -183,19 +213,168 @@ int ScrubKeyValues(std::string& text) {
   return count;
 }
 
+// Every line of `text` through one EnvValueScrubber, in place.
+int ScrubEnvLines(std::string& text) {
+  if (text.find("value") == std::string::npos && text.find(kLastApplied) == std::string::npos) return 0;
+  EnvValueScrubber scrubber;
+  std::string out;
+  out.reserve(text.size());
+  int count = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t newline = text.find('\n', start);
+    size_t end = newline == std::string::npos ? text.size() : newline;
+    std::string line = text.substr(start, end - start);
+    count += scrubber.Line(line);
+    out += line;
+    if (newline != std::string::npos) out += '\n';
+    start = end + 1;
+  }
+  if (count > 0) text = std::move(out);
+  return count;
+}
+
 }  // namespace
 
 int ScrubText(std::string& text) {
   static const RE2 private_key(
       "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY-----");
   static const RE2 bearer("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]{8,}");
-  static const RE2 jwt("eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]+");
+  static const RE2 basic("(?i)(authorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+)[A-Za-z0-9._~+/=-]{4,}");
+  // Signed or not ("alg":"none" leaves the third part empty).
+  static const RE2 jwt("eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*");
+  // scheme://[user]:password@host, redis://:pw@host included.
+  static const RE2 url_password("([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@\"'<]*:)[^/\\s@\"'<]+@");
+  // "--password v", "-token v": the value after a secret-named flag.
+  static const RE2 flag_value("(?i)((?:^|[\\s\"'])--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|"
+                              "api-?key)[A-Za-z0-9_.-]*[ \\t]+)[^\\s<\"'-][^\\s\"']*");
   int count = 0;
   count += ReplaceAll(text, private_key, "-----BEGIN PRIVATE KEY-----<redacted>-----END PRIVATE KEY-----");
   count += ReplaceAll(text, bearer, "\\1<redacted>");
+  count += ReplaceAll(text, basic, "\\1<redacted>");
   count += ReplaceAll(text, jwt, "<redacted>");
+  count += ReplaceAll(text, url_password, "\\1<redacted>@");
+  count += ReplaceAll(text, flag_value, "\\1<redacted>");
   count += ScrubKeyValues(text);
+  count += ScrubEnvLines(text);
   return count;
+}
+
+namespace {
+
+int Indent(std::string_view line) {
+  size_t n = line.find_first_not_of(' ');
+  return n == std::string_view::npos ? -1 : static_cast<int>(n);
+}
+
+bool AlreadyRedacted(std::string_view value) {
+  return value.starts_with("<redacted>") || value.starts_with("\"<redacted>") || value.starts_with("'<redacted>");
+}
+
+// The end of a quoted value that starts at `at` (its closing quote), or npos.
+size_t ClosingQuote(std::string_view line, size_t at) {
+  char quote = line[at];
+  for (size_t i = at + 1; i < line.size(); ++i) {
+    if (quote == '"' && line[i] == '\\') {
+      ++i;
+    } else if (line[i] == quote) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+int EnvValueScrubber::FlowForms(std::string& line) {
+  // {name: X, value: y} (YAML flow) and {"name"|"key": "X", "value": "y"} (JSON on one line).
+  static const RE2 flow(R"re(\{\s*"?(?:name|key)"?\s*:\s*"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*,\s*"?value"?\s*:\s*)re"
+                        R"re(("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s][^,}]*))re");
+  static const RE2 last_applied(R"re(("kubectl\.kubernetes\.io/last-applied-configuration"\s*:\s*)"(?:[^"\\<]|\\.)(?:[^"\\]|\\.)*")re");
+  // The JSON form again inside a JSON string (a log line holding a spec): {\"name\":\"X\",\"value\":\"y\"}.
+  static const RE2 escaped(R"re(\{\s*\\"(?:name|key)\\"\s*:\s*\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*,\s*\\"value\\"\s*:\s*)re"
+                           R"re((\\"(?:[^"\\]|\\[^"])*\\"))re");
+  int count = 0;
+  if (line.find(kLastApplied) != std::string::npos) count += RE2::GlobalReplace(&line, last_applied, R"(\1"<redacted>")");
+  if (line.find('{') == std::string::npos) return count;
+  for (const RE2* form : {&flow, &escaped}) {
+    size_t from = 0;
+    re2::StringPiece name, value;
+    while (from < line.size()) {
+      re2::StringPiece rest(line.data() + from, line.size() - from);
+      if (!RE2::PartialMatch(rest, *form, &name, &value)) break;
+      size_t value_at = static_cast<size_t>(value.data() - line.data());
+      size_t value_end = value_at + value.size();
+      std::string_view text(value.data(), value.size());
+      while (!text.empty() && text.back() == ' ') text.remove_suffix(1), --value_end;
+      std::string_view bare = text.starts_with("\\\"") ? text.substr(2) : text;
+      if (IsEvidenceEnvName(std::string_view(name.data(), name.size())) || AlreadyRedacted(bare)) {
+        from = value_end;
+        continue;
+      }
+      std::string replacement = text.starts_with("\\\"") ? "\\\"<redacted>\\\""
+                                : text.front() == '"'     ? "\"<redacted>\""
+                                : text.front() == '\''   ? "'<redacted>'"
+                                                          : "<redacted>";
+      line.replace(value_at, value_end - value_at, replacement);
+      from = value_at + replacement.size();
+      ++count;
+    }
+  }
+  return count;
+}
+
+int EnvValueScrubber::Line(std::string& line) {
+  // name: X / "key": "X", (block YAML, pretty JSON) and the value on the next line.
+  static const RE2 name_line(R"re(^(\s*(?:-\s+)?)"?(?:name|key)"?\s*:\s*"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*,?\s*$)re");
+  static const RE2 value_line(R"re(^(\s*(?:-\s+)?)"?(value|kubectl\.kubernetes\.io/last-applied-configuration)"?\s*:[ \t]*)re");
+  const int indent = Indent(line);
+  if (dropping_above_ >= 0) {
+    if (indent < 0) return 0;  // blank lines stay inside a block value
+    if (indent > dropping_above_) {
+      line.clear();  // a line of a block value ("value: |"), dropped
+      return 0;
+    }
+    dropping_above_ = -1;
+  }
+  const int previous_name_column = name_column_;
+  const bool previous_is_evidence = name_is_evidence_;
+  name_column_ = -1;
+  // Most lines hold none of the words the forms need: a few memchr scans.
+  auto has = [&](std::string_view word) { return line.find(word) != std::string::npos; };
+  if (!has("name") && !has("key") && !has("value") && !has("last-applied")) return 0;
+  int count = FlowForms(line);
+  re2::StringPiece prefix, name;
+  if (RE2::FullMatch(line, name_line, &prefix, &name)) {
+    name_column_ = static_cast<int>(prefix.size());
+    name_is_evidence_ = IsEvidenceEnvName(std::string_view(name.data(), name.size()));
+    return count;
+  }
+  re2::StringPiece key;
+  if (!RE2::PartialMatch(line, value_line, &prefix, &key)) return count;
+  const bool last_applied = key.size() > 5;
+  if (!last_applied && (static_cast<int>(prefix.size()) != previous_name_column || previous_is_evidence)) return count;
+  // Where the value starts: after the key, its quote and the colon.
+  size_t at = line.find(':', prefix.size() + key.size()) + 1;
+  while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
+  std::string_view value(line.data() + at, line.size() - at);
+  if (AlreadyRedacted(value)) return count;
+  if (value.empty() || value[0] == '|' || value[0] == '>') {
+    // A block value: its lines follow, indented deeper than the key.
+    dropping_above_ = static_cast<int>(prefix.size());
+    line.replace(at, std::string::npos, "<redacted>");
+    return count + 1;
+  }
+  if (value[0] == '"' || value[0] == '\'') {
+    size_t close = ClosingQuote(line, at);
+    if (close == std::string::npos) close = line.size() - 1;
+    line.replace(at, close + 1 - at, std::string(1, value[0]) + "<redacted>" + std::string(1, value[0]));
+    return count + 1;
+  }
+  size_t end = line.size();
+  if (line.back() == ',') --end;  // a JSON number or boolean before the next field
+  line.replace(at, end - at, "<redacted>");
+  return count + 1;
 }
 
 int RedactRuntimeJson(std::string& json_text) {

@@ -111,6 +111,81 @@ TEST_CASE("ScrubText: already redacted values are not counted again") {
   CHECK(ScrubText(text) == 0);
 }
 
+TEST_CASE("ScrubText: the forms a support case leaks: Basic, unsigned JWTs, URL passwords, flag values, pass keys") {
+  std::string text =
+      "Authorization: Basic dXNlcjpwYXNz\n"
+      "jwt eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4eXoifQ. ok\n"
+      "redis://:s3cret@cache:6379/0 https://user:pw@host/x\n"
+      "app --password hunter2 --db-secret x2 --verbose\n"
+      "DB_PASS=letmein passphrase: open-sesame X-Api-Key: k3y\n"
+      "bypass: kept passDeviceSpecs: true\n";
+  ScrubText(text);
+  CHECK(text ==
+        "Authorization: Basic <redacted>\n"
+        "jwt <redacted> ok\n"
+        "redis://:<redacted>@cache:6379/0 https://user:<redacted>@host/x\n"
+        "app --password <redacted> --db-secret <redacted> --verbose\n"
+        "DB_PASS=<redacted> passphrase: <redacted> X-Api-Key: <redacted>\n"
+        "bypass: kept passDeviceSpecs: true\n");
+}
+
+TEST_CASE("EnvValueScrubber: name/value entries in YAML and JSON, the GPU stack's settings kept") {
+  std::string text =
+      "    env:\n"
+      "    - name: REGISTRY_TOKEN\n"
+      "      value: abc\n"
+      "    - name: FAIL_ON_INIT_ERROR\n"
+      "      value: \"false\"\n"
+      "    - {name: MIRROR, value: \"m1\"}\n"
+      "    - name: CA\n"
+      "      value: |\n"
+      "        line one\n"
+      "        line two\n"
+      "    - name: NEXT\n"
+      "      valueFrom: {secretKeyRef: {name: s, key: k}}\n"
+      "      \"key\": \"HTTP_PROXY\",\n"
+      "      \"value\": \"http://proxy:3128\"\n"
+      "{\"name\":\"MIG_STRATEGY\",\"value\":\"single\"} {\"key\":\"TOKEN2\",\"value\":\"t\"}\n"
+      "  kubectl.kubernetes.io/last-applied-configuration: |\n"
+      "    {\"spec\":{}}\n"
+      "  labels: {}\n";
+  ScrubText(text);
+  CHECK(text ==
+        "    env:\n"
+        "    - name: REGISTRY_TOKEN\n"
+        "      value: <redacted>\n"
+        "    - name: FAIL_ON_INIT_ERROR\n"
+        "      value: \"false\"\n"
+        "    - {name: MIRROR, value: \"<redacted>\"}\n"
+        "    - name: CA\n"
+        "      value: <redacted>\n"
+        "\n"
+        "\n"
+        "    - name: NEXT\n"
+        "      valueFrom: {secretKeyRef: {name: s, key: k}}\n"
+        "      \"key\": \"HTTP_PROXY\",\n"
+        "      \"value\": \"<redacted>\"\n"
+        "{\"name\":\"MIG_STRATEGY\",\"value\":\"single\"} {\"key\":\"TOKEN2\",\"value\":\"<redacted>\"}\n"
+        "  kubectl.kubernetes.io/last-applied-configuration: <redacted>\n"
+        "\n"
+        "  labels: {}\n");
+}
+
+TEST_CASE("RedactRuntimeJson: the last-applied-configuration annotation goes whole") {
+  std::string pods = R"({"items":[{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":)"
+                     R"("{\"spec\":{\"containers\":[{\"env\":[{\"name\":\"A\",\"value\":\"s\"}]}]}}"}}}]})";
+  CHECK(RedactRuntimeJson(pods) >= 1);
+  auto doc = nlohmann::json::parse(pods);
+  CHECK(doc["items"][0]["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] ==
+        "<redacted>");
+}
+
+TEST_CASE("RedactionFor: the spec artifacts of collect and import alike") {
+  CHECK(RedactionFor("k8s.node_pods") == Redaction::kRuntimeJson);
+  CHECK(RedactionFor("config.static_pod") == Redaction::kRuntimeJson);
+  CHECK(RedactionFor("journal.kubelet") == Redaction::kText);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

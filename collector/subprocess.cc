@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/signal_cleanup.h"
 #include "common/time_format.h"
 
 extern char** environ;
@@ -152,6 +153,8 @@ CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& 
     return outcome;
   }
   outcome.started = true;
+  // A second Ctrl-C ends us at once: the handler kills the group then.
+  const int cleanup_slot = RegisterProcessGroup(pid);
 
   Stream streams[2] = {{out_pipe[0], &out}, {err_pipe[0], &err}};
   for (auto& s : streams) fcntl(s.fd, F_SETFL, O_NONBLOCK);
@@ -210,6 +213,7 @@ CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& 
   // Nothing we started may outlive the probe: sweep the group (a daemonised
   // grandchild, or the process we abandoned), then keep what is buffered.
   kill(-pid, SIGKILL);
+  UnregisterProcessGroup(cleanup_slot);
   for (auto& s : streams) {
     DrainAvailable(s);
     CloseStream(s);

@@ -1,8 +1,14 @@
 #include "collector/watch.h"
 
+#include <fcntl.h>
 #include <re2/re2.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -12,7 +18,9 @@
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/json_fields.h"
+#include "common/output_file.h"
 #include "common/time_format.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -21,36 +29,79 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kStateFile[] = ".gpuforensics-watch.json";
+constexpr char kLockFile[] = ".gpuforensics-watch.lock";
 
 struct WatchState {
   std::string incident;
   std::string bundle;
   int64_t at_unix_ns = 0;
+  std::vector<std::string> captures;  // file names this watch wrote in the directory, oldest first
 };
 
 WatchState ReadState(const std::string& dir) {
   WatchState state;
-  auto text = ReadWholeFile(dir + "/" + kStateFile);
+  auto text = ReadWholeFile(dir + "/" + kStateFile, 16 << 20);
   if (!text.ok()) return state;
   auto doc = nlohmann::json::parse(*text, nullptr, false);
   if (!doc.is_object()) return state;
   state.incident = StringField(doc, "incident");
   state.bundle = StringField(doc, "bundle");
   state.at_unix_ns = IntField(doc, "at_unix_ns", 0);
+  if (doc["captures"].is_array()) {
+    for (const auto& name : doc["captures"]) {
+      // Names only, in this directory: a state file edited to name "../x" removes nothing.
+      if (name.is_string() && name.get<std::string>().find('/') == std::string::npos) {
+        state.captures.push_back(name.get<std::string>());
+      }
+    }
+  }
   return state;
 }
 
 Status WriteState(const std::string& dir, const WatchState& state) {
-  nlohmann::json doc = {{"incident", state.incident}, {"bundle", state.bundle}, {"at_unix_ns", state.at_unix_ns}};
-  const std::string path = dir + "/" + kStateFile;
-  GPUF_RETURN_IF_ERROR(WriteWholeFile(path + ".tmp", doc.dump(2) + "\n"));
-  std::error_code ec;
-  fs::rename(path + ".tmp", path, ec);
-  if (ec) return Status::IoError("renaming '" + path + "'", ec.message());
-  return Status::Ok();
+  nlohmann::json doc = {{"incident", state.incident},
+                        {"bundle", state.bundle},
+                        {"at_unix_ns", state.at_unix_ns},
+                        {"captures", state.captures}};
+  GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(dir + "/" + kStateFile, Replace::kRegularFile));
+  GPUF_RETURN_IF_ERROR(out.Write(doc.dump(2) + "\n"));
+  return out.Publish(0644);
 }
 
-// `kubectl get node -o json`, as the collector runs it, bounded.
+// One watch at a time per directory: a second one waits, then finds the
+// incident captured. Released when the process ends.
+class DirectoryLock {
+ public:
+  static Result<DirectoryLock> Acquire(const std::string& dir) {
+    const std::string path = dir + "/" + kLockFile;
+    int fd = open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return Status::IoError("opening '" + path + "'", std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      close(fd);
+      return Status::IoError("'" + path + "' is not a regular file");
+    }
+    while (flock(fd, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      close(fd);
+      return Status::IoError("locking '" + path + "'", std::strerror(err));
+    }
+    return DirectoryLock(fd);
+  }
+  DirectoryLock(DirectoryLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  DirectoryLock(const DirectoryLock&) = delete;
+  ~DirectoryLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+
+ private:
+  explicit DirectoryLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+// `kubectl get node -o json`, as the collector runs it, bounded; its output
+// goes to a private work directory.
 void MaybeCheckAllocatable(const WatchOptions& options, const HostRoot& host, ChainCheck& check) {
   if (!options.check_allocatable || check.pci_gpus == 0) return;
   auto mode = ParseExecMode(options.collect.exec_mode);
@@ -64,47 +115,46 @@ void MaybeCheckAllocatable(const WatchOptions& options, const HostRoot& host, Ch
   if (id.in_cluster) argv.erase(argv.begin() + 1, argv.begin() + 3);
   PreparedCommand command = exec.Prepare(argv);
   if (command.executable.empty() || (id.kubectl_kubeconfig.empty() && !id.in_cluster) || node.empty()) return;
-  const std::string staging = options.out_dir + "/" + kStateFile + ".node";
-  CappedFile out(staging, 16 << 20, KeepMode::kHead), err(staging + ".err", 1 << 16, KeepMode::kTail);
+  auto work = WorkDir::Create(options.out_dir, ".gpuforensics-watch-");
+  if (!work.ok()) return;
+  const std::string staging = *work / "node.json";
+  CappedFile out(staging, 16 << 20, KeepMode::kHead), err(*work / "node.err", 1 << 16, KeepMode::kTail);
   if (!out.Open().ok() || !err.Open().ok()) return;
   CommandSpec spec{command.executable, command.argv, {}, MonotonicNowNs() + 10'000'000'000LL};
   CommandOutcome outcome = RunCommand(spec, out, err, nullptr);
   (void)out.Finish();
   (void)err.Finish();
   auto json = ReadWholeFile(staging);
-  std::remove(staging.c_str());
-  std::remove((staging + ".err").c_str());
   if (outcome.exit_code == 0 && json.ok()) CheckAllocatable(check, *json);
 }
 
 }  // namespace
 
-std::vector<std::string> ApplyRetention(const std::string& dir, int keep, int64_t max_bytes) {
-  struct Bundle {
-    std::string path;
-    fs::file_time_type mtime;
-    int64_t size;
-  };
-  std::vector<Bundle> bundles;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file(ec) || name.rfind("gpuforensics-", 0) != 0 ||
-        name.size() < kBundleSuffix.size() || name.compare(name.size() - kBundleSuffix.size(), std::string::npos,
-                                                            kBundleSuffix) != 0) {
-      continue;
-    }
-    bundles.push_back({entry.path().string(), entry.last_write_time(ec), static_cast<int64_t>(entry.file_size(ec))});
+std::vector<std::string> ApplyRetention(const std::string& dir, std::vector<std::string>& captures, int keep,
+                                        int64_t max_bytes) {
+  // Only what this watch wrote, by the index's order (not mtimes, which a
+  // clock step can reorder); the newest always stays.
+  std::vector<std::string> present;
+  for (const auto& name : captures) {
+    struct stat st {};
+    if (lstat((dir + "/" + name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) present.push_back(name);
   }
-  std::sort(bundles.begin(), bundles.end(), [](const auto& a, const auto& b) { return a.mtime > b.mtime; });
-  std::vector<std::string> removed;
+  std::vector<std::string> removed, kept;
   int64_t total = 0;
-  for (size_t i = 0; i < bundles.size(); ++i) {
-    total += bundles[i].size;
-    // The newest bundle always stays: it is the evidence of now.
-    bool over = static_cast<int>(i) >= keep || (i > 0 && total > max_bytes);
-    if (over && fs::remove(bundles[i].path, ec)) removed.push_back(bundles[i].path);
+  for (size_t i = present.size(); i-- > 0;) {  // newest first
+    const std::string path = dir + "/" + present[i];
+    struct stat st {};
+    int64_t size = lstat(path.c_str(), &st) == 0 ? st.st_size : 0;
+    total += size;
+    size_t rank = present.size() - 1 - i;
+    bool over = rank > 0 && (static_cast<int>(rank) >= keep || total > max_bytes);
+    if (over && unlink(path.c_str()) == 0) {
+      removed.push_back(path);
+    } else {
+      kept.insert(kept.begin(), present[i]);
+    }
   }
+  captures = std::move(kept);
   return removed;
 }
 
@@ -130,10 +180,14 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
     outcome.action = "healthy";
     return outcome;
   }
-  const WatchState last = ReadState(options.out_dir);
+  // From here to the state written, one watch at a time.
+  GPUF_ASSIGN_OR_RETURN(DirectoryLock lock, DirectoryLock::Acquire(options.out_dir));
+  WatchState last = ReadState(options.out_dir);
   const std::string incident = outcome.check.IncidentKey();
   const int64_t now = WallClockNowNs();
-  if (incident == last.incident) {
+  struct stat captured {};
+  const bool bundle_present = !last.bundle.empty() && stat(last.bundle.c_str(), &captured) == 0;
+  if (incident == last.incident && bundle_present) {
     outcome.action = "already_captured";
     outcome.bundle = last.bundle;
     return outcome;
@@ -149,8 +203,11 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
   GPUF_ASSIGN_OR_RETURN(CollectOutcome collected, Collect(collect, interrupt));
   outcome.action = "collected";
   outcome.bundle = collected.bundle_path;
-  GPUF_RETURN_IF_ERROR(WriteState(options.out_dir, {incident, collected.bundle_path, now}));
-  outcome.removed = ApplyRetention(options.out_dir, options.keep, options.max_bytes);
+  outcome.complete = collected.manifest.complete;
+  WatchState next{incident, collected.bundle_path, now, last.captures};
+  next.captures.push_back(fs::path(collected.bundle_path).filename().string());
+  outcome.removed = ApplyRetention(options.out_dir, next.captures, options.keep, options.max_bytes);
+  GPUF_RETURN_IF_ERROR(WriteState(options.out_dir, next));
   return outcome;
 }
 

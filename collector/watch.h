@@ -4,8 +4,11 @@
 // few file reads. A broken one gets one full collect per incident (the same
 // breakage in the same boot is captured once), no more often than the
 // minimum interval, into an output directory whose bundles are pruned to
-// the newest N and at most M bytes. What was captured last is remembered in
-// <out-dir>/.gpuforensics-watch.json.
+// the newest N and at most M bytes. What was captured last, and the index of
+// the bundles this watch wrote (the only ones retention ever removes, never
+// the newest), are in <out-dir>/.gpuforensics-watch.json; a lock on
+// <out-dir>/.gpuforensics-watch.lock lets one watch at a time decide and
+// capture, so runs started together capture an incident once.
 #ifndef GPUF_COLLECTOR_WATCH_H_
 #define GPUF_COLLECTOR_WATCH_H_
 
@@ -33,15 +36,19 @@ struct WatchOutcome {
   std::string action;             // "healthy" | "collected" | "already_captured" | "rate_limited"
   std::string bundle;             // written now, or the one that captured this incident
   std::vector<std::string> removed;  // bundles pruned by retention
+  bool complete = true;              // "collected": the bundle is complete
 };
 
 // Fails only when the output directory is unusable or a collect cannot
 // write its bundle.
 Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>* interrupt);
 
-// Keeps the newest `keep` gpuforensics-*.tar.zst in `dir` and drops the
-// oldest until they fit `max_bytes`. Returns the paths removed.
-std::vector<std::string> ApplyRetention(const std::string& dir, int keep, int64_t max_bytes);
+// Of the bundles named in `captures` (file names in `dir`, oldest first),
+// keeps the newest `keep` and drops the oldest until they fit `max_bytes`,
+// the newest always kept; nothing else in `dir` is touched. `captures`
+// becomes what is left. Returns the paths removed.
+std::vector<std::string> ApplyRetention(const std::string& dir, std::vector<std::string>& captures, int keep,
+                                        int64_t max_bytes);
 
 }  // namespace gpuf
 

@@ -9,9 +9,29 @@
 
 namespace gpuf {
 
-Status ForEachChunk(const std::string& path, const std::function<void(std::string_view)>& fn) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+Result<int> OpenRegularFile(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return Status::IoError("opening '" + path + "'", std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    std::string type = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+    return Status::BadInput("'" + path + "' is " + type + ", not a regular file");
+  }
+  fcntl(fd, F_SETFL, 0);
+  return fd;
+}
+
+std::string FormatByteLimit(int64_t bytes) {
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1 << 10) && bytes % (1 << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+Status ForEachChunk(const std::string& path, const std::function<void(std::string_view)>& fn) {
+  GPUF_ASSIGN_OR_RETURN(int fd, OpenRegularFile(path));
   char buf[1 << 16];
   while (true) {
     ssize_t n = read(fd, buf, sizeof buf);
@@ -28,16 +48,30 @@ Status ForEachChunk(const std::string& path, const std::function<void(std::strin
   return Status::Ok();
 }
 
-Result<std::string> ReadWholeFile(const std::string& path) {
+Result<std::string> ReadWholeFile(const std::string& path, int64_t max_bytes) {
   std::string data;
   struct stat st {};
-  if (stat(path.c_str(), &st) == 0) data.reserve(static_cast<size_t>(st.st_size));
-  GPUF_RETURN_IF_ERROR(ForEachChunk(path, [&](std::string_view chunk) { data.append(chunk); }));
+  auto too_large = [&] {
+    return Status::BadInput("'" + path + "' is larger than the " + FormatByteLimit(max_bytes) + " limit");
+  };
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    if (st.st_size > max_bytes) return too_large();
+    data.reserve(static_cast<size_t>(st.st_size));
+  }
+  bool over = false;
+  GPUF_RETURN_IF_ERROR(ForEachChunk(path, [&](std::string_view chunk) {
+    if (over || static_cast<int64_t>(data.size() + chunk.size()) > max_bytes) {
+      over = true;
+      return;
+    }
+    data.append(chunk);
+  }));
+  if (over) return too_large();
   return data;
 }
 
 Status WriteWholeFile(const std::string& path, std::string_view data) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Status::IoError("creating '" + path + "'", std::strerror(errno));
   while (!data.empty()) {
     ssize_t n = write(fd, data.data(), data.size());

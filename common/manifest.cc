@@ -1,5 +1,7 @@
 #include "common/manifest.h"
 
+#include <unordered_map>
+
 #include <nlohmann/json.hpp>
 
 #include "common/artifacts.h"
@@ -18,11 +20,53 @@ const ManifestOutput* ManifestArtifact::FindOutput(std::string_view stream) cons
   return nullptr;
 }
 
-const ManifestArtifact* Manifest::Find(std::string_view name, std::string_view instance) const {
-  for (const auto& artifact : artifacts) {
-    if (artifact.name == name && artifact.instance == instance) return &artifact;
+struct Manifest::FindIndex {
+  const ManifestArtifact* data = nullptr;  // what it was built over: a
+  size_t count = 0;                        // changed vector rebuilds it
+  std::unordered_map<std::string, size_t> position;  // name '\0' instance -> first index
+};
+
+namespace {
+
+std::string IndexKey(std::string_view name, std::string_view instance) {
+  std::string key(name);
+  key += '\0';
+  key += instance;
+  return key;
+}
+
+}  // namespace
+
+std::optional<size_t> Manifest::IndexOf(std::string_view name, std::string_view instance) const {
+  auto matches = [&](size_t i) { return artifacts[i].name == name && artifacts[i].instance == instance; };
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bool fresh = false;
+    if (!find_index_ || find_index_->data != artifacts.data() || find_index_->count != artifacts.size()) {
+      auto index = std::make_shared<FindIndex>();
+      index->data = artifacts.data();
+      index->count = artifacts.size();
+      for (size_t i = 0; i < artifacts.size(); ++i) {
+        index->position.emplace(IndexKey(artifacts[i].name, artifacts[i].instance), i);
+      }
+      find_index_ = std::move(index);
+      fresh = true;
+    }
+    auto it = find_index_->position.find(IndexKey(name, instance));
+    if (it != find_index_->position.end() && matches(it->second)) return it->second;
+    if (fresh) return std::nullopt;
+    find_index_.reset();  // an artifact was renamed in place: build again once
   }
-  return nullptr;
+  return std::nullopt;
+}
+
+const ManifestArtifact* Manifest::Find(std::string_view name, std::string_view instance) const {
+  auto i = IndexOf(name, instance);
+  return i ? &artifacts[*i] : nullptr;
+}
+
+ManifestArtifact* Manifest::FindMutable(std::string_view name, std::string_view instance) {
+  auto i = IndexOf(name, instance);
+  return i ? &artifacts[*i] : nullptr;
 }
 
 std::vector<const ManifestArtifact*> Manifest::FindAll(std::string_view name) const {

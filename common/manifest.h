@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <memory>
 #include <vector>
 
 #include "common/status.h"
@@ -121,8 +122,18 @@ struct Manifest {
   ManifestOrigin origin;
   ManifestRedaction redaction;
 
+  // By (name, instance) through an index built on first use and rebuilt
+  // when `artifacts` changed since: constant time, not a scan (a bundle may
+  // list hundreds of thousands). Not safe to call from two threads on one
+  // Manifest at once.
   const ManifestArtifact* Find(std::string_view name, std::string_view instance = {}) const;
+  ManifestArtifact* FindMutable(std::string_view name, std::string_view instance = {});
   std::vector<const ManifestArtifact*> FindAll(std::string_view name) const;
+
+ private:
+  struct FindIndex;
+  mutable std::shared_ptr<const FindIndex> find_index_;
+  std::optional<size_t> IndexOf(std::string_view name, std::string_view instance) const;
 };
 
 std::string SerializeManifest(const Manifest& manifest);

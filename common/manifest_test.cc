@@ -137,6 +137,29 @@ TEST_CASE("Manifest: bad input names the problem") {
   }
 }
 
+TEST_CASE("Manifest::Find: by name and instance, and still right after the artifacts change") {
+  Manifest m;
+  for (int i = 0; i < 1000; ++i) {
+    ManifestArtifact a;
+    a.name = "plugin.inspect";
+    a.instance = std::to_string(i);
+    m.artifacts.push_back(a);
+  }
+  REQUIRE(m.Find("plugin.inspect", "999"));
+  CHECK(m.Find("plugin.inspect", "999") == &m.artifacts[999]);
+  CHECK(m.Find("plugin.inspect", "1000") == nullptr);
+  m.artifacts[5].instance = "renamed";  // in place: same size, same storage
+  CHECK(m.Find("plugin.inspect", "renamed") == &m.artifacts[5]);
+  CHECK(m.Find("plugin.inspect", "5") == nullptr);
+  std::swap(m.artifacts[0], m.artifacts[1]);
+  CHECK(m.Find("plugin.inspect", "0") == &m.artifacts[1]);
+  m.artifacts.push_back(m.artifacts[0]);
+  m.artifacts.back().instance = "new";
+  CHECK(m.Find("plugin.inspect", "new") == &m.artifacts.back());
+  Manifest copy = m;
+  CHECK(copy.Find("plugin.inspect", "new") == &copy.artifacts.back());
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

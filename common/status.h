@@ -22,6 +22,7 @@ class [[nodiscard]] Status {
     kNotFound,         // a named file or member is absent
     kBadInput,         // input exists but is malformed (not a bundle, bad JSON)
     kUnsupported,      // well-formed but newer than we understand
+    kExists,           // an output path exists, or is not a regular file we may replace
     kIoError,          // the operating system refused (open, write, rename)
     kInternal,         // a library failed in a way we did not expect
   };
@@ -39,6 +40,9 @@ class [[nodiscard]] Status {
   }
   static Status Unsupported(std::string_view what, std::string_view detail = {}) {
     return Status(Code::kUnsupported, what, detail);
+  }
+  static Status Exists(std::string_view what, std::string_view detail = {}) {
+    return Status(Code::kExists, what, detail);
   }
   static Status IoError(std::string_view what, std::string_view detail = {}) {
     return Status(Code::kIoError, what, detail);

@@ -26,7 +26,22 @@ namespace {
 struct Section {
   std::string header;
   std::string body;
+  std::string cut;  // what the bounds below left out, "" when nothing
 };
+
+// A report of 256 MiB (the input limit) is mostly one repeated log; its
+// conversions multiply what they read. A section keeps its last 16 MiB (the
+// newest lines) and all sections together 96 MiB, so memory stays bounded
+// by what a real report holds (a few MiB) times a small factor.
+constexpr size_t kMaxSectionBytes = 16 << 20;
+constexpr size_t kMaxSectionsBytes = 96 << 20;
+
+// Keeps the last `keep` bytes of `body`, from a line start.
+void KeepTail(std::string& body, size_t keep) {
+  if (body.size() <= keep) return;
+  size_t from = body.find('\n', body.size() - keep);
+  body.erase(0, from == std::string::npos ? body.size() - keep : from + 1);
+}
 
 bool IsSeparator(std::string_view line) {
   line = TrimRight(line);
@@ -36,8 +51,21 @@ bool IsSeparator(std::string_view line) {
 std::vector<Section> SplitSections(std::string_view log) {
   std::vector<Section> sections(1);
   bool header_due = true;
+  size_t kept = 0;  // of the sections before the last
+  auto close = [&](Section& s) {
+    if (s.body.size() > kMaxSectionBytes) {
+      KeepTail(s.body, kMaxSectionBytes);
+      s.cut = "cut to its last 16 MiB";
+    }
+    if (kept + s.body.size() > kMaxSectionsBytes) {
+      s.body.clear();
+      s.cut = "dropped: the report's sections passed 96 MiB";
+    }
+    kept += s.body.size();
+  };
   ForEachLine(log, [&](int, std::string_view line) {
     if (IsSeparator(line)) {
+      close(sections.back());
       sections.emplace_back();
       header_due = true;
       return;
@@ -52,7 +80,12 @@ std::vector<Section> SplitSections(std::string_view log) {
     if (s.body.empty() && line.rfind("*** ls: ", 0) == 0) return;
     if (s.body.empty() && Trim(line).empty()) return;
     s.body += std::string(line) + "\n";
+    if (s.body.size() > 2 * kMaxSectionBytes) {  // bounded while it grows
+      KeepTail(s.body, kMaxSectionBytes);
+      s.cut = "cut to its last 16 MiB";
+    }
   });
+  close(sections.back());
   for (auto& s : sections) {
     while (s.body.size() >= 2 && s.body.substr(s.body.size() - 2) == "\n\n") s.body.pop_back();
   }
@@ -143,7 +176,7 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
         hints.boot_id = std::string(32, '0');
         hints.boot_start_ns = boot_start;
       }
-      std::string where = source_name + ": section '" + s.header + "'";
+      std::string where = source_name + ": section '" + s.header + "'" + (s.cut.empty() ? "" : " (" + s.cut + ")");
       ApplyConversion({std::string(rule.name), rule.conversion, std::string(rule.instance), where,
                        HostPathOf(s.header), s.body},
                       hints, plan);

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 #include "collector/bundle_manifest.h"
 #include "collector/bundle_writer.h"
+#include "collector/secrets.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/manifest.h"
 #include "common/vocabulary.h"
+#include "common/work_dir.h"
 
 #ifndef GPUF_VERSION
 #define GPUF_VERSION "0.0.0"
@@ -29,25 +32,6 @@ std::string_view KindForName(const std::string& name) {
   return ArtifactKindName(row ? row->kind : ArtifactKind::kFile);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string base = std::filesystem::temp_directory_path().string() + "/gpuforensics-import-XXXXXX";
-    std::vector<char> name(base.begin(), base.end());
-    name.push_back('\0');
-    if (mkdtemp(name.data()) != nullptr) path_ = name.data();
-  }
-  ~TempDir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace
 
 bool ImportPlan::Has(std::string_view name) const {
@@ -63,9 +47,20 @@ std::string StreamForName(const std::string& name) {
 }
 
 Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string>& cannot_show,
-                           const std::string& output_path) {
-  TempDir staging;
-  if (staging.path().empty()) return Status::IoError("cannot create a temporary directory");
+                           const std::string& output_path, Replace replace) {
+  GPUF_ASSIGN_OR_RETURN(WorkDir staging, WorkDir::Create("", "gpuforensics-import-"));
+  std::vector<ImportedArtifact> artifacts = plan.artifacts;
+  // What another tool captured is scrubbed as collect scrubs what it reads:
+  // secrets never reach the bundle, whatever its source.
+  std::vector<int> redactions(artifacts.size(), 0);
+  for (size_t i = 0; i < artifacts.size(); ++i) {
+    redactions[i] = RedactText(artifacts[i].bytes, RedactionFor(artifacts[i].name));
+  }
+  std::vector<size_t> order(artifacts.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&artifacts](size_t a, size_t b) {
+    return std::tie(artifacts[a].name, artifacts[a].instance) < std::tie(artifacts[b].name, artifacts[b].instance);
+  });
   Manifest m = NewBundleManifest(GPUF_VERSION);
   m.hostname = plan.hostname.empty() ? plan.journal_hostname : plan.hostname;
   m.node_name = m.hostname;
@@ -75,9 +70,11 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
   m.plugin_pattern = std::string(kDefaultPluginPattern);
   m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show};
   std::vector<ProbeResult> staged;
-  for (const auto& a : plan.artifacts) {
+  for (size_t i : order) {
+    const ImportedArtifact& a = artifacts[i];
     ProbeResult r;
     ManifestArtifact& out = r.artifact;
+    out.redactions = redactions[i];
     out.name = a.name;
     out.instance = a.instance;
     out.kind = std::string(KindForName(a.name));
@@ -100,7 +97,8 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     staged.push_back(std::move(r));
   }
   GPUF_ASSIGN_OR_RETURN(std::vector<BundleMember> members, AddStagedArtifacts(staged, m));
-  return WriteBundle(output_path, SerializeManifest(m), std::move(members), plan.captured_at_ns / 1000000000LL);
+  return WriteBundle(output_path, SerializeManifest(m), std::move(members), plan.captured_at_ns / 1000000000LL,
+                     replace);
 }
 
 }  // namespace gpuf

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/output_file.h"
 #include "common/status.h"
 #include "importer/journal_text.h"
 
@@ -46,10 +47,12 @@ struct ImportPlan {
 // "stdout" for command outputs, "content" for files, listings and tables.
 std::string StreamForName(const std::string& name);
 
-// Writes the bundle to `output_path` (via a private temporary directory,
-// removed afterwards). Fails with IoError; on failure no output is left.
+// Writes the bundle to `output_path` (via a private work directory, removed
+// afterwards), every artifact scrubbed of secrets as collect scrubs
+// (collector/secrets.h). Fails with IoError, or Exists as WriteBundle; on
+// failure no output is left.
 Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string>& cannot_show,
-                           const std::string& output_path);
+                           const std::string& output_path, Replace replace = Replace::kNever);
 
 }  // namespace gpuf
 

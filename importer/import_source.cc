@@ -84,7 +84,9 @@ Result<std::string> DetectInputKind(const std::string& path) {
     GPUF_ASSIGN_OR_RETURN(auto paths, ListTree(path, /*archive=*/false, limits));
     return TreeKind(paths);
   }
-  if (!S_ISREG(st.st_mode)) return Status::BadInput("'" + path + "' is neither a file nor a directory");
+  if (!S_ISREG(st.st_mode)) {
+    return Status::BadInput("'" + path + "' is " + FileTypeName(st.st_mode) + ", not a regular file or a directory");
+  }
   GPUF_ASSIGN_OR_RETURN(std::string head, ReadHead(path));
   if (StartsWith(head, kZstdMagic, sizeof kZstdMagic)) return std::string(kBundleFormatName);
   bool compressed = StartsWith(head, kGzipMagic, sizeof kGzipMagic) || StartsWith(head, kXzMagic, sizeof kXzMagic) ||
@@ -102,7 +104,9 @@ Result<std::string> DetectInputKind(const std::string& path) {
                           "must-gather or evidence directory");
 }
 
-Result<std::string> ImportSource(const std::string& path, const std::string& output_path) {
+Result<std::string> ImportSource(const std::string& path, const std::string& output_path, Replace replace) {
+  GPUF_RETURN_IF_ERROR(CheckOutputPath(output_path, replace));
+  GPUF_RETURN_IF_ERROR(CheckNotInput(output_path, path));
   GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
   if (kind == kBundleFormatName) return Status::BadInput("'" + path + "' is already a gpuforensics bundle");
   SourceLimits limits;
@@ -129,19 +133,8 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
   if (plan.artifacts.empty()) {
     return Status::BadInput("'" + path + "' (" + kind + ") holds nothing gpuforensics can read");
   }
-  GPUF_RETURN_IF_ERROR(WriteImportedBundle(plan, CannotShow(kind), output_path));
+  GPUF_RETURN_IF_ERROR(WriteImportedBundle(plan, CannotShow(kind), output_path, replace));
   return kind;
-}
-
-ResolvedInput::ResolvedInput(ResolvedInput&& other) noexcept
-    : bundle_path_(std::move(other.bundle_path_)), kind_(std::move(other.kind_)), temp_dir_(std::move(other.temp_dir_)) {
-  other.temp_dir_.clear();
-}
-
-ResolvedInput::~ResolvedInput() {
-  if (temp_dir_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(temp_dir_, ec);
 }
 
 Result<ResolvedInput> ResolveInput(const std::string& path) {
@@ -162,12 +155,8 @@ Result<ResolvedInput> ResolveInput(const std::string& path) {
     input.bundle_path_ = path;
     return input;
   }
-  std::string base = std::filesystem::temp_directory_path().string() + "/gpuforensics-input-XXXXXX";
-  std::vector<char> dir(base.begin(), base.end());
-  dir.push_back('\0');
-  if (mkdtemp(dir.data()) == nullptr) return Status::IoError("cannot create a temporary directory", std::strerror(errno));
-  input.temp_dir_ = dir.data();
-  input.bundle_path_ = input.temp_dir_ + "/imported" + std::string(kBundleSuffix);
+  GPUF_ASSIGN_OR_RETURN(input.temp_dir_, WorkDir::Create("", "gpuforensics-input-"));
+  input.bundle_path_ = input.temp_dir_ / ("imported" + std::string(kBundleSuffix));
   GPUF_RETURN_IF_ERROR(ImportSource(path, input.bundle_path_).status());
   return input;
 }

@@ -8,7 +8,9 @@
 
 #include <string>
 
+#include "common/output_file.h"
 #include "common/status.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -18,28 +20,30 @@ namespace gpuf {
 Result<std::string> DetectInputKind(const std::string& path);
 
 // Converts a source that is not already a bundle into one at `output_path`.
-// BadInput for hostile or unusable input (source_tree.h), IoError when the
-// output cannot be written. Returns the kind it found.
-Result<std::string> ImportSource(const std::string& path, const std::string& output_path);
+// Exists (before the source is read) when the output exists and `replace`
+// does not allow it, InvalidArgument when it is the source itself, BadInput
+// for hostile or unusable input (source_tree.h), IoError when the output
+// cannot be written. Returns the kind it found.
+Result<std::string> ImportSource(const std::string& path, const std::string& output_path,
+                                 Replace replace = Replace::kNever);
 
 // A bundle to read: the input itself, or a private import of it removed on
 // destruction.
 class ResolvedInput {
  public:
   ResolvedInput() = default;
-  ResolvedInput(ResolvedInput&& other) noexcept;
+  ResolvedInput(ResolvedInput&& other) noexcept = default;
   ResolvedInput& operator=(ResolvedInput&&) = delete;
-  ~ResolvedInput();
 
   const std::string& bundle_path() const { return bundle_path_; }
   const std::string& kind() const { return kind_; }
-  bool imported() const { return !temp_dir_.empty(); }
+  bool imported() const { return !temp_dir_.path().empty(); }
 
  private:
   friend Result<ResolvedInput> ResolveInput(const std::string& path);
   std::string bundle_path_;
   std::string kind_;
-  std::string temp_dir_;
+  WorkDir temp_dir_;
 };
 
 Result<ResolvedInput> ResolveInput(const std::string& path);

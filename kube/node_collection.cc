@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "analyzer/bundle_verify.h"
+#include "common/bundle_verify.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/time_format.h"

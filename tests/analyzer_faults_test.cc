@@ -262,9 +262,10 @@ TEST_CASE("rules fault: a broken pattern or SQL is named by file and line") {
                     "    sql: SELEC artifact_id FROM nowhere\n"
                     "         ^ near here\n"
                     "0 rules read, 2 problems\n");
-  // analyze runs the rules that read, and reports the others with the same words.
+  // analyze runs the rules that read, and reports the others with the same words;
+  // a rule that could not run makes the run incomplete (3), not clean.
   auto analyze = test::RunGpuforensics({"analyze", "--rules", dir.path(), test::SourcePath("samples/healthy.tar.zst")});
-  CHECK(analyze.exit_code == 0);
+  CHECK(analyze.exit_code == 3);
   CHECK(analyze.out.find("  rule broken-pattern: error (" + dir / "broken-pattern.yaml:14: pattern does not compile: "
                          "missing ): (a+\n") != std::string::npos);
   CHECK(analyze.out.find("  rule broken-sql: error (" + dir / "broken-sql.yaml:13: sql must be one SELECT statement") !=

@@ -157,7 +157,7 @@ TEST_CASE("bundle: analyze and verify read what collect wrote") {
   }
   auto write = test::RunGpuforensics({"sql", db, "DELETE FROM gpus"});
   CHECK(write.exit_code == 64);
-  CHECK(write.err == "gpuforensics sql: SQL: attempt to write a readonly database\n");
+  CHECK(write.err == "gpuforensics sql: SQL: not authorized\n");
   auto two = test::RunGpuforensics({"sql", out, "SELECT 1; SELECT 2"});
   CHECK(two.exit_code == 64);
   CHECK(two.err == "gpuforensics sql: SQL: one statement at a time\n");

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "analyzer/analysis.h"
-#include "analyzer/bundle_reader.h"
+#include "common/bundle_reader.h"
 #include "analyzer/chain_verdict.h"
 #include "collector/host_root.h"
 #include "collector/triage.h"

@@ -30,13 +30,13 @@ struct Collected {
   std::vector<std::pair<std::string, std::string>> members;
 };
 
-Collected Collect(FakeHost& host, const std::string& out, std::vector<std::string> extra = {}) {
+Collected Collect(FakeHost& host, const std::string& out, std::vector<std::string> extra = {}, int exit_code = 0) {
   std::vector<std::string> args = {"collect", "--root", host.root(), "-o", out};
   if (std::find(extra.begin(), extra.end(), "--timeout") == extra.end()) extra.insert(extra.end(), {"--timeout", "2"});
   args.insert(args.end(), extra.begin(), extra.end());
   Collected c;
   c.process = test::RunGpuforensics(args, {host.PathEnv(), "KUBECONFIG="});
-  REQUIRE_MESSAGE(c.process.exit_code == 0, c.process.err);
+  REQUIRE_MESSAGE(c.process.exit_code == exit_code, c.process.err);
   c.members = test::ReadBundleMembers(out);
   REQUIRE(!c.members.empty());
   c.manifest = json::parse(c.members[0].second);
@@ -392,7 +392,7 @@ TEST_CASE("collect: SIGINT still leaves a valid bundle, marked incomplete") {
   int status = 0;
   waitpid(pid, &status, 0);
   REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(WEXITSTATUS(status) == 3);  // written, but incomplete
   auto members = test::ReadBundleMembers(out);
   json m = json::parse(members.at(0).second);
   CHECK(m["collection"]["complete"] == false);
@@ -427,7 +427,8 @@ TEST_CASE("collect: the overall deadline ends a hung probe and marks the bundle 
   FakeHost host;
   test::BuildFakeNode(host);
   host.AddStub("nvidia-smi", "trap '' TERM\nwhile :; do sleep 1; done");
-  Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "30", "--deadline", "2"});
+  // Written, but incomplete: exit status 3.
+  Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "30", "--deadline", "2"}, 3);
   CHECK(c.manifest["collection"]["complete"] == false);
   CHECK(c.manifest["collection"]["incomplete_reason"] == "deadline");
   const json* smi = Artifact(c.manifest, "host.nvidia_smi_list");

@@ -3,8 +3,8 @@
 # apt-get installs it (its Depends pulled from the archive) into a minimal
 # Debian rootfs made by debootstrap, and inside that chroot `gpuforensics
 # --version` answers and `gpuforensics analyze` of the seed-incident sample
-# finds its known issue with the rules installed in /usr/share/gpuforensics
-# (the source tree does not exist in there).
+# finds its known issue with the rules compiled into it (the source tree does
+# not exist in there).
 #
 #   tests/deb_package_test.sh SOURCE_DIR BUILD_DIR
 # The debootstrap rootfs and the downloaded .debs are cached in

@@ -37,9 +37,16 @@ const std::vector<std::string> kPlanted = {
     "canaryalice", "Sup3rS3cretCanary", "AKIACANARY7EXAMPLE12", "gpufcanaryBearer0123456789", "123456789012",
     "8c2f0e0a-1b2c-4d3e-9f8a-7b6c5d4e3f2a", "canary-rg", "i-uf6canary2c1hbd1sqk3m",
     // a keyword and a --redact-pattern match
-    "bluebird", "CASE-77123"};
+    "bluebird", "CASE-77123",
+    // every other form of secret: a URL password without a user, an API key header, Basic credentials, a
+    // flag's value, a *_PASS variable, a passphrase, an unsigned JWT, a {"key":..,"value":..} env entry
+    "gpufcanaryRedis77", "gpufcanaryApiKey77", "Z3B1ZmNhbmFyeUJhc2ljNzc=", "gpufcanaryFlag77", "gpufcanaryDbPass77",
+    "gpufcanaryPhrase77", "eyJzdWIiOiJncHVmY2FuYXJ5Snd0NzcifQ", "gpufcanaryEnvKey77"};
 // Collect's own scrubber already removes these from a plain bundle.
-const std::set<std::string> kScrubbedAtCollect = {"gpufcanaryBearer0123456789"};
+const std::set<std::string> kScrubbedAtCollect = {
+    "gpufcanaryBearer0123456789", "Sup3rS3cretCanary",  "gpufcanaryRedis77",  "gpufcanaryApiKey77",
+    "Z3B1ZmNhbmFyeUJhc2ljNzc=",   "gpufcanaryFlag77",   "gpufcanaryDbPass77", "gpufcanaryPhrase77",
+    "eyJzdWIiOiJncHVmY2FuYXJ5Snd0NzcifQ", "gpufcanaryEnvKey77"};
 // Only with --redact-classes +k8s_name.
 const std::vector<std::string> kPlantedK8s = {"ml-team"};
 
@@ -447,9 +454,12 @@ TEST_CASE("redact: refuses to overwrite its input, bad patterns, unknown classes
     fs::create_directories(dir / "sub");
     for (const std::string& out : {input, dir / "sub/../b.tar.zst", dir / "./b.tar.zst"}) {
       auto run = test::RunGpuforensics({"redact", input, out});
+      CHECK(run.exit_code == 73);
+      CHECK(run.err == "gpuforensics redact: output '" + out +
+                           "' exists: name a new file, or pass --force to replace it\n");
+      run = test::RunGpuforensics({"redact", input, out, "--force"});
       CHECK(run.exit_code == 64);
-      CHECK(run.err == "gpuforensics redact: the output is the input bundle '" + input +
-                           "': redact never overwrites its input; name another output\n");
+      CHECK(run.err == "gpuforensics redact: the output is the input '" + input + "': never replaced\n");
     }
     fs::remove(dir / "sub");
   }

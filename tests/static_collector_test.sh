@@ -39,6 +39,9 @@ rm -rf "$root/host/bin" "$root/host/sysbin"  # the stubs are python scripts: not
 host
 out" ] || fail "the root holds more than the binary, the fake host and out/: $(ls "$root")"
 collect_at=$(sed -n 's/^COLLECT_AT=//p' "$root/host/collect.env")
+# With no /proc in the root, a link to a credential is still followed and refused.
+checkpoint=$root/host/root/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint
+rm "$checkpoint" && ln -s ../../../../etc/kubernetes/kubelet.conf "$checkpoint"
 
 want="gpuforensics-collect $("$build/gpuforensics" --version | cut -d' ' -f2-)"  # version and commit
 got=$(env -i /usr/sbin/chroot "$root" /gpuforensics-collect --version)
@@ -55,6 +58,9 @@ sql() { "$build/gpuforensics" sql "$bundle" "$1" | tail -n +2; }
 [ "$(sql "SELECT node_name FROM bundles")" = cn-shanghai.10.20.31.47 ] || fail "node name"
 files_ok=$(sql "SELECT count(*) FROM artifacts WHERE kind IN ('file', 'listing') AND error IS NULL")
 [ "$files_ok" -ge 20 ] || fail "only $files_ok file probes read"
+[ "$(sql "SELECT error FROM artifacts WHERE path LIKE '%kubelet_internal_checkpoint'")" = \
+  "'/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint' leads to '/etc/kubernetes/kubelet.conf', which may hold secrets and is never read" ] ||
+    fail "a checkpoint linked to the kubeconfig was not refused without /proc"
 [ "$(sql "SELECT count(*) FROM artifacts WHERE name = 'driver.version' AND error IS NULL")" = 1 ] ||
     fail "driver.version (/proc/driver/nvidia/version) was not read"
 commands=$(sql "SELECT count(*) FROM artifacts WHERE kind = 'command'")

@@ -91,11 +91,60 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::vector
   return result;
 }
 
+std::string GpuforensicsBinary() {
+  const char* other = std::getenv("GPUF_TEST_BINARY");
+  return other && *other ? other : GPUF_BINARY;
+}
+
 ProcessResult RunGpuforensics(const std::vector<std::string>& args, const std::vector<std::string>& env_overrides) {
-  std::vector<std::string> argv = {GPUF_BINARY};
+  std::vector<std::string> argv = {GpuforensicsBinary()};
   argv.insert(argv.end(), args.begin(), args.end());
   return RunProcess(argv, env_overrides);
 }
+
+namespace {
+
+constexpr char kMakeBundle[] = R"(
+import hashlib, io, json, subprocess, sys, tarfile
+out, size, repeat = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode().decode("unicode_escape").encode("latin-1")
+declared = int(sys.argv[4]) if len(sys.argv) > 4 else None
+member = "artifacts/0001-journal.kernel.stdout"
+class Repeated(io.RawIOBase):
+    def __init__(self, n): self.n = n; self.at = 0; self.block = repeat * max(1, (1 << 20) // len(repeat))
+    def readable(self): return True
+    def readinto(self, b):
+        k = min(len(b), self.n, len(self.block) - self.at)
+        b[:k] = self.block[self.at:self.at + k]; self.at = (self.at + k) % len(self.block); self.n -= k; return k
+h = hashlib.sha256()
+left = size
+block = Repeated(size).block
+while left:
+    k = min(left, len(block)); h.update(block[:k]); left -= k
+manifest = {"format": "gpuforensics-bundle", "format_version": 1, "tool": {"name": "gpuforensics", "version": "0.1.0"},
+    "host": {"hostname": "n", "node_name": "n"}, "collection": {"started_at_unix_ns": 1, "ended_at_unix_ns": 2, "complete": True},
+    "options": {"root": "/"}, "artifacts": [{"name": "journal.kernel", "instance": "boot:0", "kind": "command",
+    "context": "host", "started_at_unix_ns": 1, "ended_at_unix_ns": 2, "duration_ns": 1, "status": "ok",
+    "outputs": [{"stream": "stdout", "member": member, "size_bytes": declared if declared is not None else size,
+                 "sha256": h.hexdigest(), "truncated": False}]}]}
+z = subprocess.Popen(["zstd", "-q", "-1", "-o", out], stdin=subprocess.PIPE)
+with tarfile.open(fileobj=z.stdin, mode="w|", format=tarfile.PAX_FORMAT) as t:
+    data = json.dumps(manifest).encode()
+    info = tarfile.TarInfo("manifest.json"); info.size = len(data); t.addfile(info, io.BytesIO(data))
+    info = tarfile.TarInfo(member); info.size = size; t.addfile(info, io.BufferedReader(Repeated(size)))
+z.stdin.close()
+sys.exit(z.wait())
+)";
+
+}  // namespace
+
+void MakeRepeatedBundle(const std::string& out, int64_t size, const std::string& repeat,
+                        const std::string& declared) {
+  std::vector<std::string> argv = {"/usr/bin/python3", "-c", kMakeBundle, out, std::to_string(size), repeat};
+  if (!declared.empty()) argv.push_back(declared);
+  auto made = RunProcess(argv);
+  if (made.exit_code != 0) throw std::runtime_error("making " + out + ": " + made.err);
+}
+
 
 std::vector<std::pair<std::string, std::string>> ReadBundleMembers(const std::string& path) {
   std::vector<std::pair<std::string, std::string>> members;

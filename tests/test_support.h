@@ -37,12 +37,25 @@ struct ProcessResult {
 // Runs argv with `env_overrides` ("NAME=value") added to the environment.
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env_overrides = {});
 
+// The gpuforensics binary under test: the build's, or $GPUF_TEST_BINARY
+// (to show that a test fails against an older build).
+std::string GpuforensicsBinary();
+
 // Runs the gpuforensics binary under test.
 ProcessResult RunGpuforensics(const std::vector<std::string>& args,
                               const std::vector<std::string>& env_overrides = {});
 
 // The members of a tar.zst bundle, read with libarchive, in archive order.
 std::vector<std::pair<std::string, std::string>> ReadBundleMembers(const std::string& path);
+
+// Writes a bundle whose one member (journal.kernel) is SIZE bytes of
+// REPEAT (a byte or a line, with Python escapes: "\\x00"), its manifest
+// matching, or declaring DECLARED bytes when given. Made by python and zstd
+// so that the test process never holds the bytes: a spawned process's peak
+// memory counts from the test process it was forked from (RunProcess), so a
+// test process that grew would spoil every later measurement.
+void MakeRepeatedBundle(const std::string& out, int64_t size, const std::string& repeat,
+                        const std::string& declared = "");
 
 // Writes a tar.zst with the given members in order (for hostile-input tests).
 // A name "symlink:PATH" makes a symbolic link to the data; "chardev:PATH" a

@@ -1,8 +1,9 @@
 #!/bin/sh
 # gpuforensics watch on fake nodes from the scenario kit: healthy -> no
 # bundle; the seed incident -> exactly one bundle however often the check
-# runs; retention drops the oldest; a hanging nvidia-smi does not hang it;
-# the systemd units verify.
+# runs, and however many run at once; retention drops the oldest of its own
+# captures only; a hanging nvidia-smi does not hang it; the systemd units
+# verify.
 #
 # usage: watch_test.sh GPUFORENSICS_BINARY
 set -u
@@ -48,19 +49,39 @@ check "rate limit: a new incident within --min-interval is reported, not capture
   "$(grep -c 'younger than --min-interval' "$work/seed-4.txt")"
 check "rate limit: still one bundle" 1 "$(bundles "$work/out-seed")"
 
-# A new incident is captured, and retention keeps the newest two.
+# Retention removes only the captures this watch wrote, never one collected
+# by hand, and never the newest, whatever the file times say.
 mkdir -p "$work/out-retention"
 for age in 300 200 100; do
   f="$work/out-retention/gpuforensics-old-$age.tar.zst"
   head -c 1000 /dev/zero >"$f"
   touch -d "@$(( $(date +%s) - age ))" "$f"
 done
+head -c 1000 /dev/zero >"$work/out-retention/gpuforensics-by-hand-tomorrow.tar.zst"
+touch -d "@$(( $(date +%s) + 86400 ))" "$work/out-retention/gpuforensics-by-hand-tomorrow.tar.zst"  # a clock that stepped
 touch "$work/out-retention/notes.txt"
-watch seed-incident "$work/out-retention" --keep 2 >"$work/retention.txt"
-check "retention: newest two bundles kept" 2 "$(bundles "$work/out-retention")"
-check "retention: the new bundle is one of them" 1 "$(find "$work/out-retention" -name 'gpuforensics-cn-*.tar.zst' | wc -l | tr -d ' ')"
-check "retention: the oldest went first" "no" "$([ -e "$work/out-retention/gpuforensics-old-300.tar.zst" ] && echo yes || echo no)"
+watch seed-incident "$work/out-retention" --keep 1 --min-interval 0 >"$work/retention-1.txt"
+first=$(sed -n 's/.*captured \(\/[^ ]*\)$/\1/p' "$work/retention-1.txt")
+check "retention: the first capture is kept" yes "$([ -n "$first" ] && [ -e "$first" ] && echo yes || echo no)"
+check "retention: bundles collected by hand are left alone" 4 \
+  "$(find "$work/out-retention" -name 'gpuforensics-old-*' -o -name 'gpuforensics-by-hand-*' | wc -l | tr -d ' ')"
+sleep 1  # a new second: the next capture's name differs
+touch "$work/seed-incident/root/var/lib/kubelet/device-plugins/kubelet.sock"  # a new incident
+watch seed-incident "$work/out-retention" --keep 1 --min-interval 0 >"$work/retention-2.txt"
+second=$(sed -n 's/.*captured \(\/[^ ]*\)$/\1/p' "$work/retention-2.txt")
+check "retention: the new capture is kept" yes "$([ -n "$second" ] && [ -e "$second" ] && echo yes || echo no)"
+check "retention: the older capture went" no "$([ -e "$first" ] && echo yes || echo no)"
+check "retention: it says so" 1 "$(grep -c "removed $first (retention)" "$work/retention-2.txt")"
+check "retention: bundles collected by hand are still left alone" 4 \
+  "$(find "$work/out-retention" -name 'gpuforensics-old-*' -o -name 'gpuforensics-by-hand-*' | wc -l | tr -d ' ')"
 check "retention: other files are left alone" "yes" "$([ -e "$work/out-retention/notes.txt" ] && echo yes || echo no)"
+
+# Three watches started together: one lock, one capture.
+for run in 1 2 3; do watch seed-incident "$work/out-together" >"$work/together-$run.txt" & done
+wait
+check "three watches at once: exactly one bundle" 1 "$(bundles "$work/out-together")"
+check "three watches at once: one captured" 1 "$(cat "$work"/together-*.txt | grep -c 'captured /')"
+check "three watches at once: two found it captured" 2 "$(cat "$work"/together-*.txt | grep -c 'already captured')"
 
 # The wedged-GPU node: nvidia-smi hangs and ignores SIGTERM; the check does
 # not call it, and the capture is bounded by --timeout.

@@ -44,8 +44,20 @@ Status LogScanner::Compile() {
     if (set_->Add(p.selection->pattern, &error) < 0) {
       return Status::Internal("adding the pattern of selection '" + p.selection->name + "'", error);
     }
+    int id = -1;
+    if (filter_.Add(p.selection->pattern, RulePatternOptions(), &id) != RE2::NoError ||
+        id != static_cast<int>(&p - patterns_.data())) {
+      return Status::Internal("adding the pattern of selection '" + p.selection->name + "' to the prefilter");
+    }
   }
-  if (!patterns_.empty() && !set_->Compile()) return Status::Internal("compiling the rule patterns", "RE2 is out of memory");
+  if (!patterns_.empty()) {
+    if (!set_->Compile()) return Status::Internal("compiling the rule patterns", "RE2 is out of memory");
+    filter_.Compile(&atoms_);
+  }
+  for (size_t i = 0; i < atoms_.size(); ++i) {
+    bool ascii = std::all_of(atoms_[i].begin(), atoms_[i].end(), [](char c) { return (c & 0x80) == 0; });
+    if (!ascii) non_ascii_atoms_.push_back(static_cast<int>(i));
+  }
   stats_.patterns = static_cast<int>(patterns_.size());
   return Status::Ok();
 }
@@ -58,12 +70,6 @@ LogScanner::Applicable LogScanner::ApplicableTo(const std::string& name) const {
                                [&](const std::string& source) { return ArtifactNameMatches(source, name); });
     if (!applies) continue;
     applicable.patterns.push_back(static_cast<int>(i));
-    applicable.always = applicable.always || s.prefilter.empty();
-    for (const auto& literal : s.prefilter) {
-      if (std::find(applicable.literals.begin(), applicable.literals.end(), literal) == applicable.literals.end()) {
-        applicable.literals.push_back(literal);
-      }
-    }
   }
   return applicable;
 }
@@ -133,15 +139,30 @@ Result<bool> LogScanner::ScanQuery(Database& db, const std::string& sql,
   return true;
 }
 
+// FilteredRE2 leaves the string search to its caller: the atoms are
+// lowercased, so the line is too (ASCII; an atom with other bytes counts as
+// present, which lets more lines through, never fewer).
+bool LogScanner::MayMatch(const Applicable& applicable, std::string_view subject) {
+  lowered_.assign(subject);
+  for (char& c : lowered_) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  found_atoms_ = non_ascii_atoms_;
+  for (size_t i = 0; i < atoms_.size(); ++i) {
+    if (lowered_.find(atoms_[i]) != std::string::npos) found_atoms_.push_back(static_cast<int>(i));
+  }
+  std::sort(found_atoms_.begin(), found_atoms_.end());
+  filter_.AllPotentials(found_atoms_, &potentials_);
+  return std::any_of(potentials_.begin(), potentials_.end(), [&](int p) {
+    return std::binary_search(applicable.patterns.begin(), applicable.patterns.end(), p);
+  });
+}
+
 // The row is read in place: most lines match nothing and are never copied.
 void LogScanner::MatchRecord(const Applicable& applicable, Statement& row) {
   ++stats_.lines;
   std::string_view subject = row.ColumnView(3);
-  if (!applicable.always &&
-      std::none_of(applicable.literals.begin(), applicable.literals.end(),
-                   [&](const std::string& literal) { return subject.find(literal) != std::string_view::npos; })) {
-    return;
-  }
+  if (!MayMatch(applicable, subject)) return;
   ++stats_.set_checks;
   std::vector<int> hits;
   RE2::Set::ErrorInfo info{RE2::Set::kNoError};

@@ -6,14 +6,16 @@
 //                                          header, timed by the record; the
 //                                          evidence text is the line as written
 //   any other artifact (artifact_lines)    the line, untimed
-// A line reaches the set only when it holds one of the literal prefilters of
-// the patterns that may apply to it (or some pattern has none). Captures are
-// then taken with the matching pattern alone.
+// A line reaches the set only when RE2's own prefilter (re2::FilteredRE2:
+// the literal atoms every match must contain, read from the parsed pattern,
+// escapes and case folding included) lets one of the patterns that may apply
+// to it through. Captures are then taken with the matching pattern alone.
 //
 // Call order: Add (any number), Compile, Scan, then Matches.
 #ifndef GPUF_ANALYZER_RULES_LOG_SCAN_H_
 #define GPUF_ANALYZER_RULES_LOG_SCAN_H_
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -54,12 +56,9 @@ class LogScanner {
   const std::vector<SelectionRow>& Matches(size_t rule, const std::string& selection) const;
   const LogScanStats& stats() const { return stats_; }
 
-  // What applies to one artifact: pattern indices and whether a line must
-  // hold one of `literals` before the set runs.
+  // What applies to one artifact: pattern indices, in order.
   struct Applicable {
     std::vector<int> patterns;
-    std::vector<std::string> literals;
-    bool always = false;
   };
 
  private:
@@ -78,9 +77,16 @@ class LogScanner {
   Result<bool> ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact,
                          bool in_table_order);
   void MatchRecord(const Applicable& applicable, Statement& row);
+  // True when FilteredRE2 lets one of `applicable` through for `subject`.
+  bool MayMatch(const Applicable& applicable, std::string_view subject);
 
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2::Set> set_;
+  re2::FilteredRE2 filter_{3};           // ids are pattern indices
+  std::vector<std::string> atoms_;       // lowercased, as FilteredRE2 returns them
+  std::vector<int> non_ascii_atoms_;     // counted as present: ASCII folding cannot find them
+  std::string lowered_;                  // the line at hand, ASCII-lowercased (reused)
+  std::vector<int> found_atoms_, potentials_;  // reused per line
   std::map<std::pair<size_t, std::string>, std::vector<SelectionRow>> matches_;
   LogScanStats stats_;
 };

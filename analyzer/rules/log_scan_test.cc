@@ -58,6 +58,26 @@ TEST_CASE("LogScanner: matches come in line order when the rows are stored in an
   CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});
 }
 
+TEST_CASE("LogScanner: the prefilter reads patterns as RE2 does, escapes and case folding included") {
+  Database db = JournalWithRowsInOrder({1, 2});
+  // Each pattern matches every line; a prefilter that took "\x4e" for the
+  // literal "x4e", or ignored (?i), would let no line through.
+  for (const char* pattern : {R"(\x4eVRM: Xid (?P<code>\d+))", R"((?i)nvrm: XID (?P<code>\d+))",
+                              R"(\QNVRM: Xid\E (?P<code>\d+))", R"([N]VRM: X[i]d (?P<code>\d+))"}) {
+    Selection xid;
+    xid.name = "xid";
+    xid.sources = {"journal.kernel"};
+    xid.pattern = pattern;
+    LogScanner scanner;
+    scanner.Add(0, xid);
+    REQUIRE(scanner.Compile().ok());
+    auto artifacts = ArtifactIndex::Load(db, 1);
+    REQUIRE(artifacts.ok());
+    REQUIRE(scanner.Scan(db, *artifacts).ok());
+    CHECK_MESSAGE(scanner.Matches(0, "xid").size() == 2, pattern);
+  }
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -41,7 +41,6 @@ struct Selection {
   // kLog: logical artifact names; a trailing '*' matches a prefix ("journal.*").
   std::vector<std::string> sources;
   std::string pattern;                 // kLog: RE2, partial match unless anchored
-  std::vector<std::string> prefilter;  // kLog: a matching line contains one of these; empty = none
   std::string sql;                     // kSql: one read-only statement
   RuleMark mark;                       // of the pattern or the SQL
   SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context

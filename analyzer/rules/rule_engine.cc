@@ -30,6 +30,7 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
                                const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock) {
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
+  RuleSqlBudget budget(db);
   SelectionRows rows;
   for (const auto& s : rule.selections) {
     std::vector<SelectionRow> got;

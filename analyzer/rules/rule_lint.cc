@@ -26,9 +26,11 @@ std::string TrySql(Database& db, const Selection& s) {
     problem = statement.status().message();
   } else {
     statement->BindNamed(":bundle", 1);
+    RuleSqlBudget budget(db);
     while (statement->Step()) {
     }
     if (!statement->status().ok()) problem = statement->status().message();
+    if (problem.ends_with(kInterruptedMessage)) problem = kRuleSqlBudgetWords;
   }
   Status end = db.Exec("PRAGMA query_only = OFF");
   return problem.empty() && !end.ok() ? end.message() : problem;

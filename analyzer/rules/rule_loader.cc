@@ -5,20 +5,40 @@
 #include <map>
 #include <system_error>
 
+#include "analyzer/rules/builtin_rules.h"
 #include "analyzer/rules/rule_parser.h"
-
-#ifndef GPUF_RULES_DIR
-#define GPUF_RULES_DIR "rules"
-#endif
 
 namespace gpuf {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+void AddRule(const std::string& file, Result<Rule> rule, RuleSet& set, std::map<std::string, std::string>& file_of_id) {
+  std::string id = fs::path(file).stem().string();
+  if (!rule.ok()) {
+    set.errors.push_back({file, id, rule.status().message()});
+  } else if (file_of_id.count(rule->id)) {
+    set.errors.push_back({file, id, file + ":1: id '" + id + "' is already defined in " + file_of_id[rule->id]});
+  } else {
+    file_of_id[rule->id] = file;
+    set.rules.push_back(std::move(*rule));
+  }
+}
+
+}  // namespace
+
 Result<RuleSet> LoadRules(const std::vector<std::string>& dirs) {
   RuleSet set;
   std::map<std::string, std::string> file_of_id;
   for (const auto& dir : dirs) {
+    if (dir == kBuiltinRules) {
+      for (const auto& file : BuiltinRuleFiles()) {
+        const std::string name = "rules/" + std::string(file.name);
+        AddRule(name, ParseRuleText(name, file.text), set, file_of_id);
+      }
+      continue;
+    }
     std::error_code ec;
     std::vector<fs::path> files;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -26,31 +46,11 @@ Result<RuleSet> LoadRules(const std::vector<std::string>& dirs) {
     }
     if (ec) return Status::NotFound("reading rules folder '" + dir + "'", ec.message());
     std::sort(files.begin(), files.end());
-    for (const auto& path : files) {
-      std::string id = path.stem().string();
-      auto rule = ParseRuleFile(path.string());
-      if (!rule.ok()) {
-        set.errors.push_back({path.string(), id, rule.status().message()});
-      } else if (file_of_id.count(rule->id)) {
-        set.errors.push_back({path.string(), id,
-                              path.string() + ":1: id '" + id + "' is already defined in " + file_of_id[rule->id]});
-      } else {
-        file_of_id[rule->id] = path.string();
-        set.rules.push_back(std::move(*rule));
-      }
-    }
+    for (const auto& path : files) AddRule(path.string(), ParseRuleFile(path.string()), set, file_of_id);
   }
   return set;
 }
 
-std::string BuiltinRulesDir() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path installed = exe.parent_path().parent_path() / "share" / "gpuforensics" / "rules";
-    if (fs::is_directory(installed, ec)) return installed.string();
-  }
-  return GPUF_RULES_DIR;
-}
+std::string BuiltinRulesDir() { return std::string(kBuiltinRules); }
 
 }  // namespace gpuf

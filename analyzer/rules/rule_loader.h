@@ -1,11 +1,12 @@
 // Finding and reading rule files: every *.yaml of each rules folder, in name
-// order. The built-in pack is rules/ of the source tree, or
-// share/gpuforensics/rules beside an installed binary; a site adds its own
-// folders after it.
+// order. The built-in pack is compiled into the binary (builtin_rules.h)
+// and named by the folder kBuiltinRules; a site adds its own folders after
+// it.
 #ifndef GPUF_ANALYZER_RULES_RULE_LOADER_H_
 #define GPUF_ANALYZER_RULES_RULE_LOADER_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/rules/rule.h"
@@ -29,8 +30,9 @@ struct RuleSet {
 // exist or cannot be listed.
 Result<RuleSet> LoadRules(const std::vector<std::string>& dirs);
 
-// share/gpuforensics/rules next to the running binary's prefix when that
-// exists (an installed gpuforensics), else the source tree's rules/.
+// The name LoadRules reads the built-in pack for; its rules' files are
+// "rules/ID.yaml" in messages.
+inline constexpr std::string_view kBuiltinRules = "<built-in>";
 std::string BuiltinRulesDir();
 
 }  // namespace gpuf

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <filesystem>
 
-#include "analyzer/rules/literal_prefilter.h"
 #include "analyzer/rules/pattern_options.h"
 #include "analyzer/rules/rule_artifacts.h"
 #include "analyzer/rules/rule_error.h"
@@ -210,8 +209,9 @@ class RuleParser {
         return reader_.Error(node["pattern"], "capture name '" + name + "' is reserved (text, line, time)");
       }
     }
-    if (node["prefilter"]) return reader_.Strings(node["prefilter"], "prefilter", &s.prefilter);
-    s.prefilter = DerivePrefilter(s.pattern);
+    // Accepted from older files and not used: RE2 derives the prefilter (log_scan.h).
+    std::vector<std::string> prefilter;
+    if (node["prefilter"]) return reader_.Strings(node["prefilter"], "prefilter", &prefilter);
     return true;
   }
 
@@ -387,8 +387,9 @@ Result<Rule> ParseRuleText(const std::string& file, std::string_view text) {
 }
 
 Result<Rule> ParseRuleFile(const std::string& path) {
-  GPUF_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
-  return ParseRuleText(path, text);
+  auto text = ReadWholeFile(path, kMaxRuleFileBytes);
+  if (!text.ok()) return Status::BadInput(path + ":1: " + text.status().message());
+  return ParseRuleText(path, *text);
 }
 
 }  // namespace gpuf

@@ -9,6 +9,7 @@
 #ifndef GPUF_ANALYZER_RULES_RULE_PARSER_H_
 #define GPUF_ANALYZER_RULES_RULE_PARSER_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,12 @@ namespace gpuf {
 // `file` names the text in errors; its stem must equal the rule's id.
 Result<Rule> ParseRuleText(const std::string& file, std::string_view text);
 
-// Also fails with IoError when the file cannot be read.
+// The largest rule file read (the largest of the pack is ~20 KiB): a 100 MB
+// file is refused before it is read.
+inline constexpr int64_t kMaxRuleFileBytes = 1 << 20;
+
+// Also fails with BadInput "PATH:1: 'PATH' is larger than the 1 MiB limit",
+// a FIFO or a file that cannot be read.
 Result<Rule> ParseRuleFile(const std::string& path);
 
 }  // namespace gpuf

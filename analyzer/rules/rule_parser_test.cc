@@ -72,7 +72,6 @@ TEST_CASE("ParseRuleText: a complete rule") {
   CHECK(rule->required_artifacts == std::vector<std::vector<std::string>>{{"journal.kernel"}});
   REQUIRE(rule->selections.size() == 2);
   CHECK(rule->selections[0].kind == Selection::Kind::kLog);
-  CHECK(rule->selections[0].prefilter == std::vector<std::string>{"NVRM: Xid ("});
   CHECK(rule->selections[1].kind == Selection::Kind::kSql);
   REQUIRE(rule->outcomes.size() == 2);
   CHECK(rule->outcomes[0].condition != nullptr);

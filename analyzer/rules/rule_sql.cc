@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/time_format.h"
+
 namespace gpuf {
 
 namespace {
@@ -87,8 +89,13 @@ Result<std::vector<SelectionRow>> RunSqlSelection(Database& db, const Selection&
   std::vector<SelectionRow> rows;
   Status read = ReadRows(*statement, rows);
   GPUF_RETURN_IF_ERROR(db.Exec("PRAGMA query_only = OFF"));
+  if (!read.ok() && read.message().ends_with(kInterruptedMessage)) return Status::InvalidArgument(what, kRuleSqlBudgetWords);
   if (!read.ok()) return Status::InvalidArgument(what, read.message());
   return rows;
 }
+
+RuleSqlBudget::RuleSqlBudget(Database& db) : db_(db) { db_.SetDeadline(MonotonicNowNs() + kRuleSqlBudgetNs); }
+
+RuleSqlBudget::~RuleSqlBudget() { db_.SetDeadline(std::nullopt); }
 
 }  // namespace gpuf

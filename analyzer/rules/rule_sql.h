@@ -27,6 +27,22 @@ namespace gpuf {
 // Rows one SQL selection may return; the rest are not read.
 inline constexpr size_t kMaxSqlRows = 10000;
 
+// The time one rule's SQL may take, all its selections together (the pack's
+// slowest takes milliseconds); past it the rule is an error, not a hang.
+inline constexpr int64_t kRuleSqlBudgetNs = 10'000'000'000;
+inline constexpr char kRuleSqlBudgetWords[] = "ran past the rule's time budget of 10 s";
+
+// The database's deadline for one rule's SQL from now; lifted when it goes.
+class RuleSqlBudget {
+ public:
+  explicit RuleSqlBudget(Database& db);
+  ~RuleSqlBudget();
+  RuleSqlBudget(const RuleSqlBudget&) = delete;
+
+ private:
+  Database& db_;
+};
+
 // Creates the temp tables behind `matches` (once per connection) and clears
 // them. Fails when the database does.
 Status PrepareRuleSql(Database& db);
@@ -40,7 +56,8 @@ Status RecordSelectionRows(Database& db, const std::string& rule_id, const std::
                            const std::vector<SelectionRow>& rows);
 
 // Runs one SQL selection. Fails (InvalidArgument, naming the selection) when
-// the SQL does not prepare, writes, or fails while stepping.
+// the SQL does not prepare, writes, fails while stepping or runs past the
+// budget (kRuleSqlBudgetWords).
 Result<std::vector<SelectionRow>> RunSqlSelection(Database& db, const Selection& selection, int64_t bundle_id);
 
 }  // namespace gpuf

@@ -1,7 +1,5 @@
 #include "collector/redact/bundle_redactor.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,13 +10,17 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "collector/bundle_writer.h"
 #include "collector/redact/stream_redactor.h"
 #include "common/bundle_layout.h"
+#include "common/bundle_reader.h"
+#include "common/output_file.h"
 #include "common/sha256.h"
 #include "common/time_format.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -27,113 +29,123 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int64_t kMaxManifestBytes = 64LL << 20;
-
-struct ReaderCloser {
-  void operator()(archive* a) const { archive_read_free(a); }
-};
-
-struct MemberRef {
-  size_t artifact;
-  size_t output;
-};
-
 // Provenance of one member, for the map file only.
 struct Original {
   int64_t size_bytes = 0;
   std::string sha256;
 };
 
-Status ArchiveError(archive* a, const std::string& what) {
-  const char* message = archive_error_string(a);
-  return Status::BadInput(what, message ? message : "not a zstd-compressed tar");
-}
-
-Status ReadData(archive* a, const std::string& member, const std::function<Status(std::string_view)>& fn) {
-  const void* block;
-  size_t size;
-  la_int64_t offset;
-  while (true) {
-    int rc = archive_read_data_block(a, &block, &size, &offset);
-    if (rc == ARCHIVE_EOF) return Status::Ok();
-    if (rc != ARCHIVE_OK) return ArchiveError(a, "reading member '" + member + "'");
-    GPUF_RETURN_IF_ERROR(fn(std::string_view(static_cast<const char*>(block), size)));
-  }
-}
-
-// Streams the bundle: the manifest first (read whole), then each member the
-// manifest names, once; other entries are skipped and reported.
-class BundleWalk {
+// Pass 1: every member verified by the reader, its lines fed to the learner.
+class LearningVisitor : public BundleVisitor, public MemberStream {
  public:
-  using MemberFn = std::function<Status(const MemberRef&, const std::string& member, archive* a)>;
+  explicit LearningVisitor(RedactionRun* run) : run_(run) {}
 
-  static Status Run(const std::string& path, Manifest& manifest, std::vector<std::string>* dropped,
-                    const MemberFn& on_member) {
-    std::unique_ptr<archive, ReaderCloser> a(archive_read_new());
-    archive_read_support_filter_zstd(a.get());
-    archive_read_support_format_tar(a.get());
-    if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
-      return ArchiveError(a.get(), "opening '" + path + "'");
-    }
-    archive_entry* entry;
-    int rc = archive_read_next_header(a.get(), &entry);
-    if (rc != ARCHIVE_OK) return ArchiveError(a.get(), "reading '" + path + "'");
-    if (std::string(archive_entry_pathname(entry)) != kManifestMember || archive_entry_filetype(entry) != AE_IFREG ||
-        archive_entry_size(entry) > kMaxManifestBytes) {
-      return Status::BadInput("'" + path + "' is not a gpuforensics bundle", "the first member is not manifest.json");
-    }
-    std::string text;
-    GPUF_RETURN_IF_ERROR(ReadData(a.get(), std::string(kManifestMember), [&](std::string_view chunk) {
-      text.append(chunk);
-      return Status::Ok();
-    }));
-    GPUF_ASSIGN_OR_RETURN(manifest, ParseManifest(text));
-    std::map<std::string, MemberRef> named;
-    for (size_t i = 0; i < manifest.artifacts.size(); ++i) {
-      for (size_t j = 0; j < manifest.artifacts[i].outputs.size(); ++j) {
-        const std::string& member = manifest.artifacts[i].outputs[j].member;
-        if (!member.starts_with(kArtifactsDir) || member.find("..") != std::string::npos) {
-          return Status::BadInput("the manifest names member '" + member + "' outside " + std::string(kArtifactsDir));
-        }
-        named[member] = {i, j};
-      }
-    }
-    std::set<std::string> seen;
-    while ((rc = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
-      std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
-      auto it = named.find(name);
-      if (archive_entry_filetype(entry) != AE_IFREG || it == named.end() || !seen.insert(name).second) {
-        if (dropped) dropped->push_back(name);
-        archive_read_data_skip(a.get());
-        continue;
-      }
-      GPUF_RETURN_IF_ERROR(on_member(it->second, name, a.get()));
-    }
-    if (rc != ARCHIVE_EOF) return ArchiveError(a.get(), "reading '" + path + "'");
-    for (const auto& [name, ref] : named) {
-      if (!seen.count(name)) return Status::BadInput("member '" + name + "' named by the manifest is missing");
-    }
+  Status OnManifest(const Manifest& manifest) override {
+    manifest_ = manifest;
+    run_->learner().LearnFromManifest(manifest_);
     return Status::Ok();
   }
+  MemberStream* StreamMember(const ManifestArtifact& artifact, const ManifestOutput& output) override {
+    run_->learner().BeginMember(artifact.name);
+    current_ = &output;
+    return this;
+  }
+  void Chunk(std::string_view bytes) override {
+    lines_.Feed(bytes, [&](std::string_view line) { run_->learner().Line(line); });
+  }
+  void End(bool verified) override {
+    lines_.Finish([&](std::string_view line) { run_->learner().Line(line); });
+    run_->learner().EndMember();
+    if (verified) originals_[current_->member] = {current_->size_bytes, current_->sha256};
+  }
+  // A member read whole (its header gave no size) goes the same way.
+  void OnMember(const ManifestArtifact& artifact, const ManifestOutput& output, std::string bytes,
+                bool verified) override {
+    StreamMember(artifact, output);
+    Chunk(bytes);
+    End(verified);
+  }
+
+  Manifest manifest_;
+  std::map<std::string, Original> originals_;
+
+ private:
+  RedactionRun* run_;
+  const ManifestOutput* current_ = nullptr;
+  LineAssembler lines_;
 };
 
-// OUT must not be IN under any spelling: compare the resolved paths and, when
-// OUT exists, the file identity.
-Status CheckPaths(const std::string& input, const std::string& output, const std::string& map_path) {
+// Pass 2: each member redacted into its own file in the work directory.
+class RedactingVisitor : public BundleVisitor, public MemberStream {
+ public:
+  RedactingVisitor(RedactionRun* run, const WorkDir* staging, Manifest* redacted)
+      : run_(run), staging_(staging), redacted_(redacted) {}
+
+  Status OnManifest(const Manifest&) override { return Status::Ok(); }
+  MemberStream* StreamMember(const ManifestArtifact& artifact, const ManifestOutput& output) override {
+    if (!status_.ok()) return this;
+    ManifestArtifact* target = redacted_->FindMutable(artifact.name, artifact.instance);
+    const std::string staged = *staging_ / std::to_string(members_.size());
+    file_.reset(std::fopen(staged.c_str(), "wbex"));
+    if (!file_ || !target) {
+      status_ = Status::IoError("creating '" + staged + "'", std::strerror(errno));
+      return this;
+    }
+    stream_.emplace(&run_->text(), file_.get(), &target->redaction_counts);
+    for (auto& out : target->outputs) {
+      if (out.member == output.member) out_ = &out;
+    }
+    members_.push_back({output.member, staged});
+    return this;
+  }
+  void Chunk(std::string_view bytes) override {
+    if (status_.ok() && stream_) status_ = stream_->Feed(bytes);
+  }
+  void End(bool) override {
+    if (status_.ok() && stream_) status_ = stream_->Finish();
+    if (status_.ok() && std::fclose(file_.release()) != 0) {
+      status_ = Status::IoError("writing '" + members_.back().source_path + "'", std::strerror(errno));
+    }
+    if (status_.ok() && out_) {
+      out_->size_bytes = stream_->size_bytes();
+      out_->sha256 = stream_->sha256();
+    }
+    stream_.reset();
+    out_ = nullptr;
+  }
+  void OnMember(const ManifestArtifact& artifact, const ManifestOutput& output, std::string bytes,
+                bool verified) override {
+    StreamMember(artifact, output);
+    Chunk(bytes);
+    End(verified);
+  }
+
+  const Status& status() const { return status_; }
+  std::vector<BundleMember>& members() { return members_; }
+
+ private:
+  RedactionRun* run_;
+  const WorkDir* staging_;
+  Manifest* redacted_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_{nullptr, std::fclose};
+  std::optional<StreamRedactor> stream_;
+  ManifestOutput* out_ = nullptr;
+  std::vector<BundleMember> members_;
+  Status status_;
+};
+
+// OUT must not be IN under any spelling (the file identity, a hard link
+// included), nor anything that exists unless --force allows a regular file;
+// the map must be a file of its own.
+Status CheckPaths(const std::string& input, const std::string& output, const std::string& map_path, Replace replace) {
   if (output.empty()) return Status::InvalidArgument("no output bundle given");
   struct stat in_st;
   if (stat(input.c_str(), &in_st) != 0) return Status::NotFound("reading '" + input + "'", std::strerror(errno));
+  GPUF_RETURN_IF_ERROR(CheckOutputPath(output, replace));
+  GPUF_RETURN_IF_ERROR(CheckNotInput(output, input));
   std::error_code ec;
-  fs::path in_real = fs::canonical(input, ec);
-  fs::path out_parent = fs::path(output).parent_path();
-  if (out_parent.empty()) out_parent = ".";
-  fs::path out_real = fs::weakly_canonical(fs::absolute(out_parent, ec) / fs::path(output).filename(), ec);
-  struct stat out_st;
-  bool same_file = stat(output.c_str(), &out_st) == 0 && out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino;
-  if (same_file || out_real == in_real) {
-    return Status::InvalidArgument("the output is the input bundle '" + input + "'",
-                                   "redact never overwrites its input; name another output");
-  }
+  fs::path in_real = fs::weakly_canonical(fs::absolute(input, ec), ec);
+  fs::path out_real = fs::weakly_canonical(fs::absolute(output, ec), ec);
   fs::path map_real = fs::weakly_canonical(fs::absolute(map_path, ec), ec);
   if (map_real == in_real || map_real == out_real) {
     return Status::InvalidArgument("--map '" + map_path + "' names a bundle", "the map file must be a file of its own");
@@ -141,24 +153,25 @@ Status CheckPaths(const std::string& input, const std::string& output, const std
   return Status::Ok();
 }
 
-struct StagingDir {
-  std::string path;
-  ~StagingDir() {
-    if (!path.empty()) {
-      std::error_code ec;
-      fs::remove_all(path, ec);
+// A bundle redacted is one that verifies: a damaged or altered member would
+// be laundered by new hashes. Entries the manifest does not name are
+// dropped and listed.
+Status RequireIntact(const std::vector<IntegrityIssue>& issues, std::vector<std::string>& dropped) {
+  for (const auto& issue : issues) {
+    const std::string& problem = issue.problem;
+    if (problem == "not named in the manifest; ignored" || problem == "not a regular file; ignored" ||
+        problem == "unsafe path; ignored" || problem == "duplicate member; ignored") {
+      dropped.push_back(issue.member + ": " + problem);
+    } else if (problem == "named in the manifest but missing from the archive") {
+      return Status::BadInput("member '" + issue.member + "' named by the manifest is missing");
+    } else if (problem == "larger than the member limit; ignored") {
+      return Status::BadInput("member '" + issue.member + "' is larger than the member limit", "it is not redacted");
+    } else {
+      return Status::BadInput("member '" + issue.member + "' does not match the manifest",
+                              "the bundle is damaged or altered (see gpuforensics verify); it is not redacted");
     }
   }
-};
-
-Result<std::string> MakeStaging(const std::string& output) {
-  fs::path parent = fs::path(output).parent_path();
-  if (parent.empty()) parent = ".";
-  std::string templ = (parent / ".gpuforensics-redact-XXXXXX").string();
-  if (!mkdtemp(templ.data())) {
-    return Status::IoError("creating a staging directory in '" + parent.string() + "'", std::strerror(errno));
-  }
-  return templ;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -166,71 +179,30 @@ Result<std::string> MakeStaging(const std::string& output) {
 Result<BundleRedactionOutcome> RedactBundle(const std::string& input, const std::string& output,
                                             const RedactOptions& options) {
   const std::string map_path = options.map_path.empty() ? DefaultMapPath(output) : options.map_path;
-  GPUF_RETURN_IF_ERROR(CheckPaths(input, output, map_path));
+  const Replace replace = options.force ? Replace::kRegularFile : Replace::kNever;
+  GPUF_RETURN_IF_ERROR(CheckPaths(input, output, map_path, replace));
   GPUF_RETURN_IF_ERROR(CheckMapWritable(map_path));
   GPUF_ASSIGN_OR_RETURN(std::unique_ptr<RedactionRun> redaction, RedactionRun::Open(options, map_path));
   BundleRedactionOutcome outcome;
   outcome.map_path = map_path;
 
   // Pass 1: verify every member and learn the names it holds.
-  Manifest manifest;
-  std::map<std::string, Original> originals;
-  bool manifest_learned = false;
-  Status walked = BundleWalk::Run(input, manifest, &outcome.dropped, [&](const MemberRef& ref, const std::string& member,
-                                                                           archive* a) -> Status {
-    if (!manifest_learned) {
-      redaction->learner().LearnFromManifest(manifest);
-      manifest_learned = true;
-    }
-    const ManifestArtifact& artifact = manifest.artifacts[ref.artifact];
-    const ManifestOutput& expected = artifact.outputs[ref.output];
-    Sha256 hash;
-    int64_t size = 0;
-    LineAssembler lines;
-    LiteralLearner& learner = redaction->learner();
-    learner.BeginMember(artifact.name);
-    GPUF_RETURN_IF_ERROR(ReadData(a, member, [&](std::string_view chunk) {
-      hash.Update(chunk);
-      size += static_cast<int64_t>(chunk.size());
-      lines.Feed(chunk, [&](std::string_view line) { learner.Line(line); });
-      return Status::Ok();
-    }));
-    lines.Finish([&](std::string_view line) { learner.Line(line); });
-    learner.EndMember();
-    std::string sha = hash.HexDigest();
-    if (size != expected.size_bytes || sha != expected.sha256) {
-      return Status::BadInput("member '" + member + "' does not match the manifest",
-                              "the bundle is damaged or altered (see gpuforensics verify); it is not redacted");
-    }
-    originals[member] = {size, sha};
-    return Status::Ok();
-  });
-  GPUF_RETURN_IF_ERROR(walked.WithContext("reading '" + input + "'"));
-  if (!manifest_learned) redaction->learner().LearnFromManifest(manifest);
+  LearningVisitor learning(redaction.get());
+  std::vector<IntegrityIssue> issues;
+  GPUF_RETURN_IF_ERROR(ReadBundle(input, BundleLimits{}, learning, issues).WithContext("reading '" + input + "'"));
+  GPUF_RETURN_IF_ERROR(RequireIntact(issues, outcome.dropped).WithContext("reading '" + input + "'"));
+  const Manifest& manifest = learning.manifest_;
+  std::map<std::string, Original>& originals = learning.originals_;
   redaction->text().Seal();
 
-  // Pass 2: redact each member into the staging directory.
-  StagingDir staging;
-  GPUF_ASSIGN_OR_RETURN(staging.path, MakeStaging(output));
-  std::vector<BundleMember> members;
+  // Pass 2: redact each member into the work directory.
+  GPUF_ASSIGN_OR_RETURN(WorkDir staging, WorkDir::Beside(output, ".gpuforensics-redact-"));
   Manifest redacted = manifest;
-  walked = BundleWalk::Run(input, manifest, nullptr, [&](const MemberRef& ref, const std::string& member,
-                                                          archive* a) -> Status {
-    ManifestArtifact& artifact = redacted.artifacts[ref.artifact];
-    const std::string staged = staging.path + "/" + std::to_string(members.size());
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(staged.c_str(), "wbe"), std::fclose);
-    if (!file) return Status::IoError("creating '" + staged + "'", std::strerror(errno));
-    StreamRedactor stream(&redaction->text(), file.get(), &artifact.redaction_counts);
-    GPUF_RETURN_IF_ERROR(ReadData(a, member, [&](std::string_view chunk) { return stream.Feed(chunk); }));
-    GPUF_RETURN_IF_ERROR(stream.Finish());
-    if (std::fclose(file.release()) != 0) return Status::IoError("writing '" + staged + "'", std::strerror(errno));
-    ManifestOutput& out = artifact.outputs[ref.output];
-    out.size_bytes = stream.size_bytes();
-    out.sha256 = stream.sha256();
-    members.push_back({member, staged});
-    return Status::Ok();
-  });
-  GPUF_RETURN_IF_ERROR(walked.WithContext("reading '" + input + "'"));
+  RedactingVisitor redacting(redaction.get(), &staging, &redacted);
+  issues.clear();
+  GPUF_RETURN_IF_ERROR(ReadBundle(input, BundleLimits{}, redacting, issues).WithContext("reading '" + input + "'"));
+  GPUF_RETURN_IF_ERROR(redacting.status());
+  std::vector<BundleMember>& members = redacting.members();
 
   json provenance_members = json::array();
   for (auto& artifact : redacted.artifacts) {
@@ -263,7 +235,7 @@ Result<BundleRedactionOutcome> RedactBundle(const std::string& input, const std:
   }
 
   GPUF_RETURN_IF_ERROR(WriteBundle(output, SerializeManifest(redacted), members,
-                                   redacted.started_at_unix_ns / 1000000000LL));
+                                   redacted.started_at_unix_ns / 1000000000LL, replace));
   auto input_sha = Sha256OfFile(input);
   auto output_sha = Sha256OfFile(output);
   redaction->map().AddProvenance({{"by", "redact"},

@@ -1,6 +1,8 @@
 #include "collector/redact/collect_redaction.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "collector/redact/stream_redactor.h"
@@ -45,24 +47,43 @@ Result<CollectedRedaction> RedactCollected(const RedactOptions& options, Manifes
   out.streams = nlohmann::json::array();
   for (auto& r : results) {
     const std::string original_instance = r.artifact.instance;
+    nlohmann::json streams = nlohmann::json::array();
+    Status failed = Status::Ok();
     for (const auto& staged : r.staged) {
-      GPUF_ASSIGN_OR_RETURN(std::string original_sha, Sha256OfFile(staged.staging_path));
+      auto original_sha = Sha256OfFile(staged.staging_path);
+      if (!original_sha.ok()) {
+        failed = original_sha.status();
+        break;
+      }
       std::error_code ec;
       auto original_size = static_cast<int64_t>(std::filesystem::file_size(staged.staging_path, ec));
       const std::string redacted_path = staged.staging_path + ".redacted";
-      GPUF_ASSIGN_OR_RETURN(RedactedFile redacted, RedactFile(&redaction.text(), staged.staging_path, redacted_path,
-                                                              &r.artifact.redaction_counts));
-      if (std::rename(redacted_path.c_str(), staged.staging_path.c_str()) != 0) {
-        return Status::IoError("replacing '" + staged.staging_path + "'", "rename failed");
+      auto redacted = RedactFile(&redaction.text(), staged.staging_path, redacted_path, &r.artifact.redaction_counts);
+      if (redacted.ok() && std::rename(redacted_path.c_str(), staged.staging_path.c_str()) != 0) {
+        redacted = Status::IoError("replacing '" + staged.staging_path + "'", std::strerror(errno));
       }
-      out.streams.push_back({{"artifact", r.artifact.name},
-                             {"instance", original_instance},
-                             {"stream", staged.stream},
-                             {"original_size_bytes", original_size},
-                             {"original_sha256", original_sha},
-                             {"size_bytes", redacted.size_bytes},
-                             {"sha256", redacted.sha256}});
+      if (!redacted.ok()) {
+        std::remove(redacted_path.c_str());
+        failed = redacted.status();
+        break;
+      }
+      streams.push_back({{"artifact", r.artifact.name},
+                         {"instance", original_instance},
+                         {"stream", staged.stream},
+                         {"original_size_bytes", original_size},
+                         {"original_sha256", *original_sha},
+                         {"size_bytes", redacted->size_bytes},
+                         {"sha256", redacted->sha256}});
     }
+    if (!failed.ok()) {
+      // Unredacted bytes never reach the bundle: the artifact keeps no output, and says why.
+      for (const auto& staged : r.staged) std::remove(staged.staging_path.c_str());
+      r.staged.clear();
+      r.artifact.outputs.clear();
+      r.artifact.status = "error";
+      r.artifact.error = "redaction failed, output dropped: " + failed.message();
+    }
+    for (auto& stream : streams) out.streams.push_back(std::move(stream));
     redaction.RedactArtifactFields(r.artifact);
   }
   redaction.RedactHost(manifest);

@@ -97,6 +97,7 @@ void LiteralLearner::LearnFromManifest(const Manifest& m) {
   for (const auto& a : m.artifacts) {
     BeginMember("manifest");
     Line(a.instance);
+    Line(a.source_file);
     Line(a.path);
     for (const auto& arg : a.argv) Line(arg);
     EndMember();

@@ -11,6 +11,7 @@
 
 #include "common/file_io.h"
 #include "common/json_fields.h"
+#include "common/output_file.h"
 
 namespace gpuf {
 
@@ -28,28 +29,13 @@ std::string Lower(std::string_view text) {
   return out;
 }
 
+// The map holds every original: private (0600) while written and after, and
+// never written through a planted link (common/output_file.h). An existing
+// map was read and checked as one by Load before it is replaced.
 Status WritePrivateFile(const std::string& path, const std::string& data) {
-  const std::string temp = path + ".tmp-" + std::to_string(getpid());
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::IoError("creating '" + temp + "'", std::strerror(errno));
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      close(fd);
-      std::remove(temp.c_str());
-      return Status::IoError("writing '" + temp + "'", std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (fsync(fd) != 0 || close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(temp.c_str());
-    return Status::IoError("writing '" + path + "'", std::strerror(err));
-  }
-  return Status::Ok();
+  GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(path, Replace::kRegularFile, "the map file"));
+  GPUF_RETURN_IF_ERROR(out.Write(data));
+  return out.Publish(0600);
 }
 
 }  // namespace

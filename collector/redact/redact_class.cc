@@ -7,7 +7,9 @@ namespace gpuf {
 namespace {
 
 constexpr RedactClassInfo kClasses[] = {
-    {"secret", true, "private keys, bearer tokens, JWTs, cloud access keys, URL passwords, secret key=value pairs"},
+    {"secret", true,
+     "private keys, Bearer and Basic credentials, API keys, JWTs (signed or not), cloud access keys, URL passwords, "
+     "secret key=value pairs and --flag values, environment values outside the GPU stack's settings"},
     {"hostname", true, "host and node names (learned from the manifest, hostname, journal, klog node=, the Node)"},
     {"machine_id", true, "/etc/machine-id and the journal's _MACHINE_ID"},
     {"ipv4", true, "IPv4 addresses except loopback, 0.0.0.0, broadcast, link-local metadata and documentation ranges"},

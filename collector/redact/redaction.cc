@@ -85,12 +85,25 @@ Result<std::unique_ptr<RedactionRun>> RedactionRun::Open(const RedactOptions& op
 
 void RedactionRun::RedactHost(Manifest& m) {
   RedactionCounts ignored;
-  for (std::string* field : {&m.hostname, &m.node_name, &m.machine_id, &m.root, &m.tz_env, &m.kubeconfig}) {
+  const std::vector<std::string> hosts = {m.hostname, m.node_name};
+  for (std::string* field :
+       {&m.hostname, &m.node_name, &m.machine_id, &m.root, &m.tz_env, &m.kubeconfig, &m.origin.source}) {
     text_->RedactText(*field, ignored);
   }
   for (auto& step : m.node_name_steps) {
     text_->RedactText(step.from, ignored);
     text_->RedactText(step.value, ignored);
+  }
+  // An imported bundle's source is named after its host, glued to other
+  // words ("sosreport-node-1-2026-..."): the host's name goes wherever it is.
+  if (!text_->Enabled("hostname")) return;
+  for (const auto& host : hosts) {
+    if (host.size() < 3 || map_.IsPseudonym(host)) continue;
+    const std::string pseudonym = map_.PseudonymFor(Family::kHostname, host);
+    for (size_t at = m.origin.source.find(host); at != std::string::npos;
+         at = m.origin.source.find(host, at + pseudonym.size())) {
+      m.origin.source.replace(at, host.size(), pseudonym);
+    }
   }
 }
 
@@ -99,6 +112,7 @@ void RedactionRun::RedactArtifactFields(ManifestArtifact& a) {
   text_->RedactText(a.executable, a.redaction_counts);
   text_->RedactText(a.path, a.redaction_counts);
   text_->RedactText(a.error, a.redaction_counts);
+  text_->RedactText(a.source_file, a.redaction_counts);
   for (auto& arg : a.argv) text_->RedactText(arg, a.redaction_counts);
 }
 

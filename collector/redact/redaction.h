@@ -26,6 +26,7 @@ struct RedactOptions {
   std::vector<std::string> keywords;       // --redact-keyword
   std::vector<std::string> pattern_files;  // --redact-pattern: RE2 per line, '#' comments
   std::string map_path;                    // --map; "" = DefaultMapPath(output)
+  bool force = false;                      // redact --force: an existing regular file at OUT may be replaced
 };
 
 // "case/b.tar.zst" -> "case/b.map.json": beside the bundle, never inside.
@@ -51,8 +52,9 @@ class RedactionRun {
   PseudonymMap& map() { return map_; }
   const std::string& map_path() const { return map_path_; }
 
-  // Host identity and the free-text fields of every artifact (argv, paths,
-  // instance, error). Boot ids, container ids, member names and hashes stay.
+  // Host identity, an imported bundle's source name, and the free-text
+  // fields of every artifact (argv, paths, instance, error, source file).
+  // Boot ids, container ids, member names and hashes stay.
   void RedactHost(Manifest& manifest);
   void RedactArtifactFields(ManifestArtifact& artifact);
   // What the manifest records about this run.

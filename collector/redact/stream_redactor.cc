@@ -41,6 +41,10 @@ Status StreamRedactor::Emit(std::string line, bool newline) {
     in_private_key_ = true;
     return Status::Ok();
   } else {
+    if (redactor_->secrets_enabled()) {
+      // Env values span lines (name, then value): one scrubber per stream.
+      if (int n = env_.Line(line); n > 0) (*counts_)["secret"] += n;
+    }
     redactor_->RedactLine(line, *counts_);
   }
   if (crlf) line += '\r';
@@ -51,14 +55,16 @@ Status StreamRedactor::Emit(std::string line, bool newline) {
 Status StreamRedactor::Feed(std::string_view bytes) {
   while (!bytes.empty()) {
     size_t newline = bytes.find('\n');
-    if (newline == std::string_view::npos) {
-      partial_.append(bytes);
-      return Status::Ok();
-    }
-    partial_.append(bytes.substr(0, newline));
+    std::string_view part = bytes.substr(0, newline);
+    size_t room = kMaxRedactedLineBytes - std::min(partial_.size(), kMaxRedactedLineBytes);
+    if (part.size() > room) cut_ = true;
+    partial_.append(part.substr(0, room));
+    if (newline == std::string_view::npos) return Status::Ok();
     bytes.remove_prefix(newline + 1);
     std::string line;
     line.swap(partial_);
+    if (cut_) line += kCutLineMarker;
+    cut_ = false;
     GPUF_RETURN_IF_ERROR(Emit(std::move(line), true));
   }
   return Status::Ok();
@@ -73,6 +79,8 @@ Status StreamRedactor::Finish() {
   if (!partial_.empty()) {
     std::string line;
     line.swap(partial_);
+    if (cut_) line += kCutLineMarker;
+    cut_ = false;
     GPUF_RETURN_IF_ERROR(Emit(std::move(line), false));
   }
   if (std::fflush(out_) != 0) return Status::IoError("writing a redacted stream", std::strerror(errno));
@@ -81,7 +89,7 @@ Status StreamRedactor::Finish() {
 
 Result<RedactedFile> RedactFile(TextRedactor* redactor, const std::string& in, const std::string& out,
                                 RedactionCounts* counts) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(out.c_str(), "wbe"), std::fclose);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(out.c_str(), "wbex"), std::fclose);
   if (!file) return Status::IoError("creating '" + out + "'", std::strerror(errno));
   StreamRedactor stream(redactor, file.get(), counts);
   Status fed = Status::Ok();

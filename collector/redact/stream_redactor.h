@@ -3,32 +3,38 @@
 //
 // Lines keep their endings ("\n", "\r\n", none at the end). A private-key
 // block is one of the few things that spans lines: its body is dropped and
-// one "<redacted>" block written in its place.
+// one "<redacted>" block written in its place. A line longer than
+// kMaxRedactedLineBytes (the analyzer's own cut) is cut there: the rest of
+// it is dropped, never held, and kCutLineMarker ends what is kept, so a
+// 4 GiB line of zeros costs 1 MiB of memory, not 4 GiB.
 #ifndef GPUF_COLLECTOR_REDACT_STREAM_REDACTOR_H_
 #define GPUF_COLLECTOR_REDACT_STREAM_REDACTOR_H_
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "collector/redact/text_redactor.h"
+#include "collector/secrets.h"
 #include "common/sha256.h"
 #include "common/status.h"
 
 namespace gpuf {
 
-// Splits chunks into lines (without "\n"; a "\r" stays); memory holds one line.
+inline constexpr size_t kMaxRedactedLineBytes = 1 << 20;
+inline constexpr std::string_view kCutLineMarker = " [line cut at 1 MiB by gpuforensics redact]";
+
+// Splits chunks into lines (without "\n"; a "\r" stays); memory holds one
+// line, of kMaxRedactedLineBytes at most (the rest of a longer one is dropped).
 class LineAssembler {
  public:
   template <typename Fn>
   void Feed(std::string_view bytes, Fn fn) {
     while (!bytes.empty()) {
       size_t newline = bytes.find('\n');
-      if (newline == std::string_view::npos) {
-        partial_.append(bytes);
-        return;
-      }
-      partial_.append(bytes.substr(0, newline));
+      Append(bytes.substr(0, newline));
+      if (newline == std::string_view::npos) return;
       bytes.remove_prefix(newline + 1);
       fn(std::string_view(partial_));
       partial_.clear();
@@ -41,6 +47,9 @@ class LineAssembler {
   }
 
  private:
+  void Append(std::string_view bytes) {
+    partial_.append(bytes.substr(0, kMaxRedactedLineBytes - std::min(partial_.size(), kMaxRedactedLineBytes)));
+  }
   std::string partial_;
 };
 
@@ -65,7 +74,9 @@ class StreamRedactor {
   std::FILE* out_;
   RedactionCounts* counts_;
   std::string partial_;
+  bool cut_ = false;  // partial_ reached kMaxRedactedLineBytes; the rest of the line is dropped
   bool in_private_key_ = false;
+  EnvValueScrubber env_;
   int64_t size_ = 0;
   Sha256 hash_;
 };

@@ -158,14 +158,15 @@ constexpr Detector kDetectors[] = {
 };
 
 // Secrets the collector's scrubber does not know by shape (it knows
-// key=value pairs, bearer tokens, JWTs and private keys), with their cues.
+// key=value pairs, flag values, Bearer and Basic credentials, JWTs, URL
+// passwords, env entries and private keys), with their cues.
 struct ExtraSecret {
   const char* pattern;
   std::string_view cue;
 };
 constexpr ExtraSecret kExtraSecrets[] = {
     {R"(\b((?:AKIA|ASIA)[0-9A-Z]{16})\b)", ""},
-    {R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'<]+:([^/\s@"'<]+)@)", "://"},
+    {R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'<]*:([^/\s@"'<]+)@)", "://"},  // redis://:pw@host too
     {R"(\b(gh[pousr]_[A-Za-z0-9]{30,}))", "_"},
     {R"(\b(xox[abprs]-[A-Za-z0-9-]{10,}))", "xox"},
     {R"(\b(glpat-[A-Za-z0-9_-]{20,}))", "glpat-"},

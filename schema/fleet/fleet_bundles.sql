@@ -10,5 +10,6 @@ CREATE TABLE fleet_bundles (
   boot_id          TEXT,                 -- boot id at capture; NULL when unknown or not loaded
   collected_at_ns  INTEGER,              -- collection start, Unix ns UTC; NULL when not loaded
   complete         INTEGER,              -- 1 when every planned probe ran; NULL when not loaded
-  tool_version     TEXT                  -- gpuforensics version that collected it; NULL when not loaded
+  tool_version     TEXT,                 -- gpuforensics version that collected it; NULL when not loaded
+  integrity_issues INTEGER               -- members missing or not matching the manifest; NULL when not loaded
 );

@@ -1,6 +1,7 @@
-#include "analyzer/bundle_reader.h"
+#include "common/bundle_reader.h"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include "common/sha256.h"
 #include "tests/test_support.h"
@@ -82,6 +83,30 @@ TEST_CASE("ReadBundle: duplicates, oversize and missing members are issues, not 
     Status s = ReadBundle(dir / "b.tar.zst", limits, r, issues);
     CHECK(s.message() == "bundle holds more than 2 members");
   }
+}
+
+TEST_CASE("ReadBundle: what a header declares counts towards the total before it is read") {
+  test::TempDir dir;
+  const std::string member = "artifacts/0001-host.uname.stdout";
+  test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", ManifestWith(member, "x")},
+                                        {"artifacts/unlisted", std::string(5000, 'u')},
+                                        {member, "x"}});
+  BundleLimits limits;
+  limits.max_total_bytes = 4000;
+  Recorder r;
+  std::vector<IntegrityIssue> issues;
+  Status s = ReadBundle(dir / "b.tar.zst", limits, r, issues);
+  CHECK(s.message() == "bundle expands to more than 4000 bytes");
+  CHECK(r.seen.empty());
+}
+
+TEST_CASE("ReadBundle: a FIFO is refused without waiting for a writer") {
+  test::TempDir dir;
+  REQUIRE(mkfifo((dir / "b.tar.zst").c_str(), 0600) == 0);
+  Recorder r;
+  std::vector<IntegrityIssue> issues;
+  Status s = ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues);
+  CHECK(s.message() == "not a gpuforensics bundle: '" + dir / "b.tar.zst" + "' is a FIFO, not a regular file");
 }
 
 TEST_CASE("ReadBundle: a streamed member arrives in order, in chunks, with its verdict") {

@@ -2,13 +2,13 @@
 // against its manifest (size and sha256), nothing kept in memory but the
 // counts. verify prints the result; kubectl-gpuforensics checks each bundle
 // it streams back from a node with it before giving it its final name.
-#ifndef GPUF_ANALYZER_BUNDLE_VERIFY_H_
-#define GPUF_ANALYZER_BUNDLE_VERIFY_H_
+#ifndef GPUF_COMMON_BUNDLE_VERIFY_H_
+#define GPUF_COMMON_BUNDLE_VERIFY_H_
 
 #include <string>
 #include <vector>
 
-#include "analyzer/bundle_reader.h"
+#include "common/bundle_reader.h"
 #include "common/manifest.h"
 #include "common/status.h"
 
@@ -29,4 +29,4 @@ Result<BundleVerification> VerifyBundle(const std::string& path);
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_BUNDLE_VERIFY_H_
+#endif  // GPUF_COMMON_BUNDLE_VERIFY_H_

@@ -1,13 +1,20 @@
-// Streams a bundle through libarchive without extracting anything to disk.
+// Streams a bundle through libarchive without extracting anything to disk:
+// the one reader of bundles, for analyze, verify, redact, diff, fleet, sql
+// and timeline alike, with one set of limits.
 //
 // The manifest must be the first member. Every later member is checked
 // against it (size and sha256) as it streams by and handed to the visitor
-// with its artifact. Hostile input is expected: absolute or ".." paths,
-// links, devices, duplicates and members the manifest does not name are
-// skipped with a warning; caps bound member size, total size, member count
-// and so memory use.
-#ifndef GPUF_ANALYZER_BUNDLE_READER_H_
-#define GPUF_ANALYZER_BUNDLE_READER_H_
+// with its artifact. Hostile input is expected: a FIFO or device given as
+// the bundle is refused without being read (opened O_NONBLOCK, then fstat);
+// absolute or ".." paths, links, devices, duplicates and members the
+// manifest does not name are skipped with a warning before their data is
+// read, and so is a member whose tar header already exceeds the member
+// limit; the sizes their headers declare count towards the total limit, so
+// a small bundle cannot make the reader decompress gigabytes it then
+// ignores. Caps bound member size, total size, member count and so memory
+// use.
+#ifndef GPUF_COMMON_BUNDLE_READER_H_
+#define GPUF_COMMON_BUNDLE_READER_H_
 
 #include <cstdint>
 #include <string>
@@ -76,4 +83,4 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_BUNDLE_READER_H_
+#endif  // GPUF_COMMON_BUNDLE_READER_H_

@@ -1,15 +1,18 @@
-#include "analyzer/bundle_reader.h"
+#include "common/bundle_reader.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 
-#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
 
 #include "common/bundle_layout.h"
+#include "common/file_io.h"
 #include "common/sha256.h"
 
 namespace gpuf {
@@ -90,14 +93,23 @@ bool CheckMember(const std::string& name, int64_t size, const ManifestOutput& ou
 
 Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVisitor& visitor,
                   std::vector<IntegrityIssue>& issues) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0) {
-    return Status::BadInput("not a gpuforensics bundle: the file is empty");
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) {
+    if (fd.status().code() == Status::Code::kBadInput) {
+      return Status::BadInput("not a gpuforensics bundle", fd.status().message());
+    }
+    return Status::BadInput("not a gpuforensics bundle (tar.zst)", "Failed to open '" + path + "'");
   }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { close(fd); }
+  } closer{*fd};
+  struct stat st {};
+  if (fstat(*fd, &st) == 0 && st.st_size == 0) return Status::BadInput("not a gpuforensics bundle: the file is empty");
   std::unique_ptr<archive, ArchiveFree> a(archive_read_new());
   archive_read_support_filter_zstd(a.get());
   archive_read_support_format_tar(a.get());
-  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
+  if (archive_read_open_fd(a.get(), *fd, 1 << 16) != ARCHIVE_OK) {
     const char* message = archive_error_string(a.get());
     return Status::BadInput("not a gpuforensics bundle (tar.zst)", message ? message : "cannot open");
   }
@@ -146,30 +158,44 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       continue;
     }
 
+    // Decided from the header alone: what is skipped is never read into
+    // memory, and what its header declares counts towards the total, as
+    // libarchive still has to decompress through it.
+    const int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+    auto skip = [&](std::string problem) -> Status {
+      issues.push_back({name, std::move(problem)});
+      total += declared;
+      if (total > limits.max_total_bytes) {
+        return Status::BadInput("bundle expands to more than " + std::to_string(limits.max_total_bytes) + " bytes");
+      }
+      return Status::Ok();
+    };
     if (archive_entry_filetype(entry) != AE_IFREG) {
-      issues.push_back({name, "not a regular file; ignored"});
+      GPUF_RETURN_IF_ERROR(skip("not a regular file; ignored"));
       continue;
     }
     if (!IsSafeMemberPath(name)) {
-      issues.push_back({name, "unsafe path; ignored"});
+      GPUF_RETURN_IF_ERROR(skip("unsafe path; ignored"));
       continue;
     }
     auto it = expected.find(name);
     if (it == expected.end()) {
-      issues.push_back({name, "not named in the manifest; ignored"});
+      GPUF_RETURN_IF_ERROR(skip("not named in the manifest; ignored"));
       continue;
     }
     if (!seen.insert(name).second) {
-      issues.push_back({name, "duplicate member; ignored"});
+      GPUF_RETURN_IF_ERROR(skip("duplicate member; ignored"));
+      continue;
+    }
+    if (declared > limits.max_member_bytes) {
+      GPUF_RETURN_IF_ERROR(skip("larger than the member limit; ignored"));
       continue;
     }
     const ManifestOutput& output = *it->second.second;
-    // Streamed when the tar header already shows it within the limits (a
-    // larger one is read as before, to be ignored whole).
+    // Streamed when the tar header shows its size (within the limit, as
+    // checked above); one without a size is read whole up to the limit.
     MemberStream* stream = nullptr;
-    if (archive_entry_size_is_set(entry) && archive_entry_size(entry) <= limits.max_member_bytes) {
-      stream = visitor.StreamMember(*it->second.first, output);
-    }
+    if (archive_entry_size_is_set(entry)) stream = visitor.StreamMember(*it->second.first, output);
     if (stream) {
       visitor.OnProgress({archive_filter_bytes(a.get(), -1), static_cast<int64_t>(seen.size()),
                           static_cast<int64_t>(expected.size()), it->second.first, archive_entry_size(entry)});

@@ -1,4 +1,4 @@
-#include "analyzer/bundle_verify.h"
+#include "common/bundle_verify.h"
 
 namespace gpuf {
 

@@ -30,8 +30,10 @@ struct IdentifierAlias {
 // under their own names; CRI-O is the runtime where containerd is not.
 constexpr IdentifierAlias kAliases[] = {
     {"nvidia-fabricmanager", "journal.nvidia_fabricmanager"},
+    {"nvidia-fabricmanager-start.sh", "journal.nvidia_fabricmanager"},  // the unit's ExecStart wrapper (NVL5 era)
     {"crio", "journal.containerd"},
     {"k3s", "journal.kubelet"},
+    {"hyperkube", "journal.kubelet"},  // OpenShift 3 and early kubeadm ran the kubelet as `hyperkube kubelet`
     {"microk8s.daemon-kubelite", "journal.kubelet"},
 };
 

@@ -36,7 +36,14 @@ void InsertVersion(LoadContext& ctx, const MemberInput& in, const char* componen
 }
 
 std::string CommandOf(const ManifestArtifact& a) {
-  return a.name == "host.nvidia_smi_query_xml" ? "-q -x" : "-L";
+  if (a.name == "host.nvidia_smi_query_xml") return "-q -x";
+  return a.name.size() > 5 && a.name.compare(a.name.size() - 5, 5, "_list") == 0 ? "-L" : "";
+}
+
+// Where the run happened: a saved output whose text and name do not say is 'unknown'.
+std::string ViewOf(const ManifestArtifact& a) {
+  if (a.context == "container" || a.context == "unknown") return a.context;
+  return "host";
 }
 
 }  // namespace
@@ -46,7 +53,7 @@ void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
   NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, StderrOf(ctx, in.artifact_id), a.exit_code);
   ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
           "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
-          in.artifact_id, a.context == "container" ? "container" : "host", NullIfEmpty(a.container_id), CommandOf(a),
+          in.artifact_id, ViewOf(a), NullIfEmpty(a.container_id), CommandOf(a),
           NvidiaSmiOutcomeName(run.outcome), NullIfEmpty(run.message), run.nvml_library_version,
           static_cast<int64_t>(run.handle_errors.size()));
   ctx.WarnAll(in.artifact_id, in.output.member, run.warnings);

@@ -47,6 +47,11 @@ void LoadKubeletConfig(LoadContext& ctx, const MemberInput& in);
 void LoadKubeletCheckpoint(LoadContext& ctx, const MemberInput& in);
 void LoadCrictlInfo(LoadContext& ctx, const MemberInput& in);
 void LoadVersions(LoadContext& ctx, const MemberInput& in);
+// load_kube.cc
+void LoadKubeEvents(LoadContext& ctx, const MemberInput& in);
+void LoadKubePodText(LoadContext& ctx, const MemberInput& in);
+void LoadKubePods(LoadContext& ctx, const MemberInput& in);
+void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in);
 // load_logs.cc
 void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in);
 void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in);

@@ -36,6 +36,15 @@ std::string LocalAndUtc(int64_t unix_ns, const DisplayZone& zone, const std::str
 // "0.748 s".
 std::string FormatSeconds(double seconds);
 
+// One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel
+// (local times read as UTC ...)" or "not read case.yaml: not recognised:
+// first line `source: ...`".
+std::string InputFileLine(const ManifestInputFile& file);
+
+// "config.containerd or runtime.crictl_info: would confirm runtimeclass-handler-missing"
+// and, on a second line, "capture: containerd config dump".
+std::string CannotTellLine(const CannotTell& c);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_REPORT_LINES_H_

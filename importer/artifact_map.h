@@ -23,6 +23,10 @@ enum class Conversion {
   kUptimeSince,    // `uptime -s` -> the boot's start (boot.proc_stat btime)
   kPluginInspect,  // crictl inspect JSON, kept when it is a device plugin's
   kStaticPod,      // a pod manifest, kept when it runs the device plugin
+  // Saved by hand (importer/input_shapes.h):
+  kKlogLog,        // klog, Go-log or container-log text: the device plugin's, the kubelet's or the toolkit's
+  kNvidiaSmi,      // nvidia-smi -L, its errors or its table: host.*, plugin.* or saved.* by the view
+  kSystemctlStatus,  // systemctl status (or a failed systemctl start) -> systemd.units, and its journal tail
 };
 
 // One file of a sos report (path relative to the report's top directory).

@@ -26,6 +26,8 @@ constexpr std::string_view kStdoutNames[] = {
     "host.nvidia_smi_list", "host.nvidia_smi_query_xml", "host.uname", "plugin.nvidia_smi_list", "k8s.node",
     "k8s.node_pods", "runtime.crictl_ps", "runtime.crictl_pods", "runtime.crictl_info", "plugin.inspect",
     "plugin.crictl_logs", "plugin.systemd_scope", "plugin.bpftool_cgroup", "boot.list_boots", "systemd.units",
+    "host.nvidia_smi", "plugin.nvidia_smi", "saved.nvidia_smi", "saved.nvidia_smi_list", "k8s.events", "k8s.pod_text",
+    "k8s.node_text", "k8s.pods",
 };
 
 bool IsCommandName(const std::string& name) {
@@ -94,7 +96,10 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
   m.started_at_unix_ns = m.ended_at_unix_ns = plan.captured_at_ns;
   m.utc_offset_seconds = plan.utc_offset_seconds;
   m.plugin_pattern = std::string(kDefaultPluginPattern);
-  m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show};
+  m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show, {}, plan.capture_next};
+  for (const auto& in : plan.inputs) {
+    m.origin.inputs.push_back({in.path, in.read_as, in.artifacts, in.note, in.not_read});
+  }
   std::vector<BundleMember> members;
   int sequence = 0;
   for (const auto& a : artifacts) {
@@ -103,7 +108,7 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     out.name = a.name;
     out.instance = a.instance;
     out.kind = KindForName(a.name);
-    out.context = a.container_id.empty() ? "host" : "container";
+    out.context = !a.context.empty() ? a.context : a.container_id.empty() ? "host" : "container";
     out.container_id = a.container_id;
     out.started_at_unix_ns = out.ended_at_unix_ns = plan.captured_at_ns;
     out.status = "ok";

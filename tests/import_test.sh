@@ -116,12 +116,12 @@ mkdir "$work/sosdir" && render sos "$work/host" "$bundle" "$work/sosdir"
 render evidence "$work/host" "$bundle" "$work/evidence"
 render bug-report "$work/host" "$bundle" "$work/nvidia-bug-report.log.gz"
 # The same folder under names that say nothing: files are known by content
-# (only the plugin container's nvidia-smi -L needs its name to tell it from the host's).
+# (only nvidia-smi -L needs its name: its text does not say host or container).
 mkdir "$work/renamed"
 n=0
 for f in "$work"/evidence/*; do
   n=$((n + 1))
-  case $f in *smi-plugin.txt) cp -p "$f" "$work/renamed/smi-plugin.txt" ;; *) cp -p "$f" "$work/renamed/out-$n" ;; esac
+  case $f in *smi-plugin.txt|*smi-host.txt) cp -p "$f" "$work/renamed/" ;; *) cp -p "$f" "$work/renamed/out-$n" ;; esac
 done
 mkdir "$work/must-gather"
 echo "Using ARTIFACT_DIR=/tmp/nvidia-gpu-operator_20261118_2130" > "$work/must-gather/must-gather.log"

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/capture_commands.h"
 #include "analyzer/report_lines.h"
 #include "analyzer/text_wrap.h"
 
@@ -124,9 +125,8 @@ void RenderInputKind(const Report& r, std::ostringstream& out) {
   out << "  input: " << r.input_kind << " '" << r.input_source << "', imported\n";
   for (const auto& f : r.input_files) out << "    " << InputFileLine(f) << "\n";
   if (!r.cannot_show.empty()) {
-    out << "  this kind of input cannot show (capture with gpuforensics collect next time):\n   ";
-    for (const auto& name : r.cannot_show) out << " " << name;
-    out << "\n";
+    out << "  this kind of input cannot show (capture with gpuforensics collect next time, or by hand):\n";
+    for (const auto& name : r.cannot_show) out << "    " << name << ": " << CaptureCommand(name) << "\n";
   }
   for (const auto& command : r.capture_next) out << "  to capture next time: " << command << "\n";
 }
@@ -135,7 +135,7 @@ void RenderInputKind(const Report& r, std::ostringstream& out) {
 void RenderCannotTell(const Report& r, const Painter& paint, std::ostringstream& out) {
   if (r.cannot_tell.empty()) return;
   out << "\n" << paint(kBold, "Cannot tell without (captures this input does not hold)") << "\n";
-  for (const auto& c : r.cannot_tell) out << "  - " << CannotTellLine(c) << "\n";
+  for (const auto& c : r.cannot_tell) out << "  - " << CannotTellLine(c) << "\n      capture: " << c.command << "\n";
 }
 
 void RenderNotes(const std::vector<ArtifactNote>& notes, std::ostringstream& out) {

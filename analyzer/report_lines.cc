@@ -101,7 +101,7 @@ std::string CannotTellLine(const CannotTell& c) {
   if (!c.rules.empty()) {
     line += std::string(c.would_confirm.empty() ? ":" : ";") + " would decide " + list(c.rules);
   }
-  return line + "\n      capture: " + c.command;
+  return line;
 }
 
 std::string FormatSeconds(double seconds) {

@@ -41,8 +41,8 @@ std::string FormatSeconds(double seconds);
 // first line `source: ...`".
 std::string InputFileLine(const ManifestInputFile& file);
 
-// "config.containerd or runtime.crictl_info: would confirm runtimeclass-handler-missing"
-// and, on a second line, "capture: containerd config dump".
+// "config.containerd or runtime.crictl_info: would confirm runtimeclass-handler-missing";
+// the command that takes it is the renderer's to add.
 std::string CannotTellLine(const CannotTell& c);
 
 }  // namespace gpuf

@@ -1,8 +1,5 @@
 #include "importer/artifact_map.h"
 
-#include <algorithm>
-#include <cctype>
-
 namespace gpuf {
 
 // sos names a command's output file after the command line: spaces become
@@ -65,39 +62,6 @@ const std::vector<SectionRule>& BugReportSectionRules() {
       {"*dmesg*", "journal.kernel", Conversion::kDmesg, "boot:0"},
   };
   return rules;
-}
-
-// Checked in order: the first match decides.
-const std::vector<ContentSignature>& EvidenceSignatures() {
-  static const std::vector<ContentSignature> signatures = {
-      {"(UUID: GPU-", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"Failed to initialize NVML", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"NVIDIA-SMI has failed", "host.nvidia_smi_list", Conversion::kAsIs},
-      {"NVRM version:", "driver.version", Conversion::kAsIs},
-      {"kubelet.sock", "kubelet.device_plugins", Conversion::kLsListing},
-      {" /dev/nvidia", "dev.nvidia_nodes", Conversion::kLsListing},
-      {" /dev/char/", "dev.char_links", Conversion::kLsListing},
-      {"\"podSandboxId\"", "runtime.crictl_ps", Conversion::kAsIs},
-      {"POD ID", "runtime.crictl_ps", Conversion::kCrictlTable},
-      {"\"runtimeSpec\"", "plugin.inspect", Conversion::kPluginInspect},
-      {"github.com/containerd/containerd", "", Conversion::kVersions},
-      {"containerd containerd.io", "", Conversion::kVersions},
-      {"runc version", "", Conversion::kVersions},
-      {"NVIDIA Container Toolkit CLI version", "", Conversion::kVersions},
-      {"cli-version:", "", Conversion::kVersions},
-      {"Kubernetes v", "", Conversion::kVersions},
-      {"kind: Pod", "config.static_pod", Conversion::kStaticPod},
-  };
-  return signatures;
-}
-
-bool NameSaysPluginContainer(std::string_view file_name) {
-  std::string lower(file_name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (std::string_view word : {"plugin", "container", "ctr", "exec", "pod", "inside"}) {
-    if (lower.find(word) != std::string::npos) return true;
-  }
-  return false;
 }
 
 std::vector<std::string> CannotShow(std::string_view kind) {

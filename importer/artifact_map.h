@@ -49,19 +49,6 @@ struct SectionRule {
 
 const std::vector<SectionRule>& BugReportSectionRules();
 
-// What a hand-saved file holds, recognised by its content.
-struct ContentSignature {
-  std::string_view needle;     // appears in the first 4 KiB
-  std::string_view name;       // logical name ("" when the conversion decides)
-  Conversion conversion;
-};
-
-const std::vector<ContentSignature>& EvidenceSignatures();
-
-// File-name words that say a saved output was taken inside the device-plugin
-// container (`crictl exec <id> nvidia-smi -L` saved as smi-plugin.txt).
-bool NameSaysPluginContainer(std::string_view file_name);
-
 // Logical artifacts this kind of input never carries, for the report's
 // coverage: advice on what to capture next time.
 std::vector<std::string> CannotShow(std::string_view kind);

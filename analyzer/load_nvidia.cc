@@ -5,6 +5,7 @@
 #include "analyzer/parsers/nvidia_smi_xml.h"
 #include "analyzer/parsers/proc_nvidia.h"
 #include "analyzer/parsers/version_strings.h"
+#include "common/artifacts.h"
 
 namespace gpuf {
 
@@ -24,24 +25,32 @@ void InsertVersion(LoadContext& ctx, const MemberInput& in, const char* componen
           parts ? std::optional<int64_t>(parts->minor) : std::nullopt, parts ? parts->patch : std::nullopt, suffix);
 }
 
-// One run of nvidia-smi with `command`, the arguments of the view its
-// artifact holds; stdout and stderr together.
-void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in, const char* command) {
-  const ManifestArtifact& a = in.artifact;
-  NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, in.stderr_bytes, a.exit_code);
-  ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
-          "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
-          in.artifact_id, a.context == "container" ? "container" : "host", NullIfEmpty(a.container_id), command,
-          NvidiaSmiOutcomeName(run.outcome), NullIfEmpty(run.message), run.nvml_library_version,
-          static_cast<int64_t>(run.handle_errors.size()));
-  ctx.WarnAll(in.artifact_id, in.output.member, run.warnings);
+// The nvidia-smi arguments of the view an artifact holds: "-L", "-q -x", or
+// "" for its table.
+std::string CommandOf(const ManifestArtifact& a) {
+  if (a.name == artifact::kHostNvidiaSmiQueryXml) return "-q -x";
+  return a.name.size() > 5 && a.name.compare(a.name.size() - 5, 5, "_list") == 0 ? "-L" : "";
+}
+
+// Where the run happened: a saved output whose text and name do not say is 'unknown'.
+std::string ViewOf(const ManifestArtifact& a) {
+  if (a.context == "container" || a.context == "unknown") return a.context;
+  return "host";
 }
 
 }  // namespace
 
-void LoadNvidiaSmiListRun(LoadContext& ctx, const MemberInput& in) { LoadNvidiaSmiRun(ctx, in, "-L"); }
-
-void LoadNvidiaSmiXmlRun(LoadContext& ctx, const MemberInput& in) { LoadNvidiaSmiRun(ctx, in, "-q -x"); }
+// One run of nvidia-smi; stdout and stderr together.
+void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
+  const ManifestArtifact& a = in.artifact;
+  NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, in.stderr_bytes, a.exit_code);
+  ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
+          "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
+          in.artifact_id, ViewOf(a), NullIfEmpty(a.container_id), CommandOf(a),
+          NvidiaSmiOutcomeName(run.outcome), NullIfEmpty(run.message), run.nvml_library_version,
+          static_cast<int64_t>(run.handle_errors.size()));
+  ctx.WarnAll(in.artifact_id, in.output.member, run.warnings);
+}
 
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
   // A failed run prints its error where the XML would be; nvidia_smi_runs

@@ -21,8 +21,7 @@ namespace {
 constexpr MemberLoaderRow kMemberLoaders[] = {
     {"nvidia_smi_list", LoadNvidiaSmiList},
     {"nvidia_smi_xml", LoadNvidiaSmiXml},
-    {"nvidia_smi_list_run", LoadNvidiaSmiListRun, false, true},
-    {"nvidia_smi_xml_run", LoadNvidiaSmiXmlRun, false, true},
+    {"nvidia_smi_run", LoadNvidiaSmiRun, false, true},
     {"container_gpu_view", LoadContainerGpuView},
     {"driver_version", LoadDriverVersion},
     {"driver_gpu", LoadDriverGpu},
@@ -52,6 +51,10 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"kubelet_checkpoint", LoadKubeletCheckpoint},
     {"crictl_info", LoadCrictlInfo},
     {"versions", LoadVersions},
+    {"kube_events", LoadKubeEvents},
+    {"kube_pod_text", LoadKubePodText},
+    {"kube_pods", LoadKubePods},
+    {"kube_node_text", LoadKubeNodeText},
 };
 
 // Every text stream up to this size also lands in artifact_lines, unless

@@ -42,8 +42,8 @@ const MemberLoaderRow* FindMemberLoader(std::string_view id);
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in);
 // An nvidia-smi run (nvidia_smi_runs), of `nvidia-smi -L` or of `-q -x`.
-void LoadNvidiaSmiListRun(LoadContext& ctx, const MemberInput& in);
-void LoadNvidiaSmiXmlRun(LoadContext& ctx, const MemberInput& in);
+// One nvidia-smi run (-L, -q -x or its table): how it ended, into nvidia_smi_runs.
+void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in);
 void LoadDriverVersion(LoadContext& ctx, const MemberInput& in);
 void LoadDriverGpu(LoadContext& ctx, const MemberInput& in);
 void LoadProcDevices(LoadContext& ctx, const MemberInput& in);
@@ -67,6 +67,11 @@ void LoadKubeletConfig(LoadContext& ctx, const MemberInput& in);
 void LoadKubeletCheckpoint(LoadContext& ctx, const MemberInput& in);
 void LoadCrictlInfo(LoadContext& ctx, const MemberInput& in);
 void LoadVersions(LoadContext& ctx, const MemberInput& in);
+// load_kube.cc
+void LoadKubeEvents(LoadContext& ctx, const MemberInput& in);
+void LoadKubePodText(LoadContext& ctx, const MemberInput& in);
+void LoadKubePods(LoadContext& ctx, const MemberInput& in);
+void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in);
 // load_logs.cc
 void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in);
 void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in);

@@ -193,6 +193,25 @@ std::string RenderJson(const Report& r) {
   };
   // Only bundles that record how the Node was named carry it.
   if (!r.node_identity.empty()) doc["bundle"]["node_identity"] = r.node_identity;
+  // Imported inputs only: what became of each file, and what the input cannot tell.
+  if (!r.input_source.empty()) {
+    Json files = Json::array();
+    for (const auto& f : r.input_files) {
+      files.push_back({{"path", f.path},
+                       {"read_as", Nullable(f.read_as)},
+                       {"artifacts", f.artifacts},
+                       {"note", Nullable(f.note)},
+                       {"not_read", Nullable(f.not_read)}});
+    }
+    doc["coverage"]["input_files"] = files;
+    doc["coverage"]["capture_next"] = r.capture_next;
+    Json cannot = Json::array();
+    for (const auto& c : r.cannot_tell) {
+      cannot.push_back({{"captures", c.captures}, {"command", c.command}, {"rules", c.rules},
+                        {"would_confirm", c.would_confirm}});
+    }
+    doc["cannot_tell"] = cannot;
+  }
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

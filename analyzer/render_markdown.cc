@@ -221,6 +221,13 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   RenderNoteList(r.empty, out);
   RenderNoteList(r.truncated, out);
   RenderNoteList(r.unparsed, out);
+  // Imported inputs: every file, and the captures that would decide what could not be told.
+  if (!r.input_files.empty()) out << "\nFiles of the input:\n\n";
+  for (const auto& f : r.input_files) out << "- " << MarkdownText(InputFileLine(f)) << "\n";
+  if (!r.cannot_tell.empty()) out << "\nCannot tell without:\n\n";
+  for (const auto& c : r.cannot_tell) {
+    out << "- " << MarkdownText(CannotTellLine(c)) << " (capture: " << MarkdownText(c.command) << ")\n";
+  }
   if (RulesNotEvaluated(r) == 0) return;
   out << "\nRules not evaluated (no finding from them says nothing about the node):\n\n";
   for (const auto& run : r.rule_runs) {

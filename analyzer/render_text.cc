@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/capture_commands.h"
 #include "analyzer/report_lines.h"
 #include "analyzer/text_wrap.h"
 #include "common/vocabulary.h"
@@ -177,14 +178,24 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
   }
 }
 
-// Imported inputs: what that kind of capture never holds, as advice for the next one.
+// Imported inputs: what became of each file, and what that kind of capture
+// never holds, as advice for the next one.
 void RenderInputKind(const Report& r, std::ostringstream& out) {
   if (r.input_source.empty() && r.cannot_show.empty()) return;
   out << "  input: " << r.input_kind << " '" << r.input_source << "', imported\n";
-  if (r.cannot_show.empty()) return;
-  out << "  this kind of input cannot show (capture with gpuforensics collect next time):\n   ";
-  for (const auto& name : r.cannot_show) out << " " << name;
-  out << "\n";
+  for (const auto& f : r.input_files) out << "    " << InputFileLine(f) << "\n";
+  if (!r.cannot_show.empty()) {
+    out << "  this kind of input cannot show (capture with gpuforensics collect next time, or by hand):\n";
+    for (const auto& name : r.cannot_show) out << "    " << name << ": " << CaptureCommand(name) << "\n";
+  }
+  for (const auto& command : r.capture_next) out << "  to capture next time: " << command << "\n";
+}
+
+// What the input lacks for the checks that could not run or stay unconfirmed.
+void RenderCannotTell(const Report& r, const Painter& paint, std::ostringstream& out) {
+  if (r.cannot_tell.empty()) return;
+  out << "\n" << paint(kBold, "Cannot tell without (captures this input does not hold)") << "\n";
+  for (const auto& c : r.cannot_tell) out << "  - " << CannotTellLine(c) << "\n      capture: " << c.command << "\n";
 }
 
 void RenderNotes(const std::vector<ArtifactNote>& notes, std::ostringstream& out) {
@@ -236,6 +247,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   RenderFirstScreen(r, paint, out);
   RenderChainSteps(r, paint, out);
   RenderFindings(r, zone, paint, out);
+  RenderCannotTell(r, paint, out);
   RenderMilestones(r, zone, paint, out);
   RenderCoverage(r, paint, out);
   return WrapToWidth(out.str(), style.width);

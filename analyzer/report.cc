@@ -209,6 +209,9 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
     r.input_kind = m.origin.kind;
     r.input_source = m.origin.source;
     r.cannot_show = m.origin.cannot_show;
+    r.input_files = m.origin.inputs;
+    r.capture_next = m.origin.capture_next;
+    r.cannot_tell = ComputeCannotTell(r.rule_runs, r.findings);
   }
   if (m.redaction.redacted) r.redacted_by = m.redaction.by;
   for (const auto& issue : loaded.integrity_issues) r.integrity_issues.push_back(issue.member + ": " + issue.problem);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/analysis.h"
+#include "analyzer/cannot_tell.h"
 #include "analyzer/chain_verdict.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
@@ -71,6 +72,9 @@ struct Report {
   std::string input_kind = "gpuforensics-bundle";  // or the origin of an imported bundle: "sosreport", ...
   std::string input_source;              // the imported source's name, "" for collected bundles
   std::vector<std::string> cannot_show;  // artifacts that kind of input never carries
+  std::vector<ManifestInputFile> input_files;  // imported: every file of the source, read or not, and why
+  std::vector<std::string> capture_next;       // imported: commands that would capture what the kind cannot show
+  std::vector<CannotTell> cannot_tell;         // imported: the captures that would decide the checks that could not run
   std::string redacted_by;               // "collect" | "redact" when names and addresses are pseudonyms
   int64_t parse_warnings = 0;
   int64_t timeline_warnings = 0;

@@ -164,6 +164,31 @@ std::string AgainstStateWords(const AgainstResult& a) {
   return "not captured (" + needs + ")";
 }
 
+std::string InputFileLine(const ManifestInputFile& file) {
+  if (!file.not_read.empty()) return "not read " + file.path + ": " + file.not_read;
+  std::string line = "read " + file.path + " as " + file.read_as + ":";
+  for (size_t i = 0; i < file.artifacts.size(); ++i) line += (i ? ", " : " ") + file.artifacts[i];
+  if (!file.note.empty()) line += " (" + file.note + ")";
+  return line;
+}
+
+std::string CannotTellLine(const CannotTell& c) {
+  // At most four ids, then how many more: the capture is the point, not the list.
+  auto list = [](const std::vector<std::string>& ids) {
+    std::string out;
+    for (size_t i = 0; i < ids.size() && i < 4; ++i) out += (i ? ", " : "") + ids[i];
+    if (ids.size() > 4) out += " and " + std::to_string(ids.size() - 4) + " more";
+    return out;
+  };
+  std::string line;
+  for (size_t i = 0; i < c.captures.size(); ++i) line += (i ? " or " : "") + c.captures[i];
+  if (!c.would_confirm.empty()) line += ": would confirm " + list(c.would_confirm);
+  if (!c.rules.empty()) {
+    line += std::string(c.would_confirm.empty() ? ":" : ";") + " would decide " + list(c.rules);
+  }
+  return line;
+}
+
 std::string FormatSeconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f s", seconds);

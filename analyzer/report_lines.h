@@ -64,6 +64,15 @@ std::string AgainstStateWords(const AgainstResult& check);
 // "0.748 s".
 std::string FormatSeconds(double seconds);
 
+// One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel
+// (local times read as UTC ...)" or "not read case.yaml: not recognised:
+// first line `source: ...`".
+std::string InputFileLine(const ManifestInputFile& file);
+
+// "config.containerd or runtime.crictl_info: would confirm runtimeclass-handler-missing";
+// the command that takes it is the renderer's to add.
+std::string CannotTellLine(const CannotTell& c);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_REPORT_LINES_H_

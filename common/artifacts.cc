@@ -94,7 +94,7 @@ constexpr ArtifactRow kArtifacts[] = {
      "systemctl show <scope> -p DeviceAllow -p DevicePolicy -p NeedDaemonReload"},
     {kPluginCrictlLogs, kCommand, kDriver, "crictl_logs", kLines,
      "crictl logs --timestamps, only when the log file is gone"},
-    {kPluginNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list_run container_gpu_view", kLines,
+    {kPluginNvidiaSmiList, kCommand, kDriver, "nvidia_smi_run container_gpu_view", kLines,
      "nvidia-smi -L run inside the container"},
     {kPluginLog, kFile, kDriver, "plugin_log_file", kLines, "a pod log file (instance = path under /var/log/pods)"},
     // Journal slices (common/journal_slices.cc; instance boot:0 and boot:-1).
@@ -109,9 +109,19 @@ constexpr ArtifactRow kArtifacts[] = {
     // Kubernetes: the API server's objects are not on the node.
     {kK8sNode, kCommand, kNotDriver, "node_resources", kLines, "kubectl get node -o json"},
     {kK8sNodePods, kCommand, kNotDriver, "", kNoLines, "kubectl get pods on the node -o json"},
+    // Saved by hand and imported (docs/inputs.md), as the person saved them.
+    {kK8sEvents, kCommand, kNotDriver, "kube_events", kLines, "kubectl get events or describe's Events, as text"},
+    {kK8sPodText, kCommand, kNotDriver, "kube_pod_text", kLines, "kubectl describe pod, get pod -o yaml|json"},
+    {kK8sPods, kCommand, kNotDriver, "kube_pods", kLines, "kubectl get pods, its table"},
+    {kK8sNodeText, kCommand, kNotDriver, "kube_node_text", kLines, "kubectl describe node, get node -o yaml|json"},
+    {kRuntimeErrors, kCommand, kNotDriver, "", kLines, "a container runtime's or the NVIDIA hook's error, pasted"},
+    {kHostNvidiaSmi, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi's table, on the host"},
+    {kPluginNvidiaSmi, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi's table, in the plugin container"},
+    {kSavedNvidiaSmiList, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi -L, where it ran unknown"},
+    {kSavedNvidiaSmi, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi's table, where it ran unknown"},
     // Host GPUs (phase 4).
-    {kHostNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list nvidia_smi_list_run", kLines, "nvidia-smi -L"},
-    {kHostNvidiaSmiQueryXml, kCommand, kDriver, "nvidia_smi_xml nvidia_smi_xml_run", kNoLines, "nvidia-smi -q -x"},
+    {kHostNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list nvidia_smi_run", kLines, "nvidia-smi -L"},
+    {kHostNvidiaSmiQueryXml, kCommand, kDriver, "nvidia_smi_xml nvidia_smi_run", kNoLines, "nvidia-smi -q -x"},
 };
 
 constexpr std::string_view kPluginLogs[] = {kPluginLog, kPluginCrictlLogs, kJournalNvidiaDevicePlugin};

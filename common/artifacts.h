@@ -78,6 +78,15 @@ inline constexpr std::string_view kJournalNvidiaFabricmanager = "journal.nvidia_
 inline constexpr std::string_view kJournalNvidiaDevicePlugin = "journal.nvidia_device_plugin";
 inline constexpr std::string_view kK8sNode = "k8s.node";
 inline constexpr std::string_view kK8sNodePods = "k8s.node_pods";
+inline constexpr std::string_view kK8sEvents = "k8s.events";
+inline constexpr std::string_view kK8sPodText = "k8s.pod_text";
+inline constexpr std::string_view kK8sPods = "k8s.pods";
+inline constexpr std::string_view kK8sNodeText = "k8s.node_text";
+inline constexpr std::string_view kRuntimeErrors = "runtime.errors";
+inline constexpr std::string_view kHostNvidiaSmi = "host.nvidia_smi";
+inline constexpr std::string_view kPluginNvidiaSmi = "plugin.nvidia_smi";
+inline constexpr std::string_view kSavedNvidiaSmiList = "saved.nvidia_smi_list";
+inline constexpr std::string_view kSavedNvidiaSmi = "saved.nvidia_smi";
 inline constexpr std::string_view kHostNvidiaSmiList = "host.nvidia_smi_list";
 inline constexpr std::string_view kHostNvidiaSmiQueryXml = "host.nvidia_smi_query_xml";
 }  // namespace artifact

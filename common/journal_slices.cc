@@ -32,8 +32,10 @@ struct IdentifierAlias {
 // under their own names; CRI-O is the runtime where containerd is not.
 constexpr IdentifierAlias kAliases[] = {
     {"nvidia-fabricmanager", artifact::kJournalNvidiaFabricmanager},
+    {"nvidia-fabricmanager-start.sh", artifact::kJournalNvidiaFabricmanager},  // the unit's ExecStart wrapper (NVL5 era)
     {"crio", artifact::kJournalContainerd},
     {"k3s", artifact::kJournalKubelet},
+    {"hyperkube", artifact::kJournalKubelet},  // OpenShift 3 and early kubeadm ran the kubelet as `hyperkube kubelet`
     {"microk8s.daemon-kubelite", artifact::kJournalKubelet},
 };
 

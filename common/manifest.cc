@@ -292,6 +292,19 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   return Status::Ok();
 }
 
+// An optional array of strings under `key`.
+Status ReadStrings(const json& object, const char* key, std::vector<std::string>& out,
+                   const std::string& where = "origin.") {
+  auto list = object.find(key);
+  if (list == object.end() || list->is_null()) return Status::Ok();
+  if (!list->is_array()) return Status::BadInput("manifest field '" + where + key + "' is not an array");
+  for (const auto& item : *list) {
+    if (!item.is_string()) return Status::BadInput("manifest field '" + where + key + "' holds a non-string");
+    out.push_back(item.get<std::string>());
+  }
+  return Status::Ok();
+}
+
 // Absent on collected bundles; when present its kind is required.
 Status ReadOrigin(const json& top, ManifestOrigin& origin) {
   auto it = top.find("origin");
@@ -300,11 +313,23 @@ Status ReadOrigin(const json& top, ManifestOrigin& origin) {
   Reader r(*it, "origin.");
   origin.kind = r.String("kind");
   origin.source = r.String("source", false);
-  if (auto list = it->find("cannot_show"); list != it->end() && !list->is_null()) {
-    if (!list->is_array()) return Status::BadInput("manifest field 'origin.cannot_show' is not an array");
-    for (const auto& name : *list) {
-      if (!name.is_string()) return Status::BadInput("manifest field 'origin.cannot_show' holds a non-string");
-      origin.cannot_show.push_back(name.get<std::string>());
+  GPUF_RETURN_IF_ERROR(ReadStrings(*it, "cannot_show", origin.cannot_show));
+  GPUF_RETURN_IF_ERROR(ReadStrings(*it, "capture_next", origin.capture_next));
+  if (auto list = it->find("inputs"); list != it->end() && !list->is_null()) {
+    if (!list->is_array()) return Status::BadInput("manifest field 'origin.inputs' is not an array");
+    for (size_t i = 0; i < list->size(); ++i) {
+      const json& in = (*list)[i];
+      std::string where = "origin.inputs[" + std::to_string(i) + "]";
+      if (!in.is_object()) return Status::BadInput("manifest field '" + where + "' is not an object");
+      Reader f(in, where + ".");
+      ManifestInputFile file;
+      file.path = f.String("path");
+      file.read_as = f.String("read_as", false);
+      file.note = f.String("note", false);
+      file.not_read = f.String("not_read", false);
+      GPUF_RETURN_IF_ERROR(f.status());
+      GPUF_RETURN_IF_ERROR(ReadStrings(in, "artifacts", file.artifacts, where + "."));
+      origin.inputs.push_back(std::move(file));
     }
   }
   return r.status();
@@ -375,6 +400,18 @@ std::string SerializeManifest(const Manifest& m) {
   };
   if (!m.origin.kind.empty()) {
     j["origin"] = {{"kind", m.origin.kind}, {"source", m.origin.source}, {"cannot_show", m.origin.cannot_show}};
+    if (!m.origin.capture_next.empty()) j["origin"]["capture_next"] = m.origin.capture_next;
+    if (!m.origin.inputs.empty()) {
+      json inputs = json::array();
+      for (const auto& in : m.origin.inputs) {
+        inputs.push_back({{"path", in.path},
+                          {"read_as", NullableString(in.read_as)},
+                          {"artifacts", in.artifacts},
+                          {"note", NullableString(in.note)},
+                          {"not_read", NullableString(in.not_read)}});
+      }
+      j["origin"]["inputs"] = inputs;
+    }
   }
   if (m.redaction.redacted) {
     j["redaction"] = {{"redacted", true},

@@ -61,10 +61,21 @@ struct ManifestArtifact {
 
 // Set only on bundles made by `gpuforensics import` from another tool's
 // capture (schema/bundle.md, "Origin"); empty kind for collected bundles.
+// One file of the source and what became of it (origin.inputs).
+struct ManifestInputFile {
+  std::string path;                    // in the source
+  std::string read_as;                 // the shape it was read as, "" when not read
+  std::vector<std::string> artifacts;  // logical names it became
+  std::string note;                    // view, dropped lines, what could not be read
+  std::string not_read;                // why nothing was read, "" when read
+};
+
 struct ManifestOrigin {
   std::string kind;                      // "sosreport", "nvidia-bug-report", "must-gather", "evidence-dir"
   std::string source;                    // file or directory name of the source, without its path
   std::vector<std::string> cannot_show;  // logical names this kind of input never carries
+  std::vector<ManifestInputFile> inputs; // what became of the source's files
+  std::vector<std::string> capture_next; // commands that would capture what this kind cannot show
 };
 
 // One step of resolving the Node's name (collector/node_identity.h): where

@@ -4,13 +4,14 @@
 #   entry point, and ctest replays fuzz/regressions/<name>/ with it.
 set(GPUF_FUZZ_TARGETS
   bundle_reader bundle_tar manifest rule_parser
-  cgroup_facts cri_log crictl_json journal_json klog kube_node kubelet_log listing
+  cgroup_facts cri_log crictl_json journal_json klog kube_node kube_text kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml plugin_log proc_nvidia
   runtime_config version_strings
-  text_redactor imported_text)
+  text_redactor imported_text saved_input)
 # Targets whose code lives outside the analyzer library.
 set(GPUF_FUZZ_EXTRA_LIBS_text_redactor gpuf_collector)
 set(GPUF_FUZZ_EXTRA_LIBS_imported_text gpuf_importer)
+set(GPUF_FUZZ_EXTRA_LIBS_saved_input gpuf_importer)
 
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 

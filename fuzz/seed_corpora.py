@@ -137,6 +137,18 @@ def seed_from_fixtures(out):
                 write_seed(out, target, data, selector)
 
 
+def seed_from_corpus(out):
+    """Every saved output of tests/corpus: the saved-file recogniser reads them all, kubectl's parsers theirs."""
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "corpus", "*", "*"))):
+        if os.path.basename(path) == "case.yaml":
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        write_seed(out, "saved_input", data)
+        if re.search(rb"kubectl|Events:|Warning  |Allocatable|allocatable", data):
+            write_seed(out, "kube_text", data)
+
+
 def seed_rules(out):
     for path in sorted(glob.glob(os.path.join(ROOT, "rules", "*.yaml"))):
         with open(path, "rb") as f:
@@ -149,6 +161,7 @@ def main():
     out = sys.argv[1]
     seed_from_samples(out)
     seed_from_fixtures(out)
+    seed_from_corpus(out)
     seed_rules(out)
     for target in sorted(os.listdir(out)):
         print(f"{target}: {len(os.listdir(os.path.join(out, target)))} seeds")

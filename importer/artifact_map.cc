@@ -1,8 +1,5 @@
 #include "importer/artifact_map.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include "common/artifacts.h"
 
 namespace gpuf {
@@ -69,39 +66,6 @@ const std::vector<SectionRule>& BugReportSectionRules() {
       {"*dmesg*", kJournalKernel, Conversion::kDmesg, "boot:0"},
   };
   return rules;
-}
-
-// Checked in order: the first match decides.
-const std::vector<ContentSignature>& EvidenceSignatures() {
-  static const std::vector<ContentSignature> signatures = {
-      {"(UUID: GPU-", kHostNvidiaSmiList, Conversion::kAsIs},
-      {"Failed to initialize NVML", kHostNvidiaSmiList, Conversion::kAsIs},
-      {"NVIDIA-SMI has failed", kHostNvidiaSmiList, Conversion::kAsIs},
-      {"NVRM version:", kDriverVersion, Conversion::kAsIs},
-      {"kubelet.sock", kKubeletDevicePlugins, Conversion::kLsListing},
-      {" /dev/nvidia", kDevNvidiaNodes, Conversion::kLsListing},
-      {" /dev/char/", kDevCharLinks, Conversion::kLsListing},
-      {"\"podSandboxId\"", kRuntimeCrictlPs, Conversion::kAsIs},
-      {"POD ID", kRuntimeCrictlPs, Conversion::kCrictlTable},
-      {"\"runtimeSpec\"", kPluginInspect, Conversion::kPluginInspect},
-      {"github.com/containerd/containerd", "", Conversion::kVersions},
-      {"containerd containerd.io", "", Conversion::kVersions},
-      {"runc version", "", Conversion::kVersions},
-      {"NVIDIA Container Toolkit CLI version", "", Conversion::kVersions},
-      {"cli-version:", "", Conversion::kVersions},
-      {"Kubernetes v", "", Conversion::kVersions},
-      {"kind: Pod", kConfigStaticPod, Conversion::kStaticPod},
-  };
-  return signatures;
-}
-
-bool NameSaysPluginContainer(std::string_view file_name) {
-  std::string lower(file_name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (std::string_view word : {"plugin", "container", "ctr", "exec", "pod", "inside"}) {
-    if (lower.find(word) != std::string::npos) return true;
-  }
-  return false;
 }
 
 namespace {

@@ -23,6 +23,10 @@ enum class Conversion {
   kUptimeSince,    // `uptime -s` -> the boot's start (boot.proc_stat btime)
   kPluginInspect,  // crictl inspect JSON, kept when it is a device plugin's
   kStaticPod,      // a pod manifest, kept when it runs the device plugin
+  // Saved by hand (importer/input_shapes.h):
+  kKlogLog,        // klog, Go-log or container-log text: the device plugin's, the kubelet's or the toolkit's
+  kNvidiaSmi,      // nvidia-smi -L, its errors or its table: host.*, plugin.* or saved.* by the view
+  kSystemctlStatus,  // systemctl status (or a failed systemctl start) -> systemd.units, and its journal tail
 };
 
 // One file of a sos report (path relative to the report's top directory).
@@ -44,19 +48,6 @@ struct SectionRule {
 };
 
 const std::vector<SectionRule>& BugReportSectionRules();
-
-// What a hand-saved file holds, recognised by its content.
-struct ContentSignature {
-  std::string_view needle;     // appears in the first 4 KiB
-  std::string_view name;       // logical name ("" when the conversion decides)
-  Conversion conversion;
-};
-
-const std::vector<ContentSignature>& EvidenceSignatures();
-
-// File-name words that say a saved output was taken inside the device-plugin
-// container (`crictl exec <id> nvidia-smi -L` saved as smi-plugin.txt).
-bool NameSaysPluginContainer(std::string_view file_name);
 
 // Logical artifacts this kind of input never carries, for the report's
 // coverage: advice on what to capture next time.

@@ -4,6 +4,7 @@
 
 #include "common/artifacts.h"
 #include "importer/import_plan.h"
+#include "importer/input_shapes.h"
 
 namespace gpuf {
 
@@ -13,7 +14,7 @@ TEST_CASE("artifact_map: every name the importer writes or cannot show is a row 
   auto known = [](std::string_view name) { return name.empty() || FindArtifact(name) != nullptr; };
   for (const auto& rule : SosPathRules()) CHECK_MESSAGE(known(rule.name), rule.pattern << ": " << rule.name);
   for (const auto& rule : BugReportSectionRules()) CHECK_MESSAGE(known(rule.name), rule.header_glob << ": " << rule.name);
-  for (const auto& sig : EvidenceSignatures()) CHECK_MESSAGE(known(sig.name), sig.needle << ": " << sig.name);
+  for (const auto& shape : InputShapes()) CHECK_MESSAGE(known(shape.artifact), shape.id << ": " << shape.artifact);
   for (std::string_view kind : {"sosreport", "nvidia-bug-report", "must-gather", "evidence-dir"}) {
     CHECK_FALSE(CannotShow(kind).empty());
     for (const auto& name : CannotShow(kind)) CHECK_MESSAGE(known(name), kind << ": " << name);

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -141,6 +142,7 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
   plan.source_name = source_name;
   plan.captured_at_ns = fallback_ns;
   std::vector<Section> sections = SplitSections(log);
+  bool dated = false;  // by its Date: line, else the file's mtime
   // The opening section: "Date: ..." and "uname: Linux <host> ...".
   for (const auto& s : sections) {
     if (s.body.find("nvidia-bug-report.sh") == std::string::npos) continue;
@@ -156,9 +158,12 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
       if (!offset && local && fallback_ns > 0) offset = OffsetBetween(*local, fallback_ns, 300);
       plan.utc_offset_seconds = offset.value_or(0);
       if (local) plan.captured_at_ns = *local - int64_t{plan.utc_offset_seconds} * 1000000000LL;
+      dated = local.has_value();
     }
     break;
   }
+  plan.capture_next.push_back("gpuforensics collect on the node (Kubernetes, the container runtime and /dev: "
+                              "nothing of them is in a bug report)");
   TimeHints base;
   base.utc_offset_seconds = plan.utc_offset_seconds;
   base.year = YearOf(plan.captured_at_ns);
@@ -183,6 +188,16 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
       break;
     }
   }
+  // The one file, in the report's coverage: what it became and where the node and time came from.
+  InputFileRecord record{source_name, "nvidia-bug-report log", {}, "", ""};
+  for (const auto& a : plan.artifacts) {
+    if (std::find(record.artifacts.begin(), record.artifacts.end(), a.name) == record.artifacts.end()) {
+      record.artifacts.push_back(a.name);
+    }
+  }
+  record.note = plan.hostname.empty() ? "no uname: line names the node" : "node from its uname: line";
+  record.note += dated ? "; capture time from its Date: line" : "; capture time from the file's mtime";
+  plan.inputs.push_back(record);
   return plan;
 }
 

@@ -178,6 +178,10 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
     case Conversion::kStaticPod:
       if (MentionsDevicePlugin(bytes)) plan.Add({std::string(artifact::kConfigStaticPod), instance, piece.source_file, bytes, "", ""});
       return;
+    case Conversion::kKlogLog:
+    case Conversion::kNvidiaSmi:
+    case Conversion::kSystemctlStatus:
+      return;  // need the file's view or writer: the saved-output adapter converts them (evidence_adapter.cc)
   }
 }
 

@@ -1,68 +1,39 @@
-// A folder of outputs saved by hand ("smi.txt", "devs.txt", "plugin.log"):
-// names are whatever the person chose, so each file is recognised by what
-// it holds (EvidenceSignatures), and the name only breaks ties (host or
-// plugin container for `nvidia-smi -L`, which unit a journal text is about).
+// A folder of outputs saved by hand ("smi.txt", "describe-pod.txt",
+// "dmesg.txt"): names are whatever the person chose, so each file is
+// recognised by what it holds (importer/input_shapes.h); where the content
+// cannot say where a command ran, the prompt, a label or the file name does,
+// else the view stays unknown. Every file gets a line in the report's
+// coverage, read or not.
+//
+// How it works:
+//   1. recognise every file (prompts and elisions dropped first);
+//   2. take the time facts first: the zone (date -R, timedatectl, or a
+//      journal's containerd lines), the boot's start (uptime -s), the year;
+//   3. convert each file by its shape, noting what it became;
+//   4. dmesg last: a journal text's kernel lines are kept over dmesg's.
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <map>
 
 #include "common/artifacts.h"
+#include "collector/secrets.h"
 #include "common/text_lines.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
 #include "importer/conversions.h"
+#include "importer/input_shapes.h"
+#include "importer/journal_text.h"
 #include "importer/saved_outputs.h"
+#include "importer/systemctl_status.h"
 
 namespace gpuf {
 
 namespace {
 
-enum class Role { kUnknown, kUptime, kDate, kJournal, kDmesg, kPluginLog, kSignature, kStatfs };
-
 std::string BaseName(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// Most of the first lines read as journal lines.
-bool LooksLikeJournal(std::string_view head) {
-  TimeHints probe;
-  JournalSplit split = ConvertJournalText(head, probe);
-  int parsed = split.lines_read - split.lines_skipped;
-  return parsed > 0 && parsed * 2 >= split.lines_read;
-}
-
-bool LooksLikeDmesg(std::string_view head) {
-  static const RE2 line(R"(^\[ *\d+\.\d+\] )");
-  return RE2::PartialMatch(head, line);
-}
-
-// Device-plugin log lines, with or without kubectl's prefix and timestamps.
-bool LooksLikePluginLog(std::string_view head) {
-  static const RE2 words(
-      R"((?i)NVML|device plugin|nvidia\.com/gpu|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server|Loading configuration)");
-  static const RE2 stamp(R"((?m)^(?:\[pod/\S+\] )?(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d))");
-  return RE2::PartialMatch(head, words) && RE2::PartialMatch(head, stamp);
-}
-
-Role Classify(const std::string& text, const ContentSignature** signature) {
-  std::string_view head = std::string_view(text).substr(0, 4096);
-  static const RE2 uptime(R"(^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s*$)");
-  static const RE2 date_r(R"(^\s*\w{3}, +\d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}\s*$)");
-  static const RE2 statfs(R"(^\s*(cgroup2fs|tmpfs|cgroupfs)\s*$)");
-  if (RE2::FullMatch(text, uptime)) return Role::kUptime;
-  if (RE2::FullMatch(text, date_r) || head.find("Time zone:") != std::string_view::npos) return Role::kDate;
-  if (RE2::FullMatch(text, statfs)) return Role::kStatfs;
-  if (LooksLikeJournal(head)) return Role::kJournal;
-  if (LooksLikeDmesg(head)) return Role::kDmesg;
-  if (LooksLikePluginLog(head)) return Role::kPluginLog;
-  for (const auto& s : EvidenceSignatures()) {
-    if (head.find(s.needle) != std::string_view::npos) {
-      *signature = &s;
-      return Role::kSignature;
-    }
-  }
-  return Role::kUnknown;
 }
 
 // The short id of the one running device-plugin container in a crictl table.
@@ -86,99 +57,304 @@ std::string UnitFromName(const std::string& name) {
   return "";
 }
 
+// A line of the input quoted into the manifest: cut to 100 bytes and
+// scrubbed like every stored text (a token in a pasted line stays out).
+std::string Quote(std::string_view line) {
+  std::string q(line.substr(0, 100));
+  ScrubText(q);
+  if (line.size() > 100) q += "...";
+  return "`" + q + "`";
+}
+
+// "echo $?" after a command: a lone number as the last line is its exit status.
+std::optional<int> EchoedExitCode(const std::string& text) {
+  std::string last;
+  ForEachLine(text, [&](int, std::string_view line) {
+    if (!Trim(line).empty()) last = std::string(Trim(line));
+  });
+  static const RE2 number(R"(\d{1,3})");
+  int code = 0;
+  if (RE2::FullMatch(last, number, &code)) return code;
+  return std::nullopt;
+}
+
+struct File {
+  std::string path;
+  std::string original;  // the file, or one command's part of a transcript
+  Recognised recognised;
+  InputFileRecord record;
+};
+
+// The names whose bytes a conversion added to or changed.
+class Changes {
+ public:
+  explicit Changes(const ImportPlan& plan) : plan_(plan) {
+    for (const auto& a : plan.artifacts) before_[a.name + "[" + a.instance + "]"] = a.bytes.size();
+  }
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names;
+    for (const auto& a : plan_.artifacts) {
+      auto it = before_.find(a.name + "[" + a.instance + "]");
+      if ((it == before_.end() || it->second != a.bytes.size()) &&
+          std::find(names.begin(), names.end(), a.name) == names.end()) {
+        names.push_back(a.name);
+      }
+    }
+    return names;
+  }
+
+ private:
+  const ImportPlan& plan_;
+  std::map<std::string, size_t> before_;
+};
+
+std::string ViewNote(const Recognised& r) {
+  if (r.shape == nullptr || r.shape->view != ShapeView::kAsSaved) return "";
+  if (r.view.view == View::kUnknown) return "where it ran is unknown: nothing in the text or its name says";
+  return std::string(ViewName(r.view.view)) + " view: " + r.view.why;
+}
+
+std::string DroppedNote(const SavedText& saved) {
+  if (saved.dropped.empty()) return "";
+  std::string note = std::to_string(saved.dropped.size()) + (saved.dropped.size() == 1 ? " line" : " lines") +
+                     " not output (prompt, command or elision): " + Quote(saved.dropped.front());
+  return note;
+}
+
+void Join(std::string& to, const std::string& what) {
+  if (what.empty()) return;
+  if (!to.empty()) to += "; ";
+  to += what;
+}
+
+// nvidia-smi's outputs under the name of their view: a container's view is
+// filed with the device plugin's (a GPU container's nvidia-smi shows the
+// same device cgroup question), an unknown view as saved.*.
+std::string SmiName(View view, bool table) {
+  std::string prefix = view == View::kHost ? "host." : view == View::kContainer ? "plugin." : "saved.";
+  return prefix + (table ? "nvidia_smi" : "nvidia_smi_list");
+}
+
 }  // namespace
 
 ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_name) {
   ImportPlan plan;
   plan.kind = "evidence-dir";
   plan.source_name = source_name;
-  struct File {
-    std::string path;
-    const std::string* text;
-    Role role;
-    const ContentSignature* signature;
-  };
   std::vector<File> files;
   for (const auto& path : tree.Paths()) {
     auto text = tree.Find(path);
-    if (!text.ok()) continue;
-    const ContentSignature* signature = nullptr;
-    Role role = Classify(**text, &signature);
-    files.push_back({path, *text, role, signature});
+    if (!text.ok()) {
+      InputFileRecord record;
+      record.path = path;
+      record.not_read = "not read: " + text.status().message();
+      plan.inputs.push_back(record);
+      continue;
+    }
     plan.captured_at_ns = std::max(plan.captured_at_ns, tree.mtime_ns(path));
+    // A transcript of several commands: each output on its own.
+    std::vector<SavedPiece> pieces = SplitTranscript(**text);
+    pieces.erase(std::remove_if(pieces.begin(), pieces.end(),
+                                [](const SavedPiece& p) { return Trim(CleanSavedText(p.text).text).empty(); }),
+                 pieces.end());
+    if (pieces.size() < 2) pieces = {{"", **text}};
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      SavedPiece& piece = pieces[i];
+      File f{path, std::move(piece.text), {}, {}};
+      if (pieces.size() > 1) {
+        f.record.path = path + " [" + std::to_string(i + 1) + "/" + std::to_string(pieces.size()) + "]" +
+                        (piece.command.empty() ? "" : " " + Quote(piece.command));
+      } else {
+        f.record.path = path;
+      }
+      f.recognised = RecogniseInput(f.original, BaseName(path));
+      files.push_back(std::move(f));
+    }
   }
+  auto is = [](const File& f, const char* id) { return f.recognised.shape && f.recognised.shape->id == id; };
 
   // Time facts first: the zone, then the boot's start, then the year.
   std::optional<int> offset;
-  for (const auto& f : files) {
-    if (f.role == Role::kDate && !offset) offset = UtcOffsetFromDateText(*f.text);
+  for (auto& f : files) {
+    if (!is(f, "date -R / timedatectl") || offset) continue;
+    offset = UtcOffsetFromDateText(f.recognised.saved.text);
+    f.record.read_as = f.recognised.shape->id;
+    f.record.note = offset ? "the node's zone for the other files" : "no zone offset in it";
   }
   for (const auto& f : files) {
-    if (f.role == Role::kJournal && !offset) offset = InferUtcOffsetFromJournal(*f.text);
+    if (is(f, "journal or syslog text") && !offset) offset = InferUtcOffsetFromJournal(f.recognised.saved.text);
   }
   plan.utc_offset_seconds = offset.value_or(0);
   TimeHints hints;
   hints.utc_offset_seconds = plan.utc_offset_seconds;
   for (const auto& f : files) {
-    if (f.role != Role::kUptime) continue;
-    if (auto boot = ParseUptimeSince(*f.text, plan.utc_offset_seconds)) hints.boot_start_ns = *boot;
+    if (!is(f, "uptime -s")) continue;
+    if (auto boot = ParseUptimeSince(f.recognised.saved.text, plan.utc_offset_seconds)) hints.boot_start_ns = *boot;
   }
   hints.year = YearOf(hints.boot_start_ns > 0 ? hints.boot_start_ns : plan.captured_at_ns);
   hints.not_after_ns = plan.captured_at_ns;
+  const char* zone_note = offset ? "" : "local times read as UTC (no date -R or timedatectl beside it)";
 
   std::string plugin_id;
   for (const auto& f : files) {
-    if (f.role == Role::kSignature && f.signature->conversion == Conversion::kCrictlTable) {
-      plugin_id = RunningPluginId(*f.text);
-    }
+    if (is(f, "crictl ps -a")) plugin_id = RunningPluginId(f.recognised.saved.text);
   }
-  for (const auto& f : files) {
+  for (auto& f : files) {
+    const Recognised& r = f.recognised;
+    InputFileRecord& rec = f.record;
     std::string name = BaseName(f.path);
-    SourcePiece piece{"", Conversion::kAsIs, "", f.path, "", *f.text};
+    if (r.shape == nullptr) {
+      rec.not_read = Trim(f.original).empty() ? "empty"
+                     : r.saved.text.empty()    ? "only a command line: " + Quote(r.saved.first_line)
+                                               : "not recognised: first line " + Quote(r.saved.first_line) +
+                                                     (r.saved.commands.empty()
+                                                          ? ""
+                                                          : " (output of " + Quote(r.saved.commands.back()) + ")");
+      continue;
+    }
+    if (!rec.read_as.empty()) continue;  // the date, read above
+    if (r.shape->conversion == Conversion::kDmesg) continue;  // after the journal texts
+    rec.read_as = std::string(r.shape->id);
+    if (!r.shape->unread.empty()) {
+      rec.not_read = "recognised as " + rec.read_as + ", read into nothing: " + std::string(r.shape->unread);
+      continue;
+    }
+    const std::string& text = r.saved.text;
+    Changes changes(plan);
+    SourcePiece piece{std::string(r.shape->artifact), r.shape->conversion, "", f.path, "", text};
     TimeHints file_hints = hints;
-    file_hints.boot_id = "";  // one stand-in id from the boot's start, shared by every text of it
-    switch (f.role) {
-      case Role::kUnknown:
-      case Role::kDate:
-        continue;
-      case Role::kUptime:
-        piece.conversion = Conversion::kUptimeSince;
-        break;
-      case Role::kStatfs:
-        piece.name = artifact::kCgroupStatfs;
-        break;
-      case Role::kJournal:
-        piece.conversion = Conversion::kJournalText;
+    std::string note;
+    switch (r.shape->conversion) {
+      case Conversion::kJournalText:
         piece.instance = "boot:0";
         file_hints.unit = UnitFromName(name);
+        Join(note, zone_note);
+        ApplyConversion(piece, file_hints, plan);
         break;
-      case Role::kDmesg:
-        continue;  // after the journal texts: their kernel lines are kept over dmesg's
-      case Role::kPluginLog:
-        piece.conversion = Conversion::kPluginLog;
-        piece.instance = plugin_id;
+      case Conversion::kNvidiaSmi: {
+        bool table = r.shape->id == std::string_view("nvidia-smi table");
+        ImportedArtifact a{SmiName(r.view.view, table), "", f.path, text, "", "", std::nullopt};
+        if (r.view.view == View::kUnknown) a.context = "unknown";
+        if (r.view.view == View::kContainer) {
+          a.instance = plugin_id;
+          a.container_id = plugin_id;
+          a.context = "container";
+        }
+        // -L lists only when it succeeded; a table printed in full did too, or says its status after it.
+        if (!table && text.find("(UUID: GPU-") != std::string::npos && text.rfind("GPU 0:", 0) == 0) a.exit_code = 0;
+        if (table) a.exit_code = EchoedExitCode(text).value_or(0);
+        plan.Add(std::move(a));
+        Join(note, ViewNote(r));
         break;
-      case Role::kSignature:
-        piece.name = std::string(f.signature->name);
-        piece.conversion = f.signature->conversion;
-        if (piece.name == artifact::kHostNvidiaSmiList && NameSaysPluginContainer(name)) {
-          ImportedArtifact a{std::string(artifact::kPluginNvidiaSmiList), plugin_id, f.path, *f.text, plugin_id, "", std::nullopt};
-          if (f.text->rfind("GPU 0:", 0) == 0) a.exit_code = 0;  // -L lists only when it succeeded
-          plan.Add(std::move(a));
+      }
+      case Conversion::kSmiQuery: {
+        Converted c = SmiQueryToList(text);
+        if (c.rows == 0) {
+          rec.not_read = "recognised as nvidia-smi -q, read into nothing: no GPU block with a UUID (a part of the output)";
           continue;
         }
-        if (piece.conversion == Conversion::kStaticPod) {
-          piece.instance = "path";
-          piece.host_path = "/etc/kubernetes/manifests/" + name;
+        ImportedArtifact a{SmiName(r.view.view, false), "", f.path, c.text, "", "from nvidia-smi -q", 0};
+        if (r.view.view == View::kUnknown) a.context = "unknown";
+        plan.Add(std::move(a));
+        Join(note, ViewNote(r));
+        break;
+      }
+      case Conversion::kSystemctlStatus: {
+        ConvertedStatus status = ConvertSystemctlStatus(text);
+        if (status.units > 0) plan.Add({"systemd.units", "", f.path, status.show, "", "from systemctl status"});
+        if (!Trim(status.journal_tail).empty()) {
+          file_hints.unit = status.first_unit;
+          ApplyConversion({"", Conversion::kJournalText, "boot:0", f.path, "", status.journal_tail}, file_hints, plan);
         }
         break;
+      }
+      case Conversion::kKlogLog: {
+        std::string writer = KlogWriter(text);
+        if (writer == "kubelet") {
+          JournalSplit split = ConvertKlogAsJournal(text, "kubelet", file_hints);
+          for (auto& [slice, json] : split.slices) {
+            plan.Add({slice, "boot:0", f.path, json, "", split.lines_skipped > 0
+                                                                ? std::to_string(split.lines_skipped) + " lines not klog"
+                                                                : ""});
+          }
+          Join(note, "a kubelet's klog, not a device plugin's");
+          Join(note, zone_note);
+        } else if (writer == "toolkit") {
+          plan.Add({"runtime.errors", "", f.path, text, "", "libnvidia-container's log"});
+        } else if (writer == "plugin") {
+          piece.conversion = Conversion::kPluginLog;
+          piece.instance = plugin_id;
+          ApplyConversion(piece, file_hints, plan);
+        } else {
+          rec.not_read = "recognised as " + rec.read_as + ", but not a device plugin's, kubelet's or toolkit's log";
+          continue;
+        }
+        break;
+      }
+      case Conversion::kAsIs:
+        // kubectl output keeps its command line: the parser reads `jq` paths from it.
+        if (r.shape->artifact.rfind("k8s.", 0) == 0) piece.bytes = f.original;
+        if (r.shape->artifact == "plugin.devices_list") {
+          ImportedArtifact a{"plugin.devices_list", plugin_id, f.path, text, plugin_id, "", std::nullopt, "container"};
+          plan.Add(std::move(a));
+          Join(note, "a container's device cgroup (which container, the text does not say)");
+          break;
+        }
+        ApplyConversion(piece, file_hints, plan);
+        break;
+      case Conversion::kLsListing:
+        // A container's /dev is not the node's: no artifact holds it. Else it
+        // is read as the node's, and said so when nothing told.
+        if (r.shape->view == ShapeView::kAsSaved && r.view.view == View::kContainer) {
+          rec.not_read = "recognised as " + rec.read_as + " taken in a container (" + r.view.why +
+                         "): no artifact holds a container's /dev";
+          continue;
+        }
+        if (r.shape->view == ShapeView::kAsSaved && r.view.view == View::kUnknown) {
+          Join(note, "read as the node's /dev: nothing says it was listed in a container");
+        } else {
+          Join(note, ViewNote(r));
+        }
+        ApplyConversion(piece, file_hints, plan);
+        break;
+      case Conversion::kStaticPod:
+        piece.instance = "path";
+        piece.host_path = "/etc/kubernetes/manifests/" + name;
+        ApplyConversion(piece, file_hints, plan);
+        break;
+      default:
+        ApplyConversion(piece, file_hints, plan);
+        break;
     }
-    ApplyConversion(piece, file_hints, plan);
+    rec.artifacts = changes.Names();
+    Join(note, DroppedNote(r.saved));
+    rec.note = note;
+    if (rec.artifacts.empty() && rec.not_read.empty()) {
+      rec.not_read = "recognised as " + rec.read_as + ", but it holds nothing gpuforensics reads";
+    }
   }
-  for (const auto& f : files) {
-    if (f.role != Role::kDmesg || plan.Has(artifact::kJournalKernel)) continue;
-    ApplyConversion({std::string(artifact::kJournalKernel), Conversion::kDmesg, "boot:0", f.path, "", *f.text}, hints, plan);
+  // dmesg after the journal texts: their kernel lines are kept over dmesg's.
+  for (auto& f : files) {
+    if (!f.recognised.shape || f.recognised.shape->conversion != Conversion::kDmesg || !f.record.read_as.empty()) {
+      continue;
+    }
+    f.record.read_as = std::string(f.recognised.shape->id);
+    if (plan.Has("journal.kernel")) {
+      f.record.not_read = "a journal text already holds the kernel's lines";
+      continue;
+    }
+    Changes changes(plan);
+    ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", f.recognised.saved.text}, hints, plan);
+    f.record.artifacts = changes.Names();
+    std::string note;
+    if (f.recognised.shape->id == std::string_view("dmesg -T")) Join(note, zone_note);
+    Join(note, DroppedNote(f.recognised.saved));
+    f.record.note = note;
   }
+  for (auto& f : files) plan.inputs.push_back(std::move(f.record));
+  plan.capture_next.push_back("gpuforensics collect on the node, or the commands under \"Cannot tell\"");
+  std::sort(plan.inputs.begin(), plan.inputs.end(),
+            [](const InputFileRecord& a, const InputFileRecord& b) { return a.path < b.path; });
   return plan;
 }
 

@@ -68,7 +68,10 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
   m.started_at_unix_ns = m.ended_at_unix_ns = plan.captured_at_ns;
   m.utc_offset_seconds = plan.utc_offset_seconds;
   m.plugin_pattern = std::string(kDefaultPluginPattern);
-  m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show};
+  m.origin = ManifestOrigin{plan.kind, plan.source_name, cannot_show, {}, plan.capture_next};
+  for (const auto& in : plan.inputs) {
+    m.origin.inputs.push_back({in.path, in.read_as, in.artifacts, in.note, in.not_read});
+  }
   std::vector<ProbeResult> staged;
   for (size_t i : order) {
     const ImportedArtifact& a = artifacts[i];
@@ -78,7 +81,7 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     out.name = a.name;
     out.instance = a.instance;
     out.kind = std::string(KindForName(a.name));
-    out.context = a.container_id.empty() ? "host" : "container";
+    out.context = !a.context.empty() ? a.context : a.container_id.empty() ? "host" : "container";
     out.container_id = a.container_id;
     out.started_at_unix_ns = out.ended_at_unix_ns = plan.captured_at_ns;
     out.status = std::string(Name(ProbeStatus::kOk));

@@ -27,6 +27,17 @@ struct ImportedArtifact {
   std::string container_id;  // for plugin.* artifacts when known
   std::string note;          // what the conversion could not read, "" when nothing
   std::optional<int> exit_code = std::nullopt;  // command outputs: when the text itself shows how it ended
+  std::string context = "";  // "unknown" where nothing says where it ran; "" derives host/container from container_id
+};
+
+// One file of the source, and what became of it: the report's coverage
+// lists every one, read or not.
+struct InputFileRecord {
+  std::string path;                    // in the source
+  std::string read_as;                 // the shape it was read as ("dmesg -T"), "" when not read
+  std::vector<std::string> artifacts;  // the logical names it became
+  std::string note;                    // where the view came from, what was dropped or could not be read
+  std::string not_read;                // why nothing was read ("not recognised: first line `...`"), "" when read
 };
 
 struct ImportPlan {
@@ -38,6 +49,8 @@ struct ImportPlan {
   int utc_offset_seconds = 0;
   std::vector<ImportedArtifact> artifacts;
   std::string journal_hostname;  // the host field of journal lines, when nothing better names the node
+  std::vector<InputFileRecord> inputs;  // evidence-dir: every file; other kinds: what they say of their files
+  std::vector<std::string> capture_next;  // commands that would capture what this kind cannot show
 
   void Add(ImportedArtifact a) { artifacts.push_back(std::move(a)); }
   bool Has(std::string_view name) const;

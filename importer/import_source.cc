@@ -130,7 +130,9 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
       GPUF_ASSIGN_OR_RETURN(plan, ImportMustGather(tree, name, limits));
     }
   }
-  if (plan.artifacts.empty()) {
+  // A folder whose files were all unrecognised still gets a report: its
+  // coverage says why each file was not read.
+  if (plan.artifacts.empty() && (kind != "evidence-dir" || plan.inputs.empty())) {
     return Status::BadInput("'" + path + "' (" + kind + ") holds nothing gpuforensics can read");
   }
   GPUF_RETURN_IF_ERROR(WriteImportedBundle(plan, CannotShow(kind), output_path, replace));

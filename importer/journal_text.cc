@@ -10,10 +10,13 @@
 #include <optional>
 
 #include "common/artifacts.h"
+#include "analyzer/parsers/klog.h"
 #include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "importer/journal_writer.h"
+#include "importer/locale_months.h"
 
 namespace gpuf {
 
@@ -35,9 +38,6 @@ constexpr DescriptionRow kDescriptions[] = {
     {"containerd container runtime", "containerd.service"},
     {"NVIDIA Fabric Manager Daemon", "nvidia-fabricmanager.service"},
 };
-
-constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 bool Digits(std::string_view s) {
   if (s.empty()) return false;
@@ -92,27 +92,48 @@ std::optional<int64_t> TakeTime(std::string_view line, const TimeHints& hints, s
     }
     return ns;
   }
-  if (line.size() < 15 || line[3] != ' ' || line[6] != ' ' || line[9] != ':' || line[12] != ':') return std::nullopt;
-  int month = 0;
-  for (int i = 0; i < 12; ++i) if (line.substr(0, 3) == kMonths[i]) month = i + 1;
-  std::string_view day = Trim(line.substr(4, 2));
-  if (month == 0 || !Digits(day) || !Digits(line.substr(7, 2)) || !Digits(line.substr(10, 2)) ||
-      !Digits(line.substr(13, 2))) {
-    return std::nullopt;
-  }
-  int64_t ns = YearlessToUtcNs(month, ToInt(day), ToInt(line.substr(7, 2)), ToInt(line.substr(10, 2)),
-                               ToInt(line.substr(13, 2)), hints);
-  rest = line.substr(15);
+  // "Nov 18 11:18:16", or the month as another locale prints it ("11月 15 14:15:47", "Mai 22 08:07:35").
+  static const RE2 yearless(R"(^ *(\S+(?: \S+)*?) +(\d{1,2}) (\d\d):(\d\d):(\d\d))");
+  re2::StringPiece input(line.data(), line.size());
+  std::string token;
+  int day = 0, hour = 0, minute = 0, second = 0;
+  if (!RE2::Consume(&input, yearless, &token, &day, &hour, &minute, &second)) return std::nullopt;
+  int month = MonthOfToken(token);
+  if (month == 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  int64_t ns = YearlessToUtcNs(month, day, hour, minute, second, hints);
+  rest = std::string_view(input.data(), input.size());
   return ns + TakeFraction(rest);
 }
 
-struct ShortLine {
-  int64_t time_ns = 0;
-  std::string hostname;
-  std::string identifier;
-  std::optional<int64_t> pid;
-  std::string message;
-};
+// syslog forwarders put the priority before a klog header
+// ("info I0419 03:02:12.910991 ..."); the header is what parsers anchor on.
+void DropPriorityWord(std::string& message) {
+  static const RE2 word(R"(^(?:emerg|alert|crit|err|warning|notice|info|debug) [IWEF]\d{4} )");
+  if (RE2::PartialMatch(message, word)) message.erase(0, message.find(' ') + 1);
+}
+
+// "ident[pid]: message", "ident: message" or "ident:" (an empty message).
+std::optional<ShortLine> ParseTaggedMessage(std::string_view rest) {
+  size_t colon = rest.find(": ");
+  if (colon == std::string_view::npos) {
+    if (rest.empty() || rest.back() != ':') return std::nullopt;
+    colon = rest.size() - 1;
+  }
+  std::string_view tag = rest.substr(0, colon);
+  ShortLine out;
+  size_t bracket = tag.find('[');
+  if (bracket != std::string_view::npos && tag.back() == ']') {
+    std::string_view pid = tag.substr(bracket + 1, tag.size() - bracket - 2);
+    if (!Digits(pid) || pid.size() > 10) return std::nullopt;
+    out.pid = Int64Or(pid, 0);
+    tag = tag.substr(0, bracket);
+  }
+  if (tag.empty() || tag.find(' ') != std::string_view::npos) return std::nullopt;
+  out.identifier = std::string(tag);
+  out.message = std::string(colon + 2 <= rest.size() ? rest.substr(colon + 2) : std::string_view());
+  DropPriorityWord(out.message);
+  return out;
+}
 
 // " host ident[pid]: message" after the time.
 std::optional<ShortLine> ParseShortLine(std::string_view line, const TimeHints& hints) {
@@ -128,109 +149,45 @@ std::optional<ShortLine> ParseShortLine(std::string_view line, const TimeHints& 
     hostname = std::string(rest.substr(0, host_end));
     rest.remove_prefix(host_end + 1);
   }
-  size_t colon = rest.find(": ");
-  if (colon == std::string_view::npos) {
-    if (rest.empty() || rest.back() != ':') return std::nullopt;
-    colon = rest.size() - 1;
-  }
-  std::string_view tag = rest.substr(0, colon);
-  ShortLine out;
-  out.time_ns = *time;
-  out.hostname = std::move(hostname);
-  size_t bracket = tag.find('[');
-  if (bracket != std::string_view::npos && tag.back() == ']') {
-    std::string_view pid = tag.substr(bracket + 1, tag.size() - bracket - 2);
-    if (!Digits(pid) || pid.size() > 10) return std::nullopt;
-    out.pid = Int64Or(pid, 0);
-    tag = tag.substr(0, bracket);
-  }
-  if (tag.empty() || tag.find(' ') != std::string_view::npos) return std::nullopt;
-  out.identifier = std::string(tag);
-  out.message = std::string(colon + 2 <= rest.size() ? rest.substr(colon + 2) : std::string_view());
-  return out;
+  auto tagged = ParseTaggedMessage(rest);
+  if (!tagged) return std::nullopt;
+  tagged->time_ns = *time;
+  tagged->hostname = std::move(hostname);
+  return tagged;
 }
 
-std::string StandInBootId(const TimeHints& hints) {
-  if (!hints.boot_id.empty()) return hints.boot_id;
-  char id[40];
-  std::snprintf(id, sizeof id, "%032llx", static_cast<unsigned long long>(hints.boot_start_ns));
-  return id;
+// "kubelet[1311]: ..." or "kernel: NVRM: ...": a journal line pasted without
+// its date and host. Only identifiers of our slices count: "Note: text" is
+// not a journal line.
+std::optional<ShortLine> ParseBareLine(std::string_view line) {
+  auto tagged = ParseTaggedMessage(line);
+  if (!tagged) return std::nullopt;
+  // "nvidia-docker.service: Main process exited, ...": PID 1's message about a unit.
+  static const RE2 unit(R"([\w@.-]+\.(?:service|socket|scope|mount|timer))");
+  if (RE2::FullMatch(tagged->identifier, unit)) {
+    tagged->message = std::string(line);
+    tagged->identifier = "systemd";
+    tagged->pid = 1;
+  }
+  if (tagged->identifier != "kernel" && tagged->identifier != "systemd" &&
+      JournalSliceForIdentifier(tagged->identifier) == nullptr) {
+    return std::nullopt;
+  }
+  tagged->timed = false;
+  return tagged;
 }
 
-// The unit a PID 1 line is about, from "Started X." / "Starting X..." / ...
-std::string UnitOfSystemdLine(const std::string& message, const TimeHints& hints) {
-  for (std::string_view verb : {"Started ", "Starting ", "Stopped ", "Stopping ", "Failed to start "}) {
-    if (message.rfind(verb, 0) != 0) continue;
-    std::string_view what = std::string_view(message).substr(verb.size());
-    what = TrimRight(what, ".");
-    std::string unit = UnitForDescription(what);
-    if (!unit.empty()) return unit;
-    if (what.size() > 8 && what.substr(what.size() - 8) == ".service") return std::string(what);
-    return hints.unit;
-  }
-  return "";
+// kern.log keeps the kernel's own stamp inside the message
+// ("kernel: [  219.470994] NVRM: Xid ..."): seconds since boot.
+std::optional<int64_t> TakeKernelStamp(std::string& message) {
+  static const RE2 stamp(R"(^\[ *(\d{1,9})\.(\d{1,9})\] )");
+  std::string seconds, fraction;
+  if (!RE2::PartialMatch(message, stamp, &seconds, &fraction)) return std::nullopt;
+  fraction = fraction.substr(0, 6);
+  while (fraction.size() < 6) fraction += '0';
+  message.erase(0, message.find("] ") + 2);
+  return Int64Or(seconds, 0) * 1000000 + Int64Or(fraction, 0);
 }
-
-class SliceWriter {
- public:
-  explicit SliceWriter(const TimeHints& hints) : hints_(hints), boot_id_(StandInBootId(hints)) {}
-
-  // `boots_back` > 0: the line is from that many boots before the hints' one,
-  // whose id is `earlier_id` when a marker named it.
-  void Add(const ShortLine& l, bool kernel, std::optional<int64_t> source_monotonic_us, int boots_back = 0,
-           const std::string& earlier_id = "") {
-    std::string slice;
-    std::string unit;
-    // A user's systemd manager logs as systemd too, with its own PID; its
-    // "Reloading." is not the system's daemon-reload.
-    const bool user_manager = l.identifier == "systemd" && l.pid && *l.pid != 1;
-    if (kernel) {
-      slice = artifact::kJournalKernel;
-    } else if (user_manager) {
-      return;
-    } else if (l.pid == 1 || l.identifier == "systemd") {
-      slice = artifact::kJournalSystemd;
-      unit = UnitOfSystemdLine(l.message, hints_);
-    } else {
-      if (const JournalSliceRow* row = JournalSliceForIdentifier(l.identifier)) {
-        slice = row->name;
-        if (row->identifier == l.identifier) unit = row->unit;  // an alias's own unit is not known
-      }
-    }
-    if (slice.empty()) return;
-    nlohmann::json j;
-    int64_t realtime_us = l.time_ns / 1000;
-    if (l.time_ns != 0 || !kernel) j["__REALTIME_TIMESTAMP"] = std::to_string(realtime_us);
-    if (source_monotonic_us) {
-      j["__MONOTONIC_TIMESTAMP"] = std::to_string(*source_monotonic_us);
-      j["_SOURCE_MONOTONIC_TIMESTAMP"] = std::to_string(*source_monotonic_us);
-    } else if (boots_back == 0 && hints_.boot_start_ns > 0 && l.time_ns >= hints_.boot_start_ns) {
-      j["__MONOTONIC_TIMESTAMP"] = std::to_string((l.time_ns - hints_.boot_start_ns) / 1000);
-    }
-    j["_BOOT_ID"] = boots_back == 0 ? boot_id_ : !earlier_id.empty() ? earlier_id : EarlierStandIn(boots_back);
-    j["SYSLOG_IDENTIFIER"] = l.identifier;
-    if (l.pid) j["_PID"] = std::to_string(*l.pid);
-    j["_TRANSPORT"] = kernel ? "kernel" : "journal";
-    if (!unit.empty()) j[l.pid == 1 ? "UNIT" : "_SYSTEMD_UNIT"] = unit;
-    j["MESSAGE"] = l.message;
-    std::string& out = boots_back == 0 ? out_.slices[slice] : out_.earlier[-boots_back][slice];
-    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  }
-
-  std::string EarlierStandIn(int boots_back) const {
-    char id[40];
-    std::snprintf(id, sizeof id, "%032llx",
-                  static_cast<unsigned long long>(hints_.boot_start_ns) ^ static_cast<unsigned long long>(boots_back));
-    return id;
-  }
-
-  JournalSplit& out() { return out_; }
-
- private:
-  const TimeHints& hints_;
-  std::string boot_id_;
-  JournalSplit out_;
-};
 
 }  // namespace
 
@@ -276,7 +233,9 @@ JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints) {
     if (marker_ids.empty() && hints.boot_start_ns > 0 && pending.time_ns < hints.boot_start_ns - 1000000000LL) {
       back = 1;  // older than the boot's start: an earlier boot
     }
-    writer.Add(pending, pending.identifier == "kernel", std::nullopt, back, id);
+    const bool kernel = pending.identifier == "kernel";
+    std::optional<int64_t> monotonic_us = kernel ? TakeKernelStamp(pending.message) : std::nullopt;
+    writer.Add(pending, kernel, monotonic_us, back, id);
   };
   ForEachLine(text, [&](int, std::string_view line) {
     if (line.empty()) return;
@@ -298,100 +257,48 @@ JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints) {
       pending.message += "\n" + std::string(Trim(line));
       return;
     }
+    if (auto bare = ParseBareLine(line)) {
+      flush();
+      pending = std::move(*bare);
+      has_pending = true;
+      return;
+    }
     ++writer.out().lines_skipped;
   });
   flush();
   return std::move(writer.out());
 }
 
-namespace {
-
-// "[   17.288000] msg": seconds since boot.
-std::optional<int64_t> DmesgMonotonicUs(std::string_view stamp) {
-  stamp = Trim(stamp);
-  size_t dot = stamp.find('.');
-  // At most 9 digits of seconds (31 years up): more would overflow as ns.
-  if (dot == std::string_view::npos || dot > 9 || !Digits(stamp.substr(0, dot)) || !Digits(stamp.substr(dot + 1))) {
-    return std::nullopt;
-  }
-  std::string micro(stamp.substr(dot + 1, 6));
-  while (micro.size() < 6) micro += '0';
-  return Int64Or(stamp.substr(0, dot), 0) * 1000000 + Int64Or(micro, 0);
+bool IsJournalLine(std::string_view line) {
+  static const TimeHints probe;
+  return ParseShortLine(line, probe).has_value() || ParseBareLine(line).has_value();
 }
 
-// "[Mon May 25 10:11:12 2026] msg" (dmesg -T): the host's local time, in UTC ns.
-std::optional<int64_t> DmesgWallClockNs(std::string_view stamp, const TimeHints& hints) {
-  static const RE2 human(R"(\w{3} (\w{3}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4}))");
-  std::string month;
-  int day = 0, hour = 0, minute = 0, second = 0, year = 0;
-  if (!RE2::FullMatch(re2::StringPiece(stamp.data(), stamp.size()), human, &month, &day, &hour, &minute, &second,
-                      &year)) {
-    return std::nullopt;
-  }
-  auto m = std::find(std::begin(kMonths), std::end(kMonths), month);
-  if (m == std::end(kMonths) || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return std::nullopt;
-  if (year < 1970 || year > 2200) return std::nullopt;  // beyond that, ns since 1970 overflow int64
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = static_cast<int>(m - std::begin(kMonths));
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return (static_cast<int64_t>(timegm(&tm)) - hints.utc_offset_seconds) * 1000000000LL;
-}
-
-// A line printed without a time stamp (printk.time=0, or a capture that cut
-// them) still reads as a kernel message when it starts with its subsystem:
-// "NVRM: ...", "nvidia-nvlink: ...".
-bool LooksLikeKernelMessage(std::string_view line) {
-  size_t colon = line.find(": ");
-  return colon != std::string_view::npos && colon > 0 && line.substr(0, colon).find(' ') == std::string_view::npos;
-}
-
-}  // namespace
-
-JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints) {
+JournalSplit ConvertKlogAsJournal(std::string_view text, const std::string& identifier, const TimeHints& hints) {
   SliceWriter writer(hints);
   ShortLine pending;
-  std::optional<int64_t> pending_monotonic_us;
   bool has_pending = false;
   auto flush = [&] {
-    if (has_pending) writer.Add(pending, true, pending_monotonic_us);
+    if (has_pending) writer.Add(pending, false, std::nullopt);
     has_pending = false;
   };
-  auto start = [&](std::string message, int64_t time_ns, std::optional<int64_t> monotonic_us) {
-    flush();
-    pending = ShortLine();
-    pending.identifier = "kernel";
-    pending.message = std::move(message);
-    pending.time_ns = time_ns;
-    pending_monotonic_us = monotonic_us;
-    has_pending = true;
-  };
-  ForEachLine(text, [&](int, std::string_view line) {
-    if (line.empty()) return;
+  ForEachLine(text, [&](int, std::string_view raw) {
+    if (Trim(raw).empty()) return;
     ++writer.out().lines_read;
-    // A message of several lines: dmesg indents the ones after the first.
-    if (has_pending && (line.front() == ' ' || line.front() == '\t')) {
-      pending.message += "\n" + std::string(Trim(line));
+    std::string_view line = StripGlogFilePrefix(raw);
+    if (auto klog = ParseKlogHeader(line)) {
+      flush();
+      pending = ShortLine();
+      pending.identifier = identifier;
+      pending.time_ns = YearlessToUtcNs(klog->month, klog->day, klog->hour, klog->minute, klog->second, hints) +
+                        int64_t{klog->microsecond} * 1000;
+      pending.pid = klog->pid;
+      pending.message = std::string(line);
+      has_pending = true;
       return;
     }
-    size_t close = line.find("] ");
-    if (line.front() == '[' && close != std::string_view::npos) {
-      std::string_view stamp = line.substr(1, close - 1);
-      std::string message(line.substr(close + 2));
-      if (auto monotonic_us = DmesgMonotonicUs(stamp)) {
-        start(std::move(message), hints.boot_start_ns > 0 ? hints.boot_start_ns + *monotonic_us * 1000 : 0,
-              monotonic_us);
-        return;
-      }
-      if (auto wall_ns = DmesgWallClockNs(stamp, hints)) {
-        start(std::move(message), *wall_ns, std::nullopt);
-        return;
-      }
-    } else if (LooksLikeKernelMessage(line)) {
-      start(std::string(line), 0, std::nullopt);
+    if (has_pending && (raw.front() == ' ' || raw.front() == '\t')) {
+      pending.message += "\n" + std::string(Trim(raw));
       return;
     }
     flush();
@@ -400,5 +307,14 @@ JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints) {
   flush();
   return std::move(writer.out());
 }
+
+std::string_view StripGlogFilePrefix(std::string_view line) {
+  // "kubelet.pc-zjdbai51.root.log.INFO.20210709-193402.2247:I0716 14:19:19.114528 ..."
+  static const RE2 prefix(R"(^[^ :]+\.log\.(?:INFO|WARNING|ERROR|FATAL)\.\d{8}-\d{6}\.\d+:)");
+  re2::StringPiece input(line.data(), line.size());
+  if (!RE2::Consume(&input, prefix)) return line;
+  return std::string_view(input.data(), input.size());
+}
+
 
 }  // namespace gpuf

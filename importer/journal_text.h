@@ -45,8 +45,28 @@ struct JournalSplit {
   std::string hostname;          // as the short format prints it on every line
 };
 
+// Lines without their date and host ("kubelet[1311]: ...", "kernel: NVRM: ...")
+// are kept without a time when the identifier is one of our slices; kern.log's
+// "kernel: [  219.470994] ..." keeps its seconds since boot; a syslog priority
+// word before a klog header ("info I0419 ...") is dropped. The month may be
+// printed in any locale glibc ships (importer/locale_months.h).
 JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints);
+
+// True when one line reads as journal or syslog text (with or without its
+// date and host), for telling a saved file's kind.
+bool IsJournalLine(std::string_view line);
+
+// Kernel ring text in every stamp dmesg prints (importer/dmesg_text.cc).
 JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints);
+
+// A klog log saved without any journal prefix (a kubelet's own log file,
+// `grep` over its glog files), as entries of `identifier`: the time is the
+// klog header's, in the hints' year and zone; the thread id is the PID.
+JournalSplit ConvertKlogAsJournal(std::string_view text, const std::string& identifier, const TimeHints& hints);
+
+// "kubelet.host.root.log.INFO.20210709-193402.2247:I0716 ..." -> "I0716 ...":
+// the file name grep prints before each line of several glog files.
+std::string_view StripGlogFilePrefix(std::string_view line);
 
 // The UTC time of a yearless local date ("Nov 18 11:18:16"), by the hints.
 int64_t YearlessToUtcNs(int month, int day, int hour, int minute, int second, const TimeHints& hints);

@@ -212,6 +212,104 @@ TEST_CASE("Date texts: numeric offsets, C-locale date, uptime -s") {
   CHECK_FALSE(ParseUptimeSince("up 2 days", 0).has_value());
 }
 
+namespace {
+
+std::vector<JournalEntry> Entries(const std::string& json_lines) {
+  std::vector<JournalEntry> out;
+  ForEachLine(json_lines, [&](int, std::string_view line) {
+    if (auto e = ParseJournalJsonLine(line)) out.push_back(*e);
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ConvertJournalText: a month in another locale, lines without their prefix, a priority word") {
+  TimeHints hints;
+  hints.year = 2023;
+  // tests/corpus/gpu-operator-610-fm-no-nvswitch-zh/journal.txt, k8s-138446, nvidia-docker-182, ogkm-1150.
+  JournalSplit split = ConvertJournalText(
+      "11月 15 14:15:47 leon-NF5468M6 systemd[1]: nvidia-fabricmanager.service: Control process exited, "
+      "code=exited, status=1/FAILURE\n"
+      "Mai 22 08:07:35 kuber-master-01 dockerd[1058]: time=\"2018-05-22T08:07:35.540590580+02:00\" level=info\n"
+      "2026-04-19T03:02:12.948 controller-0 kubelet[4179744]: info I0419 03:02:12.910991 4179744 manager.go:913] "
+      "\"Looking for needed resources\" needed=1\n"
+      "nvidia-docker.service: Main process exited, code=exited, status=1/FAILURE\n"
+      "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001\n",
+      hints);
+  CHECK(split.lines_read == 5);
+  CHECK(split.lines_skipped == 0);
+  CHECK(split.slices.count("journal.containerd") == 0);  // dockerd: read, but no slice of ours
+  auto systemd = Entries(split.slices["journal.systemd"]);
+  REQUIRE(systemd.size() == 2);
+  CHECK(systemd[0].realtime_us == 1700057747000000LL);  // 2023-11-15 14:15:47 at UTC
+  CHECK(systemd[1].message == "nvidia-docker.service: Main process exited, code=exited, status=1/FAILURE");
+  CHECK_FALSE(systemd[1].realtime_us);  // printed without a time
+  auto kubelet = Entries(split.slices["journal.kubelet"]);
+  REQUIRE(kubelet.size() == 1);
+  CHECK(kubelet[0].message.rfind("I0419 03:02:12.910991 4179744 manager.go:913]", 0) == 0);
+  auto kernel = Entries(split.slices["journal.kernel"]);
+  REQUIRE(kernel.size() == 1);
+  CHECK(kernel[0].message == "NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001");
+}
+
+TEST_CASE("ConvertJournalText: kern.log keeps the kernel's seconds since boot out of the message") {
+  TimeHints hints;
+  hints.year = 2021;
+  // tests/corpus/gpu-operator-1146-dbe-rminit-syslog/syslog.txt
+  JournalSplit split = ConvertJournalText(
+      "Dec  2 11:38:47 worker4 kernel: [  219.470994] NVRM: Xid (PCI:0000:07:00): 48, pid='<unknown>', "
+      "name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at "
+      "partition 6, subpartition 1.\n",
+      hints);
+  auto kernel = Entries(split.slices["journal.kernel"]);
+  REQUIRE(kernel.size() == 1);
+  CHECK(kernel[0].source_monotonic_us == 219470994);
+  CHECK(kernel[0].message.rfind("NVRM: Xid (PCI:0000:07:00): 48,", 0) == 0);
+}
+
+TEST_CASE("ConvertDmesgText: --time-format iso, -H, /dev/kmsg and a stamped line with a leading blank") {
+  TimeHints hints;
+  hints.year = 2025;
+  JournalSplit split = ConvertDmesgText(
+      // tests/corpus/gpud-testdata-dmesg-decode-iso-xid13/dmesg-decode-iso.txt
+      "kern  :warn  : 2025-01-21T04:41:44,283302+00:00 NVRM: Xid (PCI:0000:38:00): 13, pid='<unknown>'\n"
+      // util-linux's -H: minutes, then deltas since the line before
+      "[Feb23 16:24] NVRM: GPU4 GSP RPC buffer contains function 103\n"
+      "[  +0.500000] NVRM: GPU4 RPC history (CPU -> GSP):\n"
+      // /dev/kmsg: microseconds since boot
+      "6,3964,206764307,-;nvidia-nvswitch2: open (major=510)\n"
+      // tests/corpus/sichek-51-gsp-reset-required/dmesg.txt
+      " [Sun Jan 11 09:52:01 2026] NVRM: rpcRmApiAlloc_GSP: GspRmAlloc failed: hClass=0x0000c86f\n",
+      hints);
+  CHECK(split.lines_skipped == 0);
+  auto kernel = Entries(split.slices["journal.kernel"]);
+  REQUIRE(kernel.size() == 5);
+  CHECK(kernel[0].realtime_us == 1737434504283302LL);
+  CHECK(kernel[1].realtime_us == 1740327840000000LL);  // 2025-02-23 16:24 at UTC
+  CHECK(kernel[2].realtime_us == 1740327840500000LL);
+  CHECK(kernel[3].source_monotonic_us == 206764307);
+  CHECK(kernel[3].message == "nvidia-nvswitch2: open (major=510)");
+  CHECK(kernel[4].realtime_us == 1768125121000000LL);
+  CHECK(kernel[4].message == "NVRM: rpcRmApiAlloc_GSP: GspRmAlloc failed: hClass=0x0000c86f");
+}
+
+TEST_CASE("ConvertKlogAsJournal: a kubelet's own log, and grep's file prefix over its glog files") {
+  TimeHints hints;
+  hints.year = 2021;
+  // tests/corpus/gpushare-156-listandwatch-grpc-too-large/kubelet-grep.txt
+  JournalSplit split = ConvertKlogAsJournal(
+      "kubelet.pc-zjdbai51.root.log.INFO.20210709-193402.2247:I0716 14:19:20.343282    2247 manager.go:363] "
+      "Got registration request from device plugin with resource name \"aliyun.com/gpu-mem\"\n",
+      "kubelet", hints);
+  CHECK(split.lines_skipped == 0);
+  auto kubelet = Entries(split.slices["journal.kubelet"]);
+  REQUIRE(kubelet.size() == 1);
+  CHECK(kubelet[0].pid == 2247);
+  CHECK(kubelet[0].realtime_us == 1626445160343282LL);
+  CHECK(kubelet[0].message.rfind("I0716 14:19:20.343282    2247 manager.go:363]", 0) == 0);
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -3,8 +3,11 @@
 #include <fnmatch.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <ctime>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/artifacts.h"
 #include "common/text_lines.h"
@@ -23,6 +26,12 @@ const std::string* Text(const SourceTree& tree, const std::string& path) {
   return found.ok() ? *found : nullptr;
 }
 
+void Join(std::string& to, const std::string& what) {
+  if (what.empty()) return;
+  if (!to.empty()) to += "; ";
+  to += what;
+}
+
 std::string Dashless(std::string_view id) {
   std::string out;
   for (char c : Trim(id)) if (c != '-') out += c;
@@ -39,6 +48,61 @@ bool IsPluginContainer(const std::string* ps_table, std::string_view id) {
   return plugin;
 }
 
+// sos's plugins that hold what gpuforensics reads (importer/artifact_map.cc's
+// table), in the order `sos report -o` takes them.
+// `sos report -o` stops at a plugin it does not have: containerd's came after
+// sos 4.0, so the advice names it apart.
+constexpr std::string_view kWantedPlugins[] = {"kernel", "logs", "systemd", "nvidia", "crio",
+                                                "kubernetes", "date", "host", "process"};
+
+// "2026-12-01 17:20:33.905683": local time of the host sos ran on, no zone.
+std::optional<int64_t> SosLocalTimeAsUtc(const std::string& text) {
+  static const RE2 when(R"((\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d))");
+  int y, mo, d, h, mi, sec;
+  if (!RE2::PartialMatch(text, when, &y, &mo, &d, &h, &mi, &sec)) return std::nullopt;
+  return UnixNsFromUtcCivil(y, mo, d, h, mi, sec);
+}
+
+// sos_reports/manifest.json (sos 4.0 and later): when sos started, which of
+// its plugins ran, which hit their timeout.
+struct SosManifest {
+  std::string version;
+  std::optional<int64_t> start_local_ns;  // read as if UTC
+  std::vector<std::string> plugins;
+  std::vector<std::string> timed_out;
+};
+
+std::optional<SosManifest> ReadSosManifest(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  SosManifest m;
+  if (j.contains("version") && j["version"].is_string()) m.version = j["version"].get<std::string>();
+  if (j.contains("start_time") && j["start_time"].is_string()) {
+    m.start_local_ns = SosLocalTimeAsUtc(j["start_time"].get<std::string>());
+  }
+  const auto* plugins = j.contains("components") && j["components"].is_object() &&
+                                j["components"].contains("report") && j["components"]["report"].is_object() &&
+                                j["components"]["report"].contains("plugins") &&
+                                j["components"]["report"]["plugins"].is_object()
+                            ? &j["components"]["report"]["plugins"]
+                            : nullptr;
+  if (plugins != nullptr) {
+    for (const auto& [name, p] : plugins->items()) {
+      m.plugins.push_back(name);
+      if (p.is_object() && p.contains("timeout_hit") && p["timeout_hit"].is_boolean() && p["timeout_hit"].get<bool>()) {
+        m.timed_out.push_back(name);
+      }
+    }
+  }
+  return m;
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 }  // namespace
 
 bool SosWants(std::string_view path) {
@@ -47,14 +111,25 @@ bool SosWants(std::string_view path) {
     if (fnmatch(std::string(rule.pattern).c_str(), p.c_str(), FNM_PATHNAME) == 0) return true;
   }
   // usr/lib/os-release: where sos's etc/os-release link points.
-  return p == "sos_commands/date/date" || p == "sos_commands/date/date_--utc" || p == "usr/lib/os-release";
+  return p == "sos_commands/date/date" || p == "sos_commands/date/date_--utc" || p == "usr/lib/os-release" ||
+         p == "sos_reports/manifest.json" || p == "hostname" || p == "etc/hostname";
 }
 
 ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_name) {
   ImportPlan plan;
   plan.kind = "sosreport";
   plan.source_name = source_name;
-  if (const auto* host = Text(tree, "sos_commands/host/hostname")) plan.hostname = std::string(Trim(*host));
+  // The node's name: hostname's output, else the hostname file sos copies, else uname -a's second field.
+  for (const char* path : {"sos_commands/host/hostname", "hostname", "etc/hostname"}) {
+    if (!plan.hostname.empty()) break;
+    if (const auto* host = Text(tree, path)) plan.hostname = std::string(Trim(*host));
+  }
+  if (plan.hostname.empty()) {
+    if (const auto* uname = Text(tree, "sos_commands/kernel/uname_-a")) {
+      static const RE2 node(R"(^\S+ (\S+))");
+      RE2::PartialMatch(*uname, node, &plan.hostname);
+    }
+  }
   if (const auto* id = Text(tree, "proc/sys/kernel/random/boot_id")) plan.boot_id = std::string(Trim(*id));
 
   // The node's offset: local `date` next to `date --utc`, taken a moment apart.
@@ -79,6 +154,36 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
     if (RE2::PartialMatch(*stat, btime, &seconds)) boots[0].start_ns = seconds * 1000000000LL;
   }
   if (!plan.boot_id.empty()) boots[0].id = Dashless(plan.boot_id);
+  std::optional<SosManifest> manifest;
+  if (const auto* text = Text(tree, "sos_reports/manifest.json")) manifest = ReadSosManifest(*text);
+  InputFileRecord about{"sos_reports/manifest.json", "sos manifest", {}, "", ""};
+  if (manifest) {
+    // sos's own start, in the node's local time: the capture time when `date` was not collected.
+    if (plan.captured_at_ns == 0 && manifest->start_local_ns) {
+      plan.captured_at_ns = *manifest->start_local_ns - int64_t{plan.utc_offset_seconds} * 1000000000LL;
+      about.note = "capture time from sos's start_time";
+      if (!local || !utc) about.note += " (local time, read at UTC" + std::string(plan.utc_offset_seconds ? "" : "+0") +
+                                        ": no date and date --utc beside it)";
+    }
+    Join(about.note, "sos " + manifest->version + " ran " + JoinNames(manifest->plugins));
+    if (!manifest->timed_out.empty()) Join(about.note, "timed out: " + JoinNames(manifest->timed_out));
+    std::vector<std::string> missing;
+    for (std::string_view plugin : kWantedPlugins) {
+      if (std::find(manifest->plugins.begin(), manifest->plugins.end(), plugin) == manifest->plugins.end()) {
+        missing.emplace_back(plugin);
+      }
+    }
+    if (!missing.empty()) Join(about.note, "did not run " + JoinNames(missing));
+  } else {
+    about.read_as = "";
+    about.not_read = "absent or not sos's JSON: the plugins that ran are not known";
+  }
+  plan.inputs.push_back(about);
+  std::string plugins;
+  for (std::string_view plugin : kWantedPlugins) plugins += (plugins.empty() ? "" : ",") + std::string(plugin);
+  plan.capture_next.push_back("sos report --batch -o " + plugins +
+                              " -k crio.all=on -k crio.logs=on (add containerd to -o where this sos has that plugin)");
+  plan.capture_next.push_back("gpuforensics collect (for what sos never holds, listed above)");
   if (plan.captured_at_ns == 0) plan.captured_at_ns = boots.count(0) ? boots[0].start_ns : 0;
 
   const std::string* ps_table = Text(tree, "sos_commands/crio/crictl_ps_-a");

@@ -1,4 +1,5 @@
--- Extended resources from the Node object (kubectl get node -o json).
+-- Extended resources from the Node object (k8s.node: kubectl get node -o json), or
+-- from kubectl's text of it (k8s.node_text: describe node, -o yaml, a jq part).
 -- Example: SELECT field, quantity FROM node_resources WHERE resource = 'nvidia.com/gpu';
 CREATE TABLE node_resources (
   artifact_id  INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance

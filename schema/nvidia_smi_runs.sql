@@ -1,12 +1,13 @@
--- How each nvidia-smi run ended, on the host and inside each device-plugin
--- container, classified from its output (an NVML failure is not the same as
--- nvidia-smi missing from an image).
+-- How each nvidia-smi run ended, on the host, inside each device-plugin
+-- container, or where a saved output does not say, classified from its output
+-- (an NVML failure is not the same as nvidia-smi missing from an image).
 -- Example: SELECT view, container_id, outcome, message FROM nvidia_smi_runs WHERE outcome <> 'ok';
 CREATE TABLE nvidia_smi_runs (
   artifact_id           INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance: the run
-  view                  TEXT NOT NULL,   -- 'host' | 'container'
-  container_id          TEXT,            -- for view = 'container'
-  command               TEXT NOT NULL,   -- '-L' | '-q -x'
+  view                  TEXT NOT NULL,   -- 'host' | 'container' | 'unknown' (an output saved where nothing says
+                                         -- where it ran: never to be read as the host's)
+  container_id          TEXT,            -- for view = 'container', when known
+  command               TEXT NOT NULL,   -- '-L' | '-q -x' | '' (no arguments: the table)
   outcome               TEXT NOT NULL,   -- ok | nvml_unknown_error | driver_not_loaded | no_devices | version_mismatch |
                                          -- insufficient_permissions | device_handle_error | gpu_lost |
                                          -- executable_missing | other | not_run

@@ -2,8 +2,9 @@
 # Other tools' captures, analyzed as our own bundles are:
 #  - a real sos report of this machine (Debian's sosreport): the journal,
 #    kernel log, versions and boot facts it holds are found, with no parse
-#    warnings; a machine without a journal gets a small one in
-#    /run/log/journal for the run (removed after);
+#    warnings, the node named and sos's manifest read (plugins that ran, the
+#    capture time when `date` is missing); a machine without a journal gets
+#    a small one in /run/log/journal for the run (removed after);
 #  - the seed incident laid out as a sos report (directory and tar.xz), as a
 #    folder saved by hand, as an nvidia-bug-report.log.gz and as a GPU
 #    Operator must-gather (samples/tools/render_foreign.py): the same
@@ -109,6 +110,42 @@ else
   check "real sos: sos collected the journal" yes no
 fi
 
+# sos's own record of the run: the node, the plugins that ran, the capture
+# time when `date` was not collected, and the command to ask for next time.
+check "real sos: the node is the host sos ran on" \
+  "$(tar -xJOf "$sosreport" --wildcards '*/sos_commands/host/hostname' | tr -d '\n')" \
+  "$(sql "$work/sos.tar.zst" "SELECT node_name FROM bundles")"
+"$gpuforensics" analyze "$sosreport" --format json >"$work/sos.json" 2>/dev/null
+cat > "$work/sos_manifest.py" <<'EOF'
+import json, subprocess, sys
+report = json.load(open(sys.argv[1]))
+manifest = json.loads(subprocess.run(["tar", "-xJOf", sys.argv[2], "--wildcards", "*/sos_reports/manifest.json"],
+                                     capture_output=True, text=True, check=True).stdout)
+ran = sorted(manifest["components"]["report"]["plugins"])
+entry = [f for f in report["coverage"]["input_files"] if f["path"] == "sos_reports/manifest.json"]
+problems = []
+if len(entry) != 1 or entry[0]["read_as"] != "sos manifest":
+    problems.append("manifest entry %s" % entry)
+elif "sos %s ran %s" % (manifest["version"], ", ".join(ran)) not in entry[0]["note"] or \
+        "did not run nvidia, crio, kubernetes" not in entry[0]["note"]:
+    problems.append("note %r" % entry[0]["note"])
+if not report["coverage"]["capture_next"][0].startswith(
+        "sos report --batch -o kernel,logs,systemd,nvidia,crio,kubernetes,date,host,process -k crio.all=on"):
+    problems.append("capture_next %r" % report["coverage"]["capture_next"])
+print("; ".join(problems) or "ok")
+EOF
+check "real sos: coverage reads sos's manifest" ok "$(python3 "$work/sos_manifest.py" "$work/sos.json" "$sosreport")"
+mkdir "$work/sos-undated" && tar -xJf "$sosreport" -C "$work/sos-undated"
+rm -rf "$work"/sos-undated/sosreport-*/sos_commands/date
+"$gpuforensics" import "$work"/sos-undated/sosreport-*/ -o "$work/sos-undated.tar.zst" >/dev/null 2>&1
+check "real sos without date: the capture time is sos's start_time" \
+  "$(python3 -c "
+import calendar, json, sys, time
+m = json.load(open(sys.argv[1]))
+print(calendar.timegm(time.strptime(m['start_time'][:19], '%Y-%m-%d %H:%M:%S')))" \
+    "$(ls "$work"/sos-undated/sosreport-*/sos_reports/manifest.json)")" \
+  "$(sql "$work/sos-undated.tar.zst" "SELECT collected_at_ns / 1000000000 FROM bundles")"
+
 # --- the seed incident, rendered as each kind of input --------------------------
 bundle=$top/samples/seed-incident.tar.zst
 python3 "$top/samples/tools/build_fakehost.py" "$top/samples/scenarios/seed-incident" "$work/host" >/dev/null
@@ -117,12 +154,12 @@ mkdir "$work/sosdir" && render sos "$work/host" "$bundle" "$work/sosdir"
 render evidence "$work/host" "$bundle" "$work/evidence"
 render bug-report "$work/host" "$bundle" "$work/nvidia-bug-report.log.gz"
 # The same folder under names that say nothing: files are known by content
-# (only the plugin container's nvidia-smi -L needs its name to tell it from the host's).
+# (only nvidia-smi -L needs its name: its text does not say host or container).
 mkdir "$work/renamed"
 n=0
 for f in "$work"/evidence/*; do
   n=$((n + 1))
-  case $f in *smi-plugin.txt) cp -p "$f" "$work/renamed/smi-plugin.txt" ;; *) cp -p "$f" "$work/renamed/out-$n" ;; esac
+  case $f in *smi-plugin.txt|*smi-host.txt) cp -p "$f" "$work/renamed/" ;; *) cp -p "$f" "$work/renamed/out-$n" ;; esac
 done
 mkdir "$work/must-gather"
 echo "Using ARTIFACT_DIR=/tmp/nvidia-gpu-operator_20261118_2130" > "$work/must-gather/must-gather.log"

@@ -354,7 +354,7 @@ namespace {
 // PID 1's wordings, in the order they are tried: the first that matches the
 // whole message decides. Each has the captures its handler below reads.
 enum SystemdPattern {
-  kRequested, kFinished, kRejected, kExited, kFailedResult, kFailedOld, kRestartCounter, kRestartOld,
+  kRequested, kFinished, kRejected, kExited, kControlExited, kFailedResult, kFailedOld, kRestartCounter, kRestartOld,
   kDeactivated, kVanished, kStarting, kStarted, kStopping, kStopped, kFailedToStart, kReloadingUnit, kReloaded,
 };
 
@@ -366,6 +366,7 @@ const RegexCascade& SystemdPatterns() {
           R"(Reloading finished in (\d+) ms\.)",
           R"((?:Reloading|Reexecution) request rejected due to rate limit\.)",
           R"((\S+): [Mm]ain process exited, code=(\w+), status=(\S+?)\.?)",
+          R"((\S+): [Cc]ontrol process exited, code=(\w+), status=(\S+?)\.?)",
           R"((\S+): Failed with result '([^']*)'\.)",
           R"(Unit (\S+) entered failed state\.|(\S+\.[a-z]+) failed\.)",
           R"((\S+): Scheduled restart job, restart counter is at (\d+)\.)",
@@ -435,6 +436,18 @@ SystemdEvent ClassifySystemdMessage(std::string_view message) {
     case kExited:
       RE2::FullMatch(m, re, &e.unit, &e.exit_code, &e.exit_status);
       e.kind = K::kMainProcessExited;
+      break;
+    case kControlExited:
+      // A Type=forking or oneshot unit's start (or stop) command failing is
+      // the unit failing: systemctl status then says "Active: failed".
+      RE2::FullMatch(m, re, &e.unit, &e.exit_code, &e.exit_status);
+      if (e.exit_status == "0/SUCCESS" || e.exit_status == "0") {
+        e.kind = K::kUnknown;
+        e.unit.clear();
+        break;
+      }
+      e.kind = K::kUnitFailed;
+      e.result = e.exit_code == "exited" ? "exit-code" : e.exit_code == "killed" ? "signal" : "core-dump";
       break;
     case kFailedResult:
       RE2::FullMatch(m, re, &e.unit, &e.result);

@@ -300,6 +300,17 @@ TEST_CASE("ClassifySystemdMessage: an old-style restart loop") {
   CHECK(failed.result == "exit-code");
 }
 
+TEST_CASE("ClassifySystemdMessage: a control process that fails fails its unit") {
+  // tests/corpus/gpu-operator-610-fm-no-nvswitch-zh/journal.txt: a Type=forking unit's start.
+  SystemdEvent failed = ClassifySystemdMessage(
+      "nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE");
+  CHECK(failed.kind == S::kUnitFailed);
+  CHECK(failed.unit == "nvidia-fabricmanager.service");
+  CHECK(failed.result == "exit-code");
+  CHECK(failed.exit_status == "1/FAILURE");
+  CHECK(ClassifySystemdMessage("x.service: Control process exited, code=exited, status=0/SUCCESS").kind == S::kUnknown);
+}
+
 TEST_CASE("ClassifySystemdMessage: journalctl -x catalog lines are not events") {
   auto m = FixtureMessages("formats/systemd-msgs_kubelet-failed-with-x-catalog_kubernetes-112364.txt");
   std::vector<S> kinds;

@@ -9,7 +9,7 @@ our own bundle (tests/import_test.sh). KIND is one of:
                -k crio.logs=on` lays it out (sos_commands/<plugin>/<command>,
                copied files at their paths), plus OUT.tar.xz of it
   evidence     OUT/ as a person following the seed incident's read-only
-               capture list saves it: smi.txt, smi-plugin.txt, devs.txt,
+               capture list saves it: smi-host.txt, smi-plugin.txt, devs.txt,
                versions.txt, crictl-ps.txt, plugins-dir.txt, uptime.txt,
                plugin.log, journal-units.txt (all boots), kernel.txt
   bug-report   OUT (a file): nvidia-bug-report.log.gz with the sections of
@@ -189,7 +189,8 @@ def render_evidence(host, bundle, out):
     write(os.path.join(out, "devs.txt"), ls_devs.replace(" dev/", " /dev/"), at)
     write(os.path.join(out, "plugins-dir.txt"),
           run(["ls", "-l", os.path.join(root, "var/lib/kubelet/device-plugins")], env_tz=tz), at)
-    write(os.path.join(out, "smi.txt"), bundle.one("host.nvidia_smi_list"), at)
+    # Named for where it ran: nothing in `nvidia-smi -L`'s text says host or container.
+    write(os.path.join(out, "smi-host.txt"), bundle.one("host.nvidia_smi_list"), at)
     write(os.path.join(out, "smi-plugin.txt"), bundle.one("plugin.nvidia_smi_list"), at)
     versions = "".join(bundle.one(n) for n in ("versions.containerd", "versions.runc", "versions.nvidia_ctk"))
     write(os.path.join(out, "versions.txt"), versions, at)

@@ -1,0 +1,58 @@
+// Loaders for what kubectl printed for people (saved by hand and imported):
+// events, pod descriptions and `get pods` rows, a Node's text.
+#include "analyzer/member_loaders.h"
+#include "analyzer/parsers/kube_events.h"
+#include "analyzer/parsers/kube_text.h"
+
+namespace gpuf {
+
+namespace {
+
+void InsertEvents(LoadContext& ctx, const MemberInput& in, const std::vector<KubeEvent>& events) {
+  for (const auto& e : events) {
+    ctx.Run("INSERT INTO k8s_events (artifact_id, line, object, type, reason, age, count, source, last_seen_ns, message) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, e.line, e.object, e.type, e.reason, e.age, e.count, e.source, e.last_seen_ns, e.message);
+  }
+}
+
+void InsertPodStates(LoadContext& ctx, const MemberInput& in, const KubePodText& pods) {
+  for (const auto& s : pods.states) {
+    std::optional<int64_t> init;
+    if (s.init_container) init = *s.init_container ? 1 : 0;
+    ctx.Run("INSERT INTO k8s_pod_states (artifact_id, line, pod, namespace, container, init_container, which, state, "
+            "reason, exit_code, message, restart_count, ready) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            in.artifact_id, s.line, s.pod, s.namespace_, s.container, init, s.which, s.state, s.reason, s.exit_code,
+            s.message, s.restart_count, s.ready);
+  }
+  InsertEvents(ctx, in, pods.events);
+  ctx.WarnAll(in.artifact_id, in.output.member, pods.warnings);
+}
+
+}  // namespace
+
+void LoadKubeEvents(LoadContext& ctx, const MemberInput& in) {
+  KubeEvents events = ParseKubeEvents(in.bytes);
+  InsertEvents(ctx, in, events.events);
+  ctx.WarnAll(in.artifact_id, in.output.member, events.warnings);
+}
+
+void LoadKubePodText(LoadContext& ctx, const MemberInput& in) { InsertPodStates(ctx, in, ParseKubePodText(in.bytes)); }
+
+void LoadKubePods(LoadContext& ctx, const MemberInput& in) { InsertPodStates(ctx, in, ParseKubeGetPods(in.bytes)); }
+
+void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in) {
+  KubeNodeText node = ParseKubeNodeText(in.bytes);
+  for (size_t i = 0; i < node.resources.size(); ++i) {
+    const NodeResource& r = node.resources[i];
+    ctx.Run("INSERT INTO node_resources (artifact_id, field, resource, quantity) VALUES (?,?,?,?)", in.artifact_id,
+            r.field, r.resource, r.quantity);
+  }
+  for (const auto& l : node.labels) {
+    ctx.Run("INSERT INTO node_labels (artifact_id, line, key, value) VALUES (?,?,?,?)", in.artifact_id, l.line, l.key,
+            l.value);
+  }
+  ctx.WarnAll(in.artifact_id, in.output.member, node.warnings);
+}
+
+}  // namespace gpuf

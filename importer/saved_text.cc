@@ -1,0 +1,156 @@
+#include "importer/saved_text.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/text_lines.h"
+
+namespace gpuf {
+
+namespace {
+
+// Prompts as people paste them, the command in group 2 (group 1: the prompt's host, if any).
+//   root@node4:~# dmesg -T           [root@test-node1 system]# systemctl status kubelet -l
+//   bash-5.1# systemctl status ...   (host) # nvidia-smi -L      $ kubectl logs ...     ~ ❯❯❯ nvidia-smi
+const RE2& PromptPattern() {
+  static const RE2 prompt(
+      R"(^(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
+  return prompt;
+}
+
+// The first word of what follows a bare "$ ", "# " or "> " must be a tool
+// people run on a node, or a "# comment" would be taken for a command.
+bool KnownTool(std::string_view command) {
+  static const RE2 tool(
+      R"(^(?:sudo |time )?(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|nvidia-smi|nvidia-ctk|nvidia-container-cli|)"
+      R"(nvidia-bug-report\.sh|dmesg|journalctl|systemctl|service|cat|grep|egrep|zgrep|tail|head|less|ls|ll|lspci|lsmod|)"
+      R"(modinfo|modprobe|uname|runc|crun|ldconfig|rpm|dpkg|apt|yum|dnf|helm|strace|bpftrace|bpftool|jq|find|stat|)"
+      R"(mount|findmnt|ps|top|hostnamectl|timedatectl|date|uptime|sheltie|apiclient|sos|sosreport|containerd|kubelet|)"
+      R"(dcgmi|nv-fabricmanager|nvidia-persistenced|echo|env|printenv|cd|\./|/)(?:\s|$|/))");
+  return RE2::PartialMatch(command, tool);
+}
+
+const RE2& ExecPattern() {
+  static const RE2 exec(R"(\b(?:kubectl|oc|crictl|docker|nerdctl|podman) +exec\b|\bctr .*task exec\b)");
+  return exec;
+}
+
+bool IsHexId(std::string_view host) {
+  if (host.size() != 12 && host.size() != 64) return false;
+  return std::all_of(host.begin(), host.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+}
+
+// Lines a person added that are not output: elisions, markers, a grep
+// separator, a lone backtick.
+bool IsNoise(std::string_view line) {
+  static const RE2 noise(R"(^\s*(?:\.{3,}|…|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,})\s*$)");
+  return RE2::FullMatch(line, noise);
+}
+
+}  // namespace
+
+std::string_view ViewName(View view) {
+  switch (view) {
+    case View::kHost: return "host";
+    case View::kContainer: return "container";
+    case View::kUnknown: break;
+  }
+  return "unknown";
+}
+
+std::string PromptCommand(std::string_view line) {
+  std::string user_host, bracket_host, command;
+  if (!RE2::FullMatch(line, PromptPattern(), &user_host, &bracket_host, &command)) {
+    // "cmd: nvidia-smi | head -n 4": a transcript's own command marker.
+    static const RE2 cmd(R"(^cmd: (.+)$)");
+    if (RE2::FullMatch(line, cmd, &command) && KnownTool(command)) return command;
+    // A command line pasted without a prompt: "kubectl logs -n x pod -p".
+    // At most one blank before it (a paste's indentation); an indented line is a value, not a command.
+    std::string_view trimmed = Trim(line);
+    if (line.size() > 1 && line[0] == ' ' && line[1] == ' ') return "";
+    static const RE2 bare(
+        R"(^(?:sudo )?(?:kubectl|k|oc|crictl|docker|journalctl|systemctl|helm|nvidia-smi|nvidia-ctk|dmesg|cat|ls|ll|)"
+        R"(lspci|lsmod|strace|bpftrace|uname) \S.*$)");
+    if (RE2::FullMatch(trimmed, bare)) return std::string(trimmed);
+    return "";
+  }
+  bool bare_prompt = user_host.empty() && bracket_host.empty() && (line[0] == '$' || line[0] == '#' || line[0] == '>');
+  if (bare_prompt && !KnownTool(command)) return "";
+  return std::string(Trim(command));
+}
+
+ViewSign ViewFromFileName(std::string_view file_name) {
+  std::string lower(file_name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (std::string_view word : {"container", "inside", "plugin", "ctr", "exec", "pod"}) {
+    if (lower.find(word) != std::string::npos) return {View::kContainer, "file name '" + std::string(file_name) + "'"};
+  }
+  for (std::string_view word : {"host", "node"}) {
+    if (lower.find(word) != std::string::npos) return {View::kHost, "file name '" + std::string(file_name) + "'"};
+  }
+  return {};
+}
+
+std::vector<SavedPiece> SplitTranscript(std::string_view text) {
+  std::vector<SavedPiece> pieces(1);
+  bool output_seen = false;  // in the current piece
+  ForEachLine(text, [&](int, std::string_view line) {
+    std::string command = PromptCommand(line);
+    if (!command.empty()) {
+      if (output_seen) {
+        pieces.push_back({command, ""});
+        output_seen = false;
+      } else {
+        pieces.back().command = command;  // commands in a row: the last one's output follows
+      }
+    } else if (!Trim(line).empty() && !IsNoise(line)) {
+      output_seen = true;
+    }
+    pieces.back().text.append(line);
+    pieces.back().text += '\n';
+  });
+  return pieces;
+}
+
+SavedText CleanSavedText(std::string_view text) {
+  SavedText out;
+  std::string original_first;
+  ForEachLine(text, [&](int, std::string_view line) {
+    if (original_first.empty() && !Trim(line).empty()) original_first = std::string(Trim(line));
+    std::string command = PromptCommand(line);
+    if (!command.empty()) {
+      out.commands.push_back(command);
+      out.dropped.emplace_back(line);
+      std::string user_host, bracket_host, rest;
+      RE2::FullMatch(line, PromptPattern(), &user_host, &bracket_host, &rest);
+      std::string host = !user_host.empty() ? user_host : bracket_host;
+      if (IsHexId(host)) {
+        out.view = {View::kContainer, "prompt host " + host + " is a container id"};
+      } else if (line.rfind("(container)", 0) == 0) {
+        out.view = {View::kContainer, "prompt labelled (container)"};
+      } else if (line.rfind("(host)", 0) == 0 || line.rfind("(node)", 0) == 0) {
+        out.view = {View::kHost, "prompt labelled " + std::string(line.substr(0, line.find(')') + 1))};
+      } else if (RE2::PartialMatch(command, ExecPattern())) {
+        out.view = {View::kContainer, "run with `" + command.substr(0, command.find(" --") == std::string::npos
+                                                                           ? command.size()
+                                                                           : command.find(" --")) + "`"};
+      } else if (command.find("sheltie") != std::string::npos) {
+        out.view = {View::kHost, "Bottlerocket's sheltie gives the host's shell"};
+      }
+      return;
+    }
+    if (IsNoise(line)) {
+      out.dropped.emplace_back(line);
+      return;
+    }
+    if (out.first_line.empty() && !Trim(line).empty()) out.first_line = std::string(Trim(line));
+    out.text.append(line);
+    out.text += '\n';
+  });
+  if (out.first_line.empty()) out.first_line = original_first;
+  return out;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,87 @@
+#include "importer/saved_text.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+TEST_SUITE("saved_text") {
+
+TEST_CASE("PromptCommand: the prompts people paste, and lines that only look like one") {
+  // Each prompt line is quoted from tests/corpus (see the case's source).
+  CHECK(PromptCommand("root@node4:~# dmesg -T |grep NVRM") == "dmesg -T |grep NVRM");
+  CHECK(PromptCommand("root@098b49afe624:/# nvidia-smi ") == "nvidia-smi");
+  CHECK(PromptCommand("[root@test-node1 system]# systemctl status kubelet -l") == "systemctl status kubelet -l");
+  CHECK(PromptCommand("bash-5.1# systemctl status nvidia-persistenced") == "systemctl status nvidia-persistenced");
+  CHECK(PromptCommand("(host) # nvidia-smi -L") == "nvidia-smi -L");
+  CHECK(PromptCommand("(container) $ nvidia-smi -L") == "nvidia-smi -L");
+  CHECK(PromptCommand("$ kubectl get pod -n gpu-operator -l app=gpu-operator") ==
+        "kubectl get pod -n gpu-operator -l app=gpu-operator");
+  CHECK(PromptCommand("bash$ kubectl get pods") == "kubectl get pods");
+  CHECK(PromptCommand("k describe po hami-device-plugin-tp8b9") == "k describe po hami-device-plugin-tp8b9");
+  CHECK(PromptCommand("cmd: systemctl --version | head -n1") == "systemctl --version | head -n1");
+  CHECK(PromptCommand("cat /sys/fs/cgroup/devices/devices.list ") == "cat /sys/fs/cgroup/devices/devices.list");
+  // Not prompts: a shell comment, output, an indented value that names a command.
+  CHECK(PromptCommand("# HELP the number of GPUs") == "");
+  CHECK(PromptCommand("NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>'") == "");
+  CHECK(PromptCommand("  kubectl describe pod of the operator would show the memory limit") == "");
+}
+
+TEST_CASE("CleanSavedText: the output stays, what a person added is dropped and counted") {
+  SavedText s = CleanSavedText(
+      "----------------- content begin ----------------\n"
+      "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.\n"
+      "....\n"
+      "--\n");
+  CHECK(s.text == "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.\n");
+  CHECK(s.dropped.size() == 3);
+  CHECK(s.first_line == "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.");
+  CHECK(s.view.view == View::kUnknown);
+}
+
+TEST_CASE("CleanSavedText: the view the text itself gives") {
+  SUBCASE("a prompt whose host is a container id") {
+    SavedText s = CleanSavedText("root@098b49afe624:/# nvidia-smi \nFailed to initialize NVML: Unknown Error\n");
+    CHECK(s.view.view == View::kContainer);
+    CHECK(s.view.why == "prompt host 098b49afe624 is a container id");
+    CHECK(s.text == "Failed to initialize NVML: Unknown Error\n");
+  }
+  SUBCASE("a labelled prompt") {
+    CHECK(CleanSavedText("(host) # nvidia-smi -L\nGPU 0: NVIDIA A10 (UUID: GPU-f15a)\n").view.view == View::kHost);
+    CHECK(CleanSavedText("(container) $ nvidia-smi -L\nFailed to initialize NVML: Unknown Error\n").view.view ==
+          View::kContainer);
+  }
+  SUBCASE("a command run in a container") {
+    SavedText s = CleanSavedText("$ kubectl exec -n gpu-operator nvidia-driver-daemonset-x -c nvidia-driver-ctr "
+                                 "-- nvidia-smi -q\nFabric\n");
+    CHECK(s.view.view == View::kContainer);
+    CHECK(s.view.why == "run with `kubectl exec -n gpu-operator nvidia-driver-daemonset-x -c nvidia-driver-ctr`");
+  }
+  SUBCASE("a host's name in the prompt says nothing") {
+    CHECK(CleanSavedText("root@node4:~# nvidia-smi -L\nGPU 0: A\n").view.view == View::kUnknown);
+  }
+}
+
+TEST_CASE("ViewFromFileName: words people use") {
+  CHECK(ViewFromFileName("nvidia-smi-in-container.txt").view == View::kContainer);
+  CHECK(ViewFromFileName("smi-plugin.txt").view == View::kContainer);
+  CHECK(ViewFromFileName("host-nvidia-smi-L.txt").view == View::kHost);
+  CHECK(ViewFromFileName("host-nvidia-smi-L.txt").why == "file name 'host-nvidia-smi-L.txt'");
+  CHECK(ViewFromFileName("nvidia-smi.txt").view == View::kUnknown);
+}
+
+TEST_CASE("SplitTranscript: one piece per command that printed something") {
+  // tests/corpus/nvidia-docker-1618-devices-list-lost/inside-container.txt, shortened.
+  auto pieces = SplitTranscript(
+      "cat /sys/fs/cgroup/devices/devices.list\n...\nc 195:* m\nc 507:* m\n"
+      "root@node1:/workspace# ll /dev/ | grep nvidia\n"
+      "crw-rw-rw- 1 root root 195, 254 Feb 23 06:28 nvidia-modeset\n");
+  REQUIRE(pieces.size() == 2);
+  CHECK(pieces[0].command == "cat /sys/fs/cgroup/devices/devices.list");
+  CHECK(pieces[0].text == "cat /sys/fs/cgroup/devices/devices.list\n...\nc 195:* m\nc 507:* m\n");
+  CHECK(pieces[1].command == "ll /dev/ | grep nvidia");
+  CHECK(SplitTranscript("GPU 0: A\nGPU 1: B\n").size() == 1);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

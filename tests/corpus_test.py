@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""The corpus of saved outputs (tests/corpus/README.md), analyzed as users would.
+
+For every case folder, `gpuforensics analyze --format json CASE_DIR` (the
+folder import path, case.yaml included) must
+  - report every id of expect.findings (fail or warn);
+  - report none of expect.not_findings, and expect.tolerated ids only at
+    confidence "possible";
+  - where expect.cannot_tell is set, say so: a "cannot tell" entry or a
+    finding's missing evidence naming one of the logical artifacts the case
+    names as deciding (the report's own output, never this script's);
+  - list every file of the case in coverage, read or not (case.yaml as "not
+    recognised").
+The case format is checked first (keys, rule ids, files and views).
+
+Cases whose expectation needs a rule change, not a reader, are expected to
+fail, each with the rule and the reason (EXPECTED_FAILURES); one that starts
+passing fails the test until it is taken off the list.
+
+usage: corpus_test.py GPUFORENSICS_BINARY SOURCE_DIR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+# case -> (rule id, what in the rule keeps the expectation from holding)
+EXPECTED_FAILURES = {
+    "cnd-gpu-operator-fabric-in-progress": (
+        "fabric-manager-not-running",
+        "the rule demands NVSwitch evidence from lspci or /dev; a fabric State other than N/A is itself that evidence, "
+        "and the -q fragment holds no GPU UUID to attach it to"),
+    "nvidia-persistenced-2-stops-at-boot": (
+        "persistenced-not-running",
+        "the daemon's own 'Started (N)' then 'Shutdown (N)' is not read as the unit stopping; no unit_failed line exists"),
+    "k8s-97131-gpu-lost-admission": (
+        "kubelet-readmission-unexpectedadmissionerror",
+        "the admission pattern also matches GetPreferredAllocation failing with 'GPU is lost', a plugin error"),
+    "k8s-device-plugin-readme-timeslicing-request-too-large": (
+        "kubelet-readmission-unexpectedadmissionerror",
+        "the admission pattern also matches time-slicing's 'request ... too large', a configuration limit"),
+    "mattshma-150-cpu-manager-static-zh": (
+        "ctk-daemon-reload-device-cgroup-loss",
+        "the likely outcome fires on NVML Unknown Error and a device cgroup without major 195 with no daemon-reload "
+        "in evidence"),
+    "k8s-device-plugin-856-v016-volume-mounts": (
+        "runtime-not-nvidia",
+        "lib_missing matches ERROR_LIBRARY_NOT_FOUND and the rule has no explained_by for the v0.16 volume-mounts rule"),
+    # A rule that passes on evidence cut short cannot say what would decide:
+    # unknown is not pass (three-valued evidence).
+    "k8s-device-plugin-444-cri-log-file-v0.14.1": (
+        "runtime-not-nvidia",
+        "passes on a plugin log that ends before its NVML failure, instead of naming config.containerd as deciding"),
+    "ogkm-1150-xid45-after-nvlink-xid": (
+        "xid-other-marks-unhealthy",
+        "passes on an application Xid 45 instead of naming the earlier NVLink Xids (journal.kernel) as deciding"),
+}
+
+# Problems an expected failure may show: its rule named, or a cannot-tell that names the wrong capture.
+def expected_problem(problem, rule):
+    return rule in problem or problem.startswith("cannot tell names none of")
+
+CASE_KEYS = {"source", "source_comments", "title", "retrieved", "files", "view", "diagnosis",
+             "confidence_of_thread", "expect", "needs_rule", "notes"}
+EXPECT_KEYS = {"findings", "not_findings", "tolerated", "cannot_tell"}
+
+
+# Words a case's cannot_tell uses for a capture, and the artifacts they are.
+CAPTURE_WORDS = {
+    "nvidia-smi -L": {"host.nvidia_smi_list", "plugin.nvidia_smi_list"},
+    "host nvidia-smi": {"host.nvidia_smi_list"},
+    "devices.list": {"plugin.devices_list"},
+    "lspci": {"pci.nvidia_functions"},
+    "dmesg": {"journal.kernel"},
+    "kernel log": {"journal.kernel"},
+    "kubelet log": {"journal.kubelet"},
+    "plugin log": {"plugin.log", "plugin.crictl_logs"},
+    "crictl inspect": {"plugin.inspect"},
+    "systemctl status": {"systemd.units"},
+    "kubectl describe pod": {"k8s.pod_text"},
+}
+
+
+def deciding_captures(text, names):
+    """The logical artifacts a case's cannot_tell names, by name or by the command that takes them."""
+    found = set(re.findall(r"[a-z0-9_]+\.[a-z0-9_]+", text)) & names
+    for words, artifacts in CAPTURE_WORDS.items():
+        if words in text:
+            found |= artifacts
+    return found
+
+
+def artifact_names(source):
+    """Logical artifact names schema/bundle.md documents."""
+    text = open(os.path.join(source, "schema", "bundle.md"), encoding="utf-8").read()
+    return set(re.findall(r"`([a-z0-9_]+\.[a-z0-9_]+)`", text))
+
+
+def case_problems(name, case, folder, rule_ids):
+    problems = []
+    unknown = set(case) - CASE_KEYS
+    if unknown:
+        problems.append("unknown keys %s" % sorted(unknown))
+    expect = case.get("expect") or {}
+    if set(expect) - EXPECT_KEYS:
+        problems.append("unknown expect keys %s" % sorted(set(expect) - EXPECT_KEYS))
+    lists = {k: set(expect.get(k) or []) for k in ("findings", "not_findings", "tolerated")}
+    for key, ids in lists.items():
+        if ids - rule_ids:
+            problems.append("%s names no rule: %s" % (key, sorted(ids - rule_ids)))
+    for a in lists:
+        for b in lists:
+            if a < b and lists[a] & lists[b]:
+                problems.append("%s and %s overlap: %s" % (a, b, sorted(lists[a] & lists[b])))
+    on_disk = set(os.listdir(folder)) - {"case.yaml"}
+    if set(case.get("files") or {}) != on_disk:
+        problems.append("files: lists %s, folder holds %s" % (sorted(case.get("files") or {}), sorted(on_disk)))
+    if set(case.get("view") or {}) != on_disk:
+        problems.append("view: lists %s, folder holds %s" % (sorted(case.get("view") or {}), sorted(on_disk)))
+    return problems
+
+
+def report_problems(case, report, files, names):
+    problems = []
+    expect = case["expect"]
+    found = {f["id"]: f for f in report["findings"]}
+    for rule in expect.get("findings") or []:
+        if rule not in found:
+            problems.append("missing finding %s" % rule)
+    for rule in expect.get("not_findings") or []:
+        if rule in found:
+            problems.append("reported %s (%s): %s" % (rule, found[rule]["confidence"], found[rule]["summary"]))
+    for rule in expect.get("tolerated") or []:
+        if rule in found and found[rule]["confidence"] != "possible":
+            problems.append("tolerated %s only as possible, reported %s" % (rule, found[rule]["confidence"]))
+    deciding = deciding_captures(expect.get("cannot_tell") or "", names)
+    if (expect.get("cannot_tell") or "").strip():
+        # What the report says it lacks: a "cannot tell" entry, a finding's
+        # missing evidence; or more of what it has (a longer log of the
+        # same), when a finding says what that log did not show.
+        said = set()
+        for c in report.get("cannot_tell", []):
+            said.update(c["captures"])
+        for f in report["findings"]:
+            for line in f["missing_evidence"]:
+                said.update(re.findall(r"([a-z0-9_]+\.[a-z0-9_]+) \(", line))
+            if f["missing_evidence"]:
+                for entry in report["coverage"].get("input_files", []):
+                    said.update(entry["artifacts"])
+        if not said:
+            problems.append("no cannot-tell in the report")
+        elif deciding and not deciding & said and not case.get("needs_rule"):
+            # A cause no rule covers (needs_rule) has no rule to ask for its capture.
+            problems.append("cannot tell names none of %s (it names %s)" % (sorted(deciding), sorted(said)))
+    listed = [f["path"] for f in report["coverage"].get("input_files", [])]
+    for name in sorted(files):
+        if not any(p == name or p.startswith(name + " [") for p in listed):
+            problems.append("%s is not in coverage" % name)
+    return problems
+
+
+def main():
+    binary, source = sys.argv[1], sys.argv[2]
+    corpus = os.path.join(source, "tests", "corpus")
+    rule_ids = {f[:-5] for f in os.listdir(os.path.join(source, "rules")) if f.endswith(".yaml")}
+    names = artifact_names(source)
+    failed = 0
+    cases = sorted(d for d in os.listdir(corpus) if os.path.isdir(os.path.join(corpus, d)))
+    if len(cases) < 60:
+        print("not ok - the corpus holds %d cases, fewer than 60" % len(cases))
+        return 1
+    for name in EXPECTED_FAILURES:
+        if name not in cases:
+            print("not ok - %s: on the expected-failure list but not in the corpus" % name)
+            failed += 1
+    for number, name in enumerate(cases, 1):
+        folder = os.path.join(corpus, name)
+        case = yaml.safe_load(open(os.path.join(folder, "case.yaml"), encoding="utf-8"))
+        problems = case_problems(name, case, folder, rule_ids)
+        if not problems:
+            run = subprocess.run([binary, "analyze", "--format", "json", folder], capture_output=True, text=True)
+            if run.returncode not in (0, 1):
+                problems.append("analyze exit status %d: %s" % (run.returncode, run.stderr.strip()))
+            else:
+                problems = report_problems(case, json.loads(run.stdout), os.listdir(folder), names)
+        expected = EXPECTED_FAILURES.get(name)
+        if expected:
+            # Only the listed rule may fail; anything else is a regression.
+            listed = [p for p in problems if expected_problem(p, expected[0])]
+            problems = [p for p in problems if not expected_problem(p, expected[0])]
+            if not listed and not problems:
+                print("not ok %d - %s # passes now: take it off EXPECTED_FAILURES" % (number, name))
+                failed += 1
+                continue
+            if not problems:
+                print("ok %d - %s # expected failure (%s: %s): %s" % (number, name, expected[0], expected[1],
+                                                                       "; ".join(listed)))
+                continue
+        if problems:
+            print("not ok %d - %s: %s" % (number, name, "; ".join(problems)))
+            failed += 1
+        else:
+            print("ok %d - %s" % (number, name))
+    print("# %d cases, %d failed, %d expected failures" % (len(cases), failed, len(EXPECTED_FAILURES)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

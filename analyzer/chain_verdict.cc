@@ -173,6 +173,10 @@ Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
       "SELECT count(*) FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
       "AND r.resource LIKE 'nvidia.com/mig-%' AND r.field = 'allocatable' AND r.quantity <> '0'", bundle));
   node.mig_allocatable = mig > 0;
+  GPUF_ASSIGN_OR_RETURN(int64_t shared, QueryInt(db,
+      "SELECT count(*) FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
+      "AND r.resource = 'nvidia.com/gpu.shared' AND r.field = 'allocatable' AND r.quantity <> '0'", bundle));
+  node.shared_allocatable = shared > 0;
   f.node = node;
   return Status::Ok();
 }

@@ -85,6 +85,7 @@ void RenderChainSteps(const Report& r, const Painter& paint, std::ostringstream&
   for (const auto& step : r.verdict) {
     std::string status = StepStatusName(step.status);
     if (step.status == StepStatus::kFailed) status = Upper(status);
+    if (step.status == StepStatus::kNotApplicable) status = "n/a";  // the column is 9 wide
     out << "  " << Pad(std::to_string(++number), 3) << Pad(step.name, 37)
         << paint(StatusColor(step.status), status) << std::string(status.size() < 9 ? 9 - status.size() : 0, ' ');
     out << (step.detail.empty() ? step.missing : step.detail);

@@ -149,6 +149,14 @@ ChainStep Registration(const Facts& f) {
   return step;
 }
 
+// "32" as a number; nullopt for a quantity that is not a plain count.
+std::optional<int64_t> Count(const std::string& quantity) {
+  if (quantity.empty() || quantity.size() > 12 || quantity.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(quantity);
+}
+
 ChainStep NodeResources(const Facts& f) {
   ChainStep step{ChainStepId::kNodeResources, "Node capacity/allocatable", StepStatus::kUnknown, "",
                  Evidence({artifact::kK8sNode}), ""};
@@ -157,22 +165,38 @@ ChainStep NodeResources(const Facts& f) {
     return step;
   }
   const auto& n = *f.node;
+  // Under the MIG mixed strategy GPUs in MIG mode are advertised as
+  // nvidia.com/mig-*, and time-slicing with renameByDefault as
+  // nvidia.com/gpu.shared: nvidia.com/gpu at 0 or absent is what that looks like.
+  const bool other_names = n.mig_allocatable || n.shared_allocatable;
+  std::string also;
+  if (n.mig_allocatable) also += "; MIG resources present (nvidia.com/mig-*)";
+  if (n.shared_allocatable) also += "; shared replicas present (nvidia.com/gpu.shared)";
   if (!n.gpu_allocatable) {
-    step.status = StepStatus::kFailed;
-    step.detail = "nvidia.com/gpu is absent from the Node";
+    step.status = other_names ? StepStatus::kOk : StepStatus::kFailed;
+    step.detail = "nvidia.com/gpu is absent from the Node" + also;
+    return step;
+  }
+  step.detail = "nvidia.com/gpu capacity " + n.gpu_capacity.value_or("?") + ", allocatable " + *n.gpu_allocatable;
+  const int64_t host_gpus = f.host_nvml && f.host_nvml->ran ? f.host_nvml->gpus : 0;
+  const int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
+  const std::optional<int64_t> allocatable = Count(*n.gpu_allocatable);
+  if (!allocatable) {
+    step.status = *n.gpu_allocatable == std::to_string(expected) ? StepStatus::kOk : StepStatus::kFailed;
+  } else if (*allocatable == 0) {
+    step.status = other_names ? StepStatus::kOk : StepStatus::kFailed;
+  } else if (expected == 0 || *allocatable == expected) {
+    step.status = StepStatus::kOk;
+  } else if (*allocatable > expected) {
+    // Only sharing or MIG devices advertise more than there are GPUs.
+    step.status = StepStatus::kOk;
+    step.detail += " on " + std::to_string(expected) +
+                   " GPUs: shared replicas (time-slicing or MPS) or MIG devices (single strategy)";
   } else {
-    step.detail = "nvidia.com/gpu capacity " + n.gpu_capacity.value_or("?") + ", allocatable " + *n.gpu_allocatable;
-    int64_t host_gpus = f.host_nvml && f.host_nvml->ran ? f.host_nvml->gpus : 0;
-    int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
-    bool full = *n.gpu_allocatable != "0" && (expected == 0 || *n.gpu_allocatable == std::to_string(expected));
-    step.status = full ? StepStatus::kOk : StepStatus::kFailed;
+    step.status = StepStatus::kFailed;
+    step.detail += ", below the " + std::to_string(expected) + " GPUs";
   }
-  if (n.mig_allocatable) {
-    step.detail += "; MIG resources present (nvidia.com/mig-*)";
-    // Under the MIG mixed strategy GPUs in MIG mode are advertised as
-    // nvidia.com/mig-*: nvidia.com/gpu at 0 or absent is what it looks like.
-    if (!n.gpu_allocatable || *n.gpu_allocatable == "0") step.status = StepStatus::kOk;
-  }
+  step.detail += also;
   return step;
 }
 
@@ -183,16 +207,40 @@ const char* StepStatusName(StepStatus status) {
     case StepStatus::kOk: return "ok";
     case StepStatus::kFailed: return "failed";
     case StepStatus::kUnknown: return "unknown";
+    case StepStatus::kNotApplicable: return "not_applicable";
   }
   return "unknown";
 }
 
+bool NotAGpuNode(const ChainFacts& f) {
+  if (!f.pci_gpus || *f.pci_gpus != 0) return false;
+  if (f.driver && f.driver->loaded) return false;
+  if (f.device_nodes && (f.device_nodes->gpus > 0 || f.device_nodes->ctl)) return false;
+  if (f.plugin_container || f.plugin.logged) return false;
+  if (f.node) {
+    const auto& n = *f.node;
+    if ((n.gpu_capacity && *n.gpu_capacity != "0") || n.mig_allocatable || n.shared_allocatable) return false;
+  }
+  return true;
+}
+
 std::vector<ChainStep> JudgeChain(const ChainFacts& f) {
-  return {Pci(f),        Driver(f),       DeviceNodes(f),  HostNvml(f),
-          Runtime(f),    Kubelet(f),      PluginNvml(f),   Registration(f),
-          NodeResources(f),
-          {ChainStepId::kMetrics, "metrics and alerting", StepStatus::kUnknown, "", "",
-           "outside the node: check kube_node_status_allocatable and the alert rule separately"}};
+  std::vector<ChainStep> steps = {
+      Pci(f),     Driver(f),       DeviceNodes(f), HostNvml(f),       Runtime(f),
+      Kubelet(f), PluginNvml(f),   Registration(f), NodeResources(f),
+      {ChainStepId::kMetrics, "metrics and alerting", StepStatus::kUnknown, "", "",
+       "outside the node: check kube_node_status_allocatable and the alert rule separately"}};
+  if (NotAGpuNode(f)) {
+    for (auto& step : steps) {
+      step.status = StepStatus::kNotApplicable;
+      step.missing.clear();
+      step.detail = "not a GPU node";
+    }
+    steps.front().detail =
+        "no NVIDIA GPU function on the PCI bus, and no NVIDIA driver, /dev/nvidia*, device plugin or GPU resource on "
+        "the Node that would expect one: not a GPU node";
+  }
+  return steps;
 }
 
 }  // namespace gpuf

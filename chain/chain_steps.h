@@ -1,6 +1,7 @@
 // The GPU chain, step by step from the PCI bus to the Node's allocatable,
 // and the one rule per step that says whether it holds: ok, failed, or
-// unknown with what was not seen.
+// unknown with what was not seen; on a node with no sign of an NVIDIA GPU
+// anywhere, every step is not applicable.
 //
 // Three readers fill ChainFacts from what they have and ask JudgeChain:
 // `analyze` from the loaded bundle (analyzer/chain_verdict.cc), `collect`'s
@@ -18,8 +19,8 @@
 
 namespace gpuf {
 
-enum class StepStatus { kOk, kFailed, kUnknown };
-const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown"
+enum class StepStatus { kOk, kFailed, kUnknown, kNotApplicable };
+const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown" | "not_applicable"
 
 enum class ChainStepId {
   kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources, kMetrics
@@ -91,12 +92,21 @@ struct ChainFacts {
     std::optional<std::string> gpu_capacity;     // nvidia.com/gpu
     std::optional<std::string> gpu_allocatable;  // nvidia.com/gpu
     bool mig_allocatable = false;                // some nvidia.com/mig-* allocatable is not 0
+    // nvidia.com/gpu.shared allocatable, not 0: time-slicing or MPS with
+    // renameByDefault, which advertises the replicas under that name.
+    bool shared_allocatable = false;
   };
   std::optional<Node> node;  // nullopt: the Node object was not captured
 };
 
 // The steps in chain order, the last (metrics and alerting) outside the node.
 std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
+
+// No NVIDIA function on the PCI bus, and nothing else that expects one: no
+// driver loaded, no /dev/nvidia*, no device plugin container or log, and
+// no GPU resource on the Node. A CPU worker, not a broken GPU node; a node
+// whose GPUs left the bus still shows its driver, plugin or Node resource.
+bool NotAGpuNode(const ChainFacts& facts);
 
 }  // namespace gpuf
 

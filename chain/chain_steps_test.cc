@@ -19,7 +19,7 @@ ChainFacts Healthy() {
   f.kubelet_starts = 1;
   f.kubelet_restarted_ns = 1000;
   f.plugin = ChainFacts::Plugin{true, std::nullopt, 2, 2000};
-  f.node = ChainFacts::Node{"2", "2", false};
+  f.node = ChainFacts::Node{"2", "2", false, false};
   return f;
 }
 
@@ -71,6 +71,51 @@ TEST_CASE("JudgeChain: the plugin's NVML failure, a module not loaded, fewer GPU
   CHECK(Statuses(steps) == "ok failed ok ok ok ok failed failed failed unknown");
   CHECK(steps[1].detail == "no /proc/driver/nvidia/version: the NVIDIA module is not loaded");
   CHECK(steps[6].detail == "Failed to initialize NVML: ERROR_UNKNOWN");
+}
+
+TEST_CASE("JudgeChain: more allocatable than GPUs is sharing or MIG, fewer is a failure") {
+  ChainFacts f = Healthy();
+  f.node = ChainFacts::Node{"8", "8", false, false};  // time-slicing, 4 replicas per GPU on 2 GPUs
+  auto steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kOk);
+  CHECK(steps[8].detail == "nvidia.com/gpu capacity 8, allocatable 8 on 2 GPUs: shared replicas (time-slicing or "
+                           "MPS) or MIG devices (single strategy)");
+  f.node = ChainFacts::Node{"2", "1", false, false};
+  steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kFailed);
+  CHECK(steps[8].detail == "nvidia.com/gpu capacity 2, allocatable 1, below the 2 GPUs");
+  // renameByDefault: the replicas are nvidia.com/gpu.shared and nvidia.com/gpu is gone.
+  f.node = ChainFacts::Node{std::nullopt, std::nullopt, false, true};
+  steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kOk);
+  CHECK(steps[8].detail == "nvidia.com/gpu is absent from the Node; shared replicas present (nvidia.com/gpu.shared)");
+  f.node = ChainFacts::Node{"0", "0", false, false};
+  CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
+}
+
+TEST_CASE("NotAGpuNode: a CPU worker has nothing to break; a node whose GPUs left the bus does") {
+  ChainFacts cpu;
+  cpu.pci_gpus = 0;
+  cpu.driver = ChainFacts::Driver{false, "", 0};
+  cpu.device_nodes = ChainFacts::DeviceNodes{0, false};
+  cpu.node = ChainFacts::Node{std::nullopt, std::nullopt, false, false};
+  CHECK(NotAGpuNode(cpu));
+  auto steps = JudgeChain(cpu);
+  for (const auto& step : steps) CHECK(step.status == StepStatus::kNotApplicable);
+  CHECK(std::string(StepStatusName(steps[0].status)) == "not_applicable");
+
+  ChainFacts gone = cpu;
+  gone.node = ChainFacts::Node{"8", "0", false, false};  // the Node still counts its GPUs
+  CHECK_FALSE(NotAGpuNode(gone));
+  CHECK(JudgeChain(gone)[0].status == StepStatus::kFailed);
+  gone = cpu;
+  gone.plugin_container = ChainFacts::PluginContainer{"CONTAINER_RUNNING", "3f9a2c1d8e7b6"};
+  CHECK_FALSE(NotAGpuNode(gone));
+  gone = cpu;
+  gone.driver = ChainFacts::Driver{true, "570.133.20", 0};
+  CHECK_FALSE(NotAGpuNode(gone));
+  ChainFacts unread;  // the PCI bus not captured: nothing says it has no GPU
+  CHECK_FALSE(NotAGpuNode(unread));
 }
 
 }  // TEST_SUITE

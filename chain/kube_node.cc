@@ -28,6 +28,9 @@ ChainFacts::Node NodeGpuResources(const std::vector<NodeResource>& resources) {
     if (r.resource.rfind("nvidia.com/mig-", 0) == 0 && r.field == "allocatable" && r.quantity != "0") {
       node.mig_allocatable = true;
     }
+    if (r.resource == "nvidia.com/gpu.shared" && r.field == "allocatable" && r.quantity != "0") {
+      node.shared_allocatable = true;
+    }
   }
   return node;
 }

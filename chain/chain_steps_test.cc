@@ -93,7 +93,7 @@ TEST_CASE("JudgeChain: more allocatable than GPUs is sharing or MIG, fewer is a 
   CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
 }
 
-TEST_CASE("NotAGpuNode: a CPU worker has nothing to break; a node whose GPUs left the bus does") {
+TEST_CASE("NotAGpuNode: a CPU worker has nothing to break, a node whose GPUs left the bus does") {
   ChainFacts cpu;
   cpu.pci_gpus = 0;
   cpu.driver = ChainFacts::Driver{false, "", 0};

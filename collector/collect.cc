@@ -113,6 +113,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
                         WorkDir::Beside(OutputPathFor(options, "", stamp_ns), ".gpuforensics-staging-"));
   const std::string& staging = staging_dir.path();
   const PlatformMatch platform = RecognizePlatform(host);
+  plan.unit_dirs = SystemdUnitDirs(platform.distribution);
   const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
   plan.node = node.identity.node_name;
   plan.kubeconfig = node.kubectl_kubeconfig;

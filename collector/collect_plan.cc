@@ -156,9 +156,8 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
 
 // Whether the host has a unit file for `unit` where systemd looks for them.
 bool UnitInstalled(const Plan& plan, std::string_view unit) {
-  for (std::string_view dir : {"/etc/systemd/system/", "/run/systemd/system/", "/usr/lib/systemd/system/",
-                               "/lib/systemd/system/"}) {
-    if (plan.host->Lstat(std::string(dir) + std::string(unit)).ok()) return true;
+  for (const auto& dir : plan.unit_dirs) {
+    if (plan.host->Lstat(dir + "/" + std::string(unit)).ok()) return true;
   }
   return false;
 }

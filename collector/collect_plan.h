@@ -18,6 +18,7 @@
 #include "collector/host_exec.h"
 #include "collector/host_root.h"
 #include "collector/probe_runner.h"
+#include "common/platforms.h"
 
 namespace gpuf {
 
@@ -37,6 +38,8 @@ struct Plan {
   // Why crictl or ctr cannot connect (runtime_sockets.h); "" when it can or is not checked.
   std::string crictl_unreachable;
   std::string ctr_unreachable;
+  // Where systemd keeps unit files on this host (common/platforms.h).
+  std::vector<std::string> unit_dirs = SystemdUnitDirs(nullptr);
 };
 
 // A device-plugin container and what its inspection told.

@@ -11,9 +11,6 @@ namespace gpuf {
 
 namespace {
 
-// Where systemd looks for units, in precedence order; a platform adds its own.
-constexpr std::string_view kUnitDirs[] = {"/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system",
-                                          "/lib/systemd/system"};
 // Files that hold kubelet flags on kubeadm-style nodes whatever the platform.
 constexpr std::string_view kFlagFiles[] = {"/var/lib/kubelet/kubeadm-flags.env", "/etc/default/kubelet",
                                            "/etc/sysconfig/kubelet"};
@@ -100,14 +97,6 @@ std::string Expand(std::string_view text, const std::map<std::string, std::strin
     i = braced ? end : end - 1;
   }
   return out;
-}
-
-std::vector<std::string> UnitDirs(const PlatformRow* platform) {
-  std::vector<std::string> dirs(std::begin(kUnitDirs), std::end(kUnitDirs));
-  if (platform) {
-    for (auto dir : PlatformWords(platform->unit_dirs)) dirs.emplace_back(dir);
-  }
-  return dirs;
 }
 
 // The unit file and its drop-ins in the order systemd applies them: the
@@ -229,7 +218,7 @@ std::vector<ArgvSource> KubeletArgvSources(const HostFiles& host, const Platform
       if (u != "kubelet.service") units.emplace_back(u);
     }
   }
-  const std::vector<std::string> dirs = UnitDirs(platform);
+  const std::vector<std::string> dirs = SystemdUnitDirs(platform);
   for (const auto& unit : units) {
     if (auto source = KubeletFromUnit(host, dirs, unit)) sources.push_back(*source);
   }

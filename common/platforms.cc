@@ -302,4 +302,13 @@ PlatformMatch RecognizePlatform(const HostFiles& host) {
   return match;
 }
 
+std::vector<std::string> SystemdUnitDirs(const PlatformRow* platform) {
+  std::vector<std::string> dirs = {"/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system",
+                                   "/lib/systemd/system"};
+  if (platform) {
+    for (auto dir : PlatformWords(platform->unit_dirs)) dirs.emplace_back(dir);
+  }
+  return dirs;
+}
+
 }  // namespace gpuf

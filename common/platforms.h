@@ -66,6 +66,10 @@ const PlatformRow* FindPlatform(std::string_view id);
 // "a b  c" -> {"a", "b", "c"}.
 std::vector<std::string_view> PlatformWords(std::string_view list);
 
+// Where systemd looks for units, in precedence order, then the platform's
+// own (Bottlerocket's sys-root); `platform` may be null.
+std::vector<std::string> SystemdUnitDirs(const PlatformRow* platform);
+
 struct PlatformMatch {
   const PlatformRow* distribution = nullptr;  // the first distribution whose marker holds; kubeadm as the fallback
   std::string evidence;                       // the marker that held ("/etc/os-release: ID=bottlerocket"), "" for the fallback

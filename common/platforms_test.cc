@@ -37,6 +37,16 @@ TEST_CASE("PlatformWords: spaces separate, runs of them do not make empty words"
   CHECK(PlatformWords(" /a  /b /c ") == std::vector<std::string_view>{"/a", "/b", "/c"});
 }
 
+TEST_CASE("SystemdUnitDirs: systemd's own, then a platform's (Bottlerocket's sys-root)") {
+  std::vector<std::string> standard = {"/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system",
+                                       "/lib/systemd/system"};
+  CHECK(SystemdUnitDirs(nullptr) == standard);
+  CHECK(SystemdUnitDirs(FindPlatform("kubeadm")) == standard);
+  auto bottlerocket = SystemdUnitDirs(FindPlatform("bottlerocket"));
+  REQUIRE(bottlerocket.size() == 6);
+  CHECK(bottlerocket[4] == "/x86_64-bottlerocket-linux-gnu/sys-root/usr/lib/systemd/system");
+}
+
 TEST_CASE("RecognizePlatform: each distribution by its own files") {
   struct Case {
     const char* want;

@@ -123,6 +123,28 @@ void DropOutputs(ProbeResult& result, const Status& why) {
   result.artifact.error = "redaction failed, output dropped: " + why.message();
 }
 
+// journalctl's words for a boot the journal does not hold: the first boot
+// since the journal began, or a volatile journal (systemd 239-252, 253+).
+bool SaysNoSuchBoot(std::string_view journalctl_stderr) {
+  for (std::string_view words : {"No such boot ID in journal", "No journal boot entry found",
+                                 "no persistent journal was found"}) {
+    if (journalctl_stderr.find(words) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A journal slice of a boot the journal does not hold is not a failed
+// probe: nothing was there to read. Its stderr is the reason, kept.
+void MarkMissingBoot(ProbeResult& result, const std::string& stderr_path) {
+  auto said = ReadWholeFile(stderr_path);
+  if (!said.ok() || !SaysNoSuchBoot(*said)) return;
+  std::string first_line = said->substr(0, said->find('\n'));
+  for (const auto& staged : result.staged) std::remove(staged.staging_path.c_str());
+  result.staged.clear();
+  result.artifact.outputs.clear();
+  MarkSkipped(result.artifact, SkipReason::kNotFound, "the journal holds no such boot: " + first_line);
+}
+
 void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
                      ProbeResult& result) {
   ManifestArtifact& a = result.artifact;
@@ -180,6 +202,7 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
     SetStatus(a, ProbeStatus::kSignaled);
   } else {
     SetStatus(a, outcome.exit_code == 0 ? ProbeStatus::kOk : ProbeStatus::kNonzeroExit);
+    if (outcome.exit_code != 0 && task.json_lines) MarkMissingBoot(result, err.path());
   }
 }
 

@@ -484,6 +484,13 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   REQUIRE(journal);
   CHECK((*journal)["status"] == "ok");
   CHECK(Member(c, *journal, "stdout").find("Registered device plugin for 'nvidia.com/gpu'") != std::string::npos);
+  // The journal holds one boot: the previous one's slices have nothing to read, not a failure.
+  const json* earlier = Artifact(c.manifest, "journal.nvidia_device_plugin", "boot:-1");
+  REQUIRE(earlier);
+  CHECK((*earlier)["status"] == "skipped");
+  CHECK((*earlier)["skip_reason"] == "not_found");
+  CHECK((*earlier)["error"].get<std::string>().rfind("the journal holds no such boot: ", 0) == 0);
+  CHECK((*earlier)["outputs"].empty());
 
   auto events = test::RunGpuforensics({"sql", out,
       "SELECT l.event FROM log_lines l JOIN artifacts a USING (artifact_id) "

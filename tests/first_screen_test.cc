@@ -73,15 +73,16 @@ TEST_CASE("Text report: verdict, root cause and next action within 25 lines at 8
 
 TEST_CASE("Text report: the seed incident leads with the race, its amplifier under it, the exact crictl command") {
   std::vector<std::string> lines = Lines(RenderText(ReportOf("seed-incident"), DisplayZone()));
-  REQUIRE(lines.size() > 10);
-  CHECK(lines[4] == "GPU chain verdict: BROKEN at step 7, device plugin NVML init (2 later steps fail with it); root "
+  REQUIRE(lines.size() > 11);
+  // Lines 1-4: the report, node, node identity and integrity lines; then the verdict.
+  CHECK(lines[5] == "GPU chain verdict: BROKEN at step 7, device plugin NVML init (2 later steps fail with it); root "
                     "cause: dp-started-before-driver-ready (confirmed)");
-  CHECK(lines[5] == "Root cause [HIGH, confirmed]: dp-started-before-driver-ready");
-  CHECK(lines[7] == "  amplifier [HIGH, confirmed]: dp-null-manager-after-nvml-failure");
-  CHECK(lines[8].rfind("Next action: Restart the device-plugin container only and check that it registers: the command "
+  CHECK(lines[6] == "Root cause [HIGH, confirmed]: dp-started-before-driver-ready");
+  CHECK(lines[8] == "  amplifier [HIGH, confirmed]: dp-null-manager-after-nvml-failure");
+  CHECK(lines[9].rfind("Next action: Restart the device-plugin container only and check that it registers: the command "
                        "below (static pod nvidia-device-plugin-cn-shanghai.10.20.31.47: ",
                        0) == 0);
-  CHECK(lines[9] == "    crictl stop f3d0365e077f8 && crictl rm f3d0365e077f8");
+  CHECK(lines[10] == "    crictl stop f3d0365e077f8 && crictl rm f3d0365e077f8");
 }
 
 TEST_CASE("Text report: a recovered node (chain ok, registered) gets no restart advice and exits 0") {

@@ -36,19 +36,10 @@ EXPECTED_FAILURES = {
     "nvidia-persistenced-2-stops-at-boot": (
         "persistenced-not-running",
         "the daemon's own 'Started (N)' then 'Shutdown (N)' is not read as the unit stopping; no unit_failed line exists"),
-    "k8s-97131-gpu-lost-admission": (
-        "kubelet-readmission-unexpectedadmissionerror",
-        "the admission pattern also matches GetPreferredAllocation failing with 'GPU is lost', a plugin error"),
-    "k8s-device-plugin-readme-timeslicing-request-too-large": (
-        "kubelet-readmission-unexpectedadmissionerror",
-        "the admission pattern also matches time-slicing's 'request ... too large', a configuration limit"),
     "mattshma-150-cpu-manager-static-zh": (
         "ctk-daemon-reload-device-cgroup-loss",
         "the likely outcome fires on NVML Unknown Error and a device cgroup without major 195 with no daemon-reload "
         "in evidence"),
-    "k8s-device-plugin-856-v016-volume-mounts": (
-        "runtime-not-nvidia",
-        "lib_missing matches ERROR_LIBRARY_NOT_FOUND and the rule has no explained_by for the v0.16 volume-mounts rule"),
     # A rule that passes on evidence cut short cannot say what would decide:
     # unknown is not pass (three-valued evidence).
     "k8s-device-plugin-444-cri-log-file-v0.14.1": (

@@ -95,7 +95,8 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     return Status::InvalidArgument("--plugin-pattern is not a valid RE2 pattern", plan.plugin_pattern->error());
   }
   GPUF_ASSIGN_OR_RETURN(ExecMode mode, ParseExecMode(options.exec_mode));
-  HostExec exec(mode, host, options.path_env);
+  const PlatformMatch platform = RecognizePlatform(host);
+  HostExec exec(mode, host, options.path_env, PlatformToolDirs(platform.distribution));
   plan.exec = &exec;
   plan.have_crictl = exec.Has("crictl");
   plan.have_ctr = exec.Has("ctr");
@@ -112,7 +113,6 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   GPUF_ASSIGN_OR_RETURN(WorkDir staging_dir,
                         WorkDir::Beside(OutputPathFor(options, "", stamp_ns), ".gpuforensics-staging-"));
   const std::string& staging = staging_dir.path();
-  const PlatformMatch platform = RecognizePlatform(host);
   plan.unit_dirs = SystemdUnitDirs(platform.distribution);
   const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
   plan.node = node.identity.node_name;

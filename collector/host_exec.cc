@@ -45,9 +45,18 @@ bool HostExec::HostHasTool(const std::string& tool) const {
   return !ToolOnPathUnder("/", tool).empty();
 }
 
+std::string HostExec::PlatformTool(const std::string& tool) const {
+  if (tool.find('/') != std::string::npos || (mode_ == ExecMode::kPath && host_.root() != "/")) return "";
+  for (const auto& dir : tool_dirs_) {
+    std::string path = JoinHostPath(dir, tool);
+    if (host_.Lstat(path).ok()) return path;
+  }
+  return "";
+}
+
 bool HostExec::FoundNormally(const std::string& tool) const {
-  if (mode_ == ExecMode::kPath) return !FindExecutable(tool, path_env_).empty();
-  return HostHasTool(tool);
+  if (mode_ == ExecMode::kPath) return !FindExecutable(tool, path_env_).empty() || !PlatformTool(tool).empty();
+  return HostHasTool(tool) || !PlatformTool(tool).empty();
 }
 
 std::string HostExec::DriverRootTool(const std::string& tool) const {
@@ -88,15 +97,21 @@ PreparedCommand HostExec::Prepare(const std::vector<std::string>& argv) const {
     std::string in_driver_root = DriverRootTool(tool);
     if (!in_driver_root.empty()) return PrepareInDriverRoot(in_driver_root, argv);
   }
+  const std::string off_path = PlatformTool(tool);
   if (mode_ == ExecMode::kPath) {
     prepared.executable = FindExecutable(tool, path_env_);
+    if (prepared.executable.empty()) prepared.executable = off_path;
     prepared.argv = argv;
     if (prepared.executable.empty()) prepared.missing = "'" + tool + "' not found on PATH";
     return prepared;
   }
+  std::vector<std::string> in_root = argv;
   if (!HostHasTool(tool)) {
-    prepared.missing = "'" + tool + "' not found on the host's PATH under " + host_.root();
-    return prepared;
+    if (off_path.empty()) {
+      prepared.missing = "'" + tool + "' not found on the host's PATH under " + host_.root();
+      return prepared;
+    }
+    in_root[0] = off_path;  // chroot and nsenter search the standard PATH only
   }
   const std::string wrapper = mode_ == ExecMode::kChroot ? "chroot" : "nsenter";
   prepared.executable = FindExecutable(wrapper, path_env_);
@@ -109,7 +124,7 @@ PreparedCommand HostExec::Prepare(const std::vector<std::string>& argv) const {
   } else {
     prepared.argv = {"nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--"};
   }
-  prepared.argv.insert(prepared.argv.end(), argv.begin(), argv.end());
+  prepared.argv.insert(prepared.argv.end(), in_root.begin(), in_root.end());
   return prepared;
 }
 

@@ -14,6 +14,11 @@
 // In the last two modes a tool counts as present when the host has it on a
 // standard PATH directory under ROOT, and host paths are passed unprefixed.
 //
+// A tool missing there is looked for in the platform's own tool directories
+// (common/platforms.h: RKE2's /var/lib/rancher/rke2/bin, GKE's
+// /home/kubernetes/bin, ...) under ROOT and run by its full path: in path
+// mode only when ROOT is /, where that binary is this machine's own.
+//
 // In every mode, nvidia-smi missing from the host is looked for in the GPU
 // Operator's driver container, whose root is mounted on the host at
 // /run/nvidia/driver, and run there with chroot: its own binary and libraries.
@@ -42,8 +47,10 @@ struct PreparedCommand {
 
 class HostExec {
  public:
-  HostExec(ExecMode mode, const HostRoot& host, std::string path_env)
-      : mode_(mode), host_(host), path_env_(std::move(path_env)) {}
+  // `platform_tool_dirs`: host directories the platform keeps tools in.
+  HostExec(ExecMode mode, const HostRoot& host, std::string path_env,
+           std::vector<std::string> platform_tool_dirs = {})
+      : mode_(mode), host_(host), path_env_(std::move(path_env)), tool_dirs_(std::move(platform_tool_dirs)) {}
 
   ExecMode mode() const { return mode_; }
   // True when `tool` can be run on the host.
@@ -61,6 +68,9 @@ class HostExec {
   // as seen from inside that root; "" when none has it.
   std::string ToolOnPathUnder(const std::string& root, const std::string& tool) const;
   bool HostHasTool(const std::string& tool) const;
+  // The tool's host path in a platform tool directory, "" when none has it
+  // or (path mode) the root is not this machine's /.
+  std::string PlatformTool(const std::string& tool) const;
   bool FoundNormally(const std::string& tool) const;
   // The tool's path inside the driver container's root, "" when it has none.
   std::string DriverRootTool(const std::string& tool) const;
@@ -69,6 +79,7 @@ class HostExec {
   ExecMode mode_;
   const HostRoot& host_;
   std::string path_env_;
+  std::vector<std::string> tool_dirs_;
 };
 
 }  // namespace gpuf

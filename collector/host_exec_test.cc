@@ -52,6 +52,26 @@ TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH
   CHECK(ParseExecMode("docker").status().message() == "--exec must be path, chroot or nsenter, not 'docker'");
 }
 
+TEST_CASE("HostExec: a platform's own tool directory, by full path, never this machine's in path mode") {
+  test::TempDir dir;
+  // RKE2 keeps crictl and kubectl in /var/lib/rancher/rke2/bin, off the standard PATH.
+  const HostRoot root = HostWithNvidiaSmi(dir, "/var/lib/rancher/rke2/bin/crictl");
+  const std::string path = dir / "bin";
+  const std::vector<std::string> rke2 = {"/var/lib/rancher/rke2/bin"};
+
+  HostExec chroot(ExecMode::kChroot, root, path, rke2);
+  CHECK(chroot.Has("crictl"));
+  CHECK(chroot.Prepare({"crictl", "ps"}).argv ==
+        std::vector<std::string>{"chroot", dir / "root", "/var/lib/rancher/rke2/bin/crictl", "ps"});
+  CHECK_FALSE(chroot.Has("kubectl"));
+  HostExec without(ExecMode::kChroot, root, path);
+  CHECK_FALSE(without.Has("crictl"));
+  // --root points at another machine's files: its binaries are not run from here.
+  HostExec in_path(ExecMode::kPath, root, path, rke2);
+  CHECK_FALSE(in_path.Has("crictl"));
+  CHECK(in_path.Prepare({"crictl", "ps"}).missing == "'crictl' not found on PATH");
+}
+
 TEST_CASE("HostExec: nvidia-smi of a driver container runs in its root, in every mode") {
   test::TempDir dir;
   const HostRoot root = HostWithNvidiaSmi(dir, "/run/nvidia/driver/usr/bin/nvidia-smi");

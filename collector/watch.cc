@@ -106,9 +106,10 @@ void MaybeCheckAllocatable(const WatchOptions& options, const HostRoot& host, Ch
   if (!options.check_allocatable || check.pci_gpus == 0) return;
   auto mode = ParseExecMode(options.collect.exec_mode);
   if (!mode.ok()) return;
-  HostExec exec(*mode, host, options.collect.path_env);
+  const PlatformMatch platform = RecognizePlatform(host);
+  HostExec exec(*mode, host, options.collect.path_env, PlatformToolDirs(platform.distribution));
   // No journal here: the check runs every few minutes and must stay cheap.
-  const IdentifiedNode id = IdentifyNode(options.collect, host, exec, RecognizePlatform(host), "");
+  const IdentifiedNode id = IdentifyNode(options.collect, host, exec, platform, "");
   const std::string& node = id.identity.node_name;
   std::vector<std::string> argv = {"kubectl", "--kubeconfig", id.kubectl_kubeconfig, "--request-timeout=5s",
                                    "get", "node", node, "-o", "json"};

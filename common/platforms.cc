@@ -311,4 +311,12 @@ std::vector<std::string> SystemdUnitDirs(const PlatformRow* platform) {
   return dirs;
 }
 
+std::vector<std::string> PlatformToolDirs(const PlatformRow* platform) {
+  std::vector<std::string> dirs;
+  if (platform) {
+    for (auto dir : PlatformWords(platform->tool_dirs)) dirs.emplace_back(dir);
+  }
+  return dirs;
+}
+
 }  // namespace gpuf

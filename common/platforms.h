@@ -70,6 +70,9 @@ std::vector<std::string_view> PlatformWords(std::string_view list);
 // own (Bottlerocket's sys-root); `platform` may be null.
 std::vector<std::string> SystemdUnitDirs(const PlatformRow* platform);
 
+// The platform's tool directories off the standard PATH; none for null.
+std::vector<std::string> PlatformToolDirs(const PlatformRow* platform);
+
 struct PlatformMatch {
   const PlatformRow* distribution = nullptr;  // the first distribution whose marker holds; kubeadm as the fallback
   std::string evidence;                       // the marker that held ("/etc/os-release: ID=bottlerocket"), "" for the fallback

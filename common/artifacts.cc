@@ -106,6 +106,8 @@ constexpr ArtifactRow kArtifacts[] = {
     {kJournalNvidiaFabricmanager, kCommand, kDriver, "journal", kNoLines, "nvidia-fabricmanager's unit"},
     {kJournalNvidiaDevicePlugin, kCommand, kDriver, "journal", kNoLines,
      "the device plugin's unit, where it runs as a host service"},
+    {kJournalJournald, kCommand, kDriver, "journal", kNoLines,
+     "journald's own lines: what its rate limit suppressed, kernel messages it missed"},
     // Kubernetes: the API server's objects are not on the node.
     {kK8sNode, kCommand, kNotDriver, "node_resources", kLines, "kubectl get node -o json"},
     {kK8sNodePods, kCommand, kNotDriver, "", kNoLines, "kubectl get pods on the node -o json"},

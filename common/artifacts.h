@@ -76,6 +76,7 @@ inline constexpr std::string_view kJournalContainerd = "journal.containerd";
 inline constexpr std::string_view kJournalNvidiaPersistenced = "journal.nvidia_persistenced";
 inline constexpr std::string_view kJournalNvidiaFabricmanager = "journal.nvidia_fabricmanager";
 inline constexpr std::string_view kJournalNvidiaDevicePlugin = "journal.nvidia_device_plugin";
+inline constexpr std::string_view kJournalJournald = "journal.journald";
 inline constexpr std::string_view kK8sNode = "k8s.node";
 inline constexpr std::string_view kK8sNodePods = "k8s.node_pods";
 inline constexpr std::string_view kK8sEvents = "k8s.events";

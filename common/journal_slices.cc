@@ -20,6 +20,8 @@ constexpr JournalSliceRow kJournalSlices[] = {
      "nvidia-fabricmanager.service"},
     {kPluginJournalSlice, "-u nvidia-k8s-device-plugin.service", "nvidia-device-plugin",
      "nvidia-k8s-device-plugin.service", true},
+    // What journald did not store: without it, a line not found is not known to be absent.
+    {artifact::kJournalJournald, "-u systemd-journald.service", "systemd-journald", "systemd-journald.service"},
 };
 
 struct IdentifierAlias {
@@ -46,6 +48,18 @@ std::span<const JournalSliceRow> JournalSliceTable() { return kJournalSlices; }
 const JournalSliceRow* FindJournalSlice(std::string_view name) {
   for (const auto& row : kJournalSlices) {
     if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+const JournalSliceRow* JournalSliceForUnit(std::string_view unit) {
+  for (const auto& row : kJournalSlices) {
+    if (row.unit == unit) return &row;
+    std::string_view selector = row.selector;
+    for (size_t at = selector.find("-u "); at != std::string_view::npos; at = selector.find("-u ", at + 3)) {
+      std::string_view rest = selector.substr(at + 3);
+      if (rest.substr(0, rest.find(' ')) == unit) return &row;
+    }
   }
   return nullptr;
 }

@@ -35,6 +35,10 @@ const JournalSliceRow* FindJournalSlice(std::string_view name);
 // builds log with ("nvidia-fabricmanager"); nullptr when none.
 const JournalSliceRow* JournalSliceForIdentifier(std::string_view identifier);
 
+// The slice that holds a unit's lines (its unit, or a -u of its selector);
+// null when none does.
+const JournalSliceRow* JournalSliceForUnit(std::string_view unit);
+
 }  // namespace gpuf
 
 #endif  // GPUF_COMMON_JOURNAL_SLICES_H_

@@ -23,6 +23,14 @@ TEST_CASE("JournalSliceTable: names are unique and each selects its entries by u
   CHECK(FindJournalSlice("journal.nope") == nullptr);
 }
 
+TEST_CASE("JournalSliceForUnit: the slice whose unit or -u selects the unit") {
+  CHECK(JournalSliceForUnit("kubelet.service")->name == "journal.kubelet");
+  CHECK(JournalSliceForUnit("k3s-agent.service")->name == "journal.kubelet");
+  CHECK(JournalSliceForUnit("crio.service")->name == "journal.containerd");
+  CHECK(JournalSliceForUnit("nvidia-persistenced.service")->name == "journal.nvidia_persistenced");
+  CHECK(JournalSliceForUnit("sshd.service") == nullptr);
+}
+
 TEST_CASE("JournalSliceForIdentifier: an identifier and the other name Fabric Manager logs under") {
   CHECK(JournalSliceForIdentifier("kubelet")->name == "journal.kubelet");
   CHECK(JournalSliceForIdentifier("nv-fabricmanager")->name == "journal.nvidia_fabricmanager");

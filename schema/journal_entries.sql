@@ -14,8 +14,10 @@ CREATE TABLE journal_entries (
   priority        INTEGER,           -- PRIORITY 0..7 (not klog severity)
   transport       TEXT,              -- _TRANSPORT
   event           TEXT,              -- recognised kubelet or systemd event ('registration_request',
-                                     -- 'list_and_watch_ended', 'unit_started', 'daemon_reload', ...), else NULL
-  event_subject   TEXT,              -- what the event is about: the resource or the unit, else NULL;
+                                     -- 'list_and_watch_ended', 'unit_started', 'daemon_reload', ...), or journald's
+                                     -- 'messages_suppressed' (rate limit) and 'kernel_messages_missed'; else NULL
+  event_subject   TEXT,              -- what the event is about: the resource or the unit ('kernel' for missed
+                                     -- kernel messages), else NULL;
                                      -- a unit that runs the kubelet inside it (k3s) is 'kubelet.service'
   message         TEXT               -- MESSAGE as stored (byte arrays as their bytes), capped at 1 MiB
 );

@@ -1,6 +1,8 @@
 // The event a journal entry records, for journal_entries.event and
 // event_subject: PID 1's unit and reload messages, and the kubelet's
-// device-plugin lines (klog header, structured text or JSON inside MESSAGE).
+// device-plugin lines (klog header, structured text or JSON inside MESSAGE),
+// and journald's own about lines it did not store: 'messages_suppressed'
+// (its rate limit; the subject is the unit) and 'kernel_messages_missed'.
 // Everything else is left to the rules. A unit that runs the kubelet inside
 // it (k3s) is recorded as kubelet.service: its start is the kubelet's.
 #ifndef GPUF_ANALYZER_PARSERS_JOURNAL_EVENT_H_

@@ -28,6 +28,23 @@ TEST_CASE("ClassifyJournalEntry: PID 1 names the unit, from the text or the UNIT
   CHECK(old.subject == "nvidia-persistenced.service");
 }
 
+TEST_CASE("ClassifyJournalEntry: journald says what it dropped, by unit or from the kernel") {
+  auto now = ClassifyJournalEntry(Entry("systemd-journald", "systemd-journald.service", 412,
+                                        "Suppressed 1520 messages from kubelet.service"));
+  CHECK(now.kind == "messages_suppressed");
+  CHECK(now.subject == "kubelet.service");
+  // Before systemd 246 the unit's cgroup is named.
+  auto old = ClassifyJournalEntry(Entry("systemd-journald", "systemd-journald.service", 412,
+                                        "Suppressed 88 messages from /system.slice/containerd.service"));
+  CHECK(old.subject == "containerd.service");
+  auto kernel = ClassifyJournalEntry(Entry("systemd-journald", "systemd-journald.service", 412,
+                                           "Missed 47 kernel messages"));
+  CHECK(kernel.kind == "kernel_messages_missed");
+  CHECK(kernel.subject == "kernel");
+  CHECK(ClassifyJournalEntry(Entry("systemd-journald", "systemd-journald.service", 412,
+                                   "Journal started")).kind.empty());
+}
+
 TEST_CASE("ClassifyJournalEntry: k3s runs the kubelet - its unit start and its lines are the kubelet's") {
   JournalEvent started = ClassifyJournalEntry(Entry("systemd", "k3s-agent.service", 1, "Started Lightweight Kubernetes."));
   CHECK(started.kind == "unit_started");

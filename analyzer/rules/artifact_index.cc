@@ -1,5 +1,8 @@
 #include "analyzer/rules/artifact_index.h"
 
+#include "common/artifacts.h"
+#include "common/journal_slices.h"
+
 namespace gpuf {
 
 bool ArtifactNameMatches(std::string_view pattern, std::string_view name) {
@@ -24,7 +27,26 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
     index.artifacts_.push_back(a);
   }
   GPUF_RETURN_IF_ERROR(s.status());
+  GPUF_RETURN_IF_ERROR(index.MarkJournalGaps(db, bundle_id));
   return index;
+}
+
+Status ArtifactIndex::MarkJournalGaps(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT j.event, j.event_subject, j.message FROM journal_entries j JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = ? AND a.name = ? AND j.boot_offset = 0 "
+      "AND j.event IN ('messages_suppressed', 'kernel_messages_missed') ORDER BY j.line"));
+  s.Bind(1, bundle_id);
+  s.Bind(2, std::string(artifact::kJournalJournald));
+  while (s.Step()) {
+    const JournalSliceRow* slice = s.ColumnText(0) == "kernel_messages_missed" ? FindJournalSlice(artifact::kJournalKernel)
+                                                                              : JournalSliceForUnit(s.ColumnText(1));
+    if (!slice) continue;
+    for (auto& a : artifacts_) {
+      if (a.name == slice->name && a.instance == "boot:0" && a.gap.empty()) a.gap = "journald: " + s.ColumnText(2);
+    }
+  }
+  return s.status();
 }
 
 bool ArtifactIndex::Usable(std::string_view pattern) const {
@@ -34,11 +56,29 @@ bool ArtifactIndex::Usable(std::string_view pattern) const {
   return false;
 }
 
+bool ArtifactIndex::Complete(std::string_view pattern) const {
+  bool usable = false;
+  for (const auto& a : artifacts_) {
+    if (!ArtifactNameMatches(pattern, a.name)) continue;
+    if (a.usable && !a.gap.empty()) return false;
+    usable = usable || a.usable;
+  }
+  return usable;
+}
+
+std::string ArtifactIndex::Gap(std::string_view pattern) const {
+  for (const auto& a : artifacts_) {
+    if (a.usable && !a.gap.empty() && ArtifactNameMatches(pattern, a.name)) return a.gap;
+  }
+  return "";
+}
+
 std::string ArtifactIndex::Why(std::string_view pattern) const {
   std::string statuses;
   for (const auto& a : artifacts_) {
     if (!ArtifactNameMatches(pattern, a.name)) continue;
     std::string status = a.skip_reason.empty() ? a.status : a.status + ": " + a.skip_reason;
+    if (!a.gap.empty()) status += "; " + a.gap;
     if (statuses.find(status) == std::string::npos) statuses += (statuses.empty() ? "" : ", ") + status;
   }
   return std::string(pattern) + " (" + (statuses.empty() ? "not collected" : statuses) + ")";

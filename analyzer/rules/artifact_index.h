@@ -2,7 +2,10 @@
 // ("host.nvidia_smi_list", or "journal.*" for a prefix), usable or not. An
 // artifact is usable when its probe ran to the end: status ok, or
 // nonzero_exit (a failing command's output is evidence too). A timed-out,
-// skipped or failed probe is not, and says why.
+// skipped or failed probe is not, and says why. A journal slice of the boot
+// at capture from which journald dropped lines (its rate limit, missed
+// kernel messages; journal.journald says so) is usable but has gaps: a line
+// not found there is unknown, not absent.
 #ifndef GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 #define GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 
@@ -27,6 +30,7 @@ struct BundleArtifact {
   std::string status;
   std::string skip_reason;
   bool usable = false;
+  std::string gap;  // what journald said it dropped from this slice, "" for none
 };
 
 class ArtifactIndex {
@@ -36,6 +40,10 @@ class ArtifactIndex {
 
   const std::vector<BundleArtifact>& artifacts() const { return artifacts_; }
   bool Usable(std::string_view pattern) const;
+  // Usable, and no instance with a gap: its silence is evidence.
+  bool Complete(std::string_view pattern) const;
+  // What journald dropped from a usable instance of it; "" when nothing.
+  std::string Gap(std::string_view pattern) const;
   // For each group none of whose names is usable: "a (timed_out) or b (not collected)".
   std::vector<std::string> Unmet(const std::vector<std::vector<std::string>>& groups) const;
   // "plugin.log[/var/log/pods/.../0.log]", "driver.version"; "" for an unknown id.
@@ -45,6 +53,7 @@ class ArtifactIndex {
 
  private:
   std::string Why(std::string_view pattern) const;
+  Status MarkJournalGaps(Database& db, int64_t bundle_id);
 
   std::vector<BundleArtifact> artifacts_;
   std::map<int64_t, size_t> by_id_;

@@ -18,14 +18,20 @@ const std::vector<std::string>& SourcesOf(const Selection& s) {
   return s.kind == Selection::Kind::kLog ? s.sources : s.from;
 }
 
-// The artifacts behind the unknown selections among `names`, each once.
+// The artifacts behind the unknown selections among `names`, each once; a
+// captured slice with gaps says what journald dropped.
 std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>& names,
-                               const UnknownSelections& unknown) {
+                               const UnknownSelections& unknown, const ArtifactIndex& artifacts) {
   std::vector<std::string> needs;
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     if (!s || !unknown.count(name)) continue;
-    std::string group = Join(SourcesOf(*s), " or ");
+    std::vector<std::string> sources;
+    for (const auto& source : SourcesOf(*s)) {
+      std::string gap = artifacts.Gap(source);
+      sources.push_back(gap.empty() ? source : source + " whole (" + gap + ")");
+    }
+    std::string group = Join(sources, " or ");
     if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
   }
   return needs;
@@ -119,7 +125,7 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
     Truth t = TruthOf(check.condition, rows, unknown);
     r.state = Name(t == Truth::kTrue ? CheckState::kHeld : t == Truth::kFalse ? CheckState::kNotSeen
                                                                               : CheckState::kUnknown);
-    if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown);
+    if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts);
     if (t == Truth::kTrue) {
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), rows, artifacts, r.evidence);
       held.push_back(check.text);
@@ -189,7 +195,8 @@ UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const A
     if (it != rows.end() && !it->second.empty()) continue;
     const auto& sources = SourcesOf(s);
     if (sources.empty()) continue;
-    bool captured = std::any_of(sources.begin(), sources.end(), [&](const std::string& n) { return artifacts.Usable(n); });
+    // A slice journald dropped lines from cannot show that a line is not there.
+    bool captured = std::any_of(sources.begin(), sources.end(), [&](const std::string& n) { return artifacts.Complete(n); });
     if (!captured) unknown.insert(s.name);
   }
   return unknown;
@@ -206,7 +213,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     Truth t = TruthOf(outcome.condition, rows, unknown);
     if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
       undecided = &outcome;
-      undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown);
+      undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts);
     }
     if (t != Truth::kTrue) continue;
     if (outcome.result == "pass" && undecided) break;

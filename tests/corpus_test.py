@@ -33,9 +33,6 @@ EXPECTED_FAILURES = {
         "fabric-manager-not-running",
         "the rule demands NVSwitch evidence from lspci or /dev; a fabric State other than N/A is itself that evidence, "
         "and the -q fragment holds no GPU UUID to attach it to"),
-    "nvidia-persistenced-2-stops-at-boot": (
-        "persistenced-not-running",
-        "the daemon's own 'Started (N)' then 'Shutdown (N)' is not read as the unit stopping; no unit_failed line exists"),
     "mattshma-150-cpu-manager-static-zh": (
         "ctk-daemon-reload-device-cgroup-loss",
         "the likely outcome fires on NVML Unknown Error and a device cgroup without major 195 with no daemon-reload "

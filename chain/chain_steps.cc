@@ -1,6 +1,7 @@
 #include "chain/chain_steps.h"
 
 #include "common/artifacts.h"
+#include "common/parse_int.h"
 
 namespace gpuf {
 
@@ -149,12 +150,12 @@ ChainStep Registration(const Facts& f) {
   return step;
 }
 
-// "32" as a number; nullopt for a quantity that is not a plain count.
+// "32" as a number; nullopt for a quantity that is not a plain count
+// ("500m", "1Ki", a negative number).
 std::optional<int64_t> Count(const std::string& quantity) {
-  if (quantity.empty() || quantity.size() > 12 || quantity.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stoll(quantity);
+  std::optional<int64_t> count = ParseInt64(quantity);
+  if (!count || *count < 0) return std::nullopt;
+  return count;
 }
 
 ChainStep NodeResources(const Facts& f) {

@@ -114,12 +114,17 @@ Status AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence,
   return Status::Ok();
 }
 
-// The artifact keeps no output when one failed to be redacted.
-void DropOutputs(ProbeResult& result, const Status& why) {
+// Removes the staged files and the outputs the manifest would list.
+void ForgetOutputs(ProbeResult& result) {
   for (const auto& staged : result.staged) std::remove(staged.staging_path.c_str());
   result.staged.clear();
   result.artifact.outputs.clear();
-  result.artifact.status = "error";
+}
+
+// The artifact keeps no output when one failed to be redacted.
+void DropOutputs(ProbeResult& result, const Status& why) {
+  ForgetOutputs(result);
+  SetStatus(result.artifact, ProbeStatus::kError);
   result.artifact.error = "redaction failed, output dropped: " + why.message();
 }
 
@@ -134,14 +139,13 @@ bool SaysNoSuchBoot(std::string_view journalctl_stderr) {
 }
 
 // A journal slice of a boot the journal does not hold is not a failed
-// probe: nothing was there to read. Its stderr is the reason, kept.
+// probe: nothing was there to read. The first line of its stderr is kept
+// as the reason.
 void MarkMissingBoot(ProbeResult& result, const std::string& stderr_path) {
   auto said = ReadWholeFile(stderr_path);
   if (!said.ok() || !SaysNoSuchBoot(*said)) return;
   std::string first_line = said->substr(0, said->find('\n'));
-  for (const auto& staged : result.staged) std::remove(staged.staging_path.c_str());
-  result.staged.clear();
-  result.artifact.outputs.clear();
+  ForgetOutputs(result);
   MarkSkipped(result.artifact, SkipReason::kNotFound, "the journal holds no such boot: " + first_line);
 }
 

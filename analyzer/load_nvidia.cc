@@ -2,6 +2,7 @@
 // XML, /proc/driver/nvidia, /proc/devices.
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/nvidia_smi_error.h"
+#include "analyzer/parsers/nvidia_smi_query_text.h"
 #include "analyzer/parsers/nvidia_smi_xml.h"
 #include "analyzer/parsers/proc_nvidia.h"
 #include "analyzer/parsers/version_strings.h"
@@ -53,17 +54,22 @@ void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
 }
 
 void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
+  bool is_xml = in.bytes.find("<nvidia_smi_log") != std::string_view::npos;
   // A failed run prints its error where the XML would be; nvidia_smi_runs
   // records that, and there is no document to complain about.
-  if (in.artifact.status != "ok" && in.bytes.find("<nvidia_smi_log") == std::string_view::npos) return;
-  NvidiaSmiXml xml = ParseNvidiaSmiXml(in.bytes);
+  if (in.artifact.status != "ok" && !is_xml) return;
+  // Imported from a saved `nvidia-smi -q`, the same report arrives as text.
+  bool is_text = !is_xml && HasNvidiaSmiQueryGpu(in.bytes);
+  NvidiaSmiXml xml = is_text ? ParseNvidiaSmiQueryText(in.bytes) : ParseNvidiaSmiXml(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, xml.warnings);
   if (xml.driver_version) {
     InsertVersion(ctx, in, "nvidia-driver-nvml", *xml.driver_version, std::nullopt);
   }
   if (xml.cuda_version) InsertVersion(ctx, in, "cuda", *xml.cuda_version, std::nullopt);
   for (const auto& g : xml.gpus) {
-    if (!g.uuid) continue;
+    // A GPU without its UUID (a pasted part of -q) is still a GPU with these
+    // properties; it joins no -L row.
+    if (!g.uuid && !is_text) continue;
     ctx.Run("UPDATE gpus SET pci_bus_id = ?, minor_number = ?, serial = ?, persistence_mode = ?, mig_mode = ?, "
             "mig_mode_pending = ?, fabric_state = ?, fabric_status = ?, retired_pages_sbe = ?, retired_pages_dbe = ?, "
             "retired_pages_pending = ?, remapped_rows_pending = ?, remapped_rows_failure = ?, name = coalesce(name, ?) "
@@ -71,12 +77,12 @@ void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
             g.pci_bus_id, g.minor_number, g.serial, g.persistence_mode, g.mig_current, g.mig_pending, g.fabric_state,
             g.fabric_status, g.retired_pages.single_bit_count, g.retired_pages.double_bit_count,
             YesNo(g.retired_pages.pending), YesNo(g.remapped_rows.pending), YesNo(g.remapped_rows.failure),
-            g.product_name, *g.uuid);
-    if (ctx.Changes() > 0) continue;
+            g.product_name, g.uuid);
+    if (g.uuid && ctx.Changes() > 0) continue;
     ctx.Run("INSERT INTO gpus (artifact_id, name, uuid, pci_bus_id, minor_number, serial, persistence_mode, mig_mode, "
             "mig_mode_pending, fabric_state, fabric_status, retired_pages_sbe, retired_pages_dbe, "
             "retired_pages_pending, remapped_rows_pending, remapped_rows_failure) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            in.artifact_id, g.product_name, *g.uuid, g.pci_bus_id, g.minor_number, g.serial, g.persistence_mode,
+            in.artifact_id, g.product_name, g.uuid, g.pci_bus_id, g.minor_number, g.serial, g.persistence_mode,
             g.mig_current, g.mig_pending, g.fabric_state, g.fabric_status, g.retired_pages.single_bit_count,
             g.retired_pages.double_bit_count, YesNo(g.retired_pages.pending), YesNo(g.remapped_rows.pending),
             YesNo(g.remapped_rows.failure));

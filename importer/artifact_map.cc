@@ -86,15 +86,14 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   }
   if (kind == "nvidia-bug-report") {
     // The driver's view only: nothing of Kubernetes, containers or
-    // /dev/nvidia*; its nvidia-smi -q is text, not the XML, its lspci and
-    // systemctl status are not our PCI table and unit properties, and the
-    // fabric manager's log is a file, not its journal.
+    // /dev/nvidia*; its lspci and systemctl status are not our PCI table and
+    // unit properties, and the fabric manager's log is a file, not its
+    // journal.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
                   kPluginBpftoolCgroup, kPluginSystemdScope, kJournalKubelet, kJournalContainerd,
-                  kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kHostNvidiaSmiQueryXml,
-                  kPciNvidiaFunctions, kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime,
-                  kConfigStaticPod, kK8sNode});
+                  kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kPciNvidiaFunctions,
+                  kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
   }
   if (kind == "must-gather") {
     // Cluster-side objects and operand logs; the node is seen only through
@@ -102,8 +101,8 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup,
                   kPluginSystemdScope, kJournalKubelet, kJournalContainerd, kJournalSystemd,
-                  kJournalNvidiaDevicePlugin, kHostNvidiaSmiQueryXml, kPciNvidiaFunctions, kSystemdUnits,
-                  kConfigContainerd, kConfigNvidiaContainerRuntime});
+                  kJournalNvidiaDevicePlugin, kPciNvidiaFunctions, kSystemdUnits, kConfigContainerd,
+                  kConfigNvidiaContainerRuntime});
   }
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's

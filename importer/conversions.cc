@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/parsers/nvidia_smi_query_text.h"
 #include "analyzer/parsers/version_strings.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
@@ -98,6 +99,12 @@ int YearOf(int64_t unix_ns) {
   return tm.tm_year + 1900;
 }
 
+bool AddSmiQueryFacts(const std::string& source_file, std::string_view text, ImportPlan& plan) {
+  if (!HasNvidiaSmiQueryGpu(text)) return false;
+  plan.Add({std::string(artifact::kHostNvidiaSmiQueryXml), "", source_file, std::string(text), "", "nvidia-smi -q text", 0});
+  return true;
+}
+
 void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan) {
   const std::string instance = piece.instance == "path" ? piece.host_path : piece.instance;
   const std::string bytes(piece.bytes);
@@ -161,6 +168,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
     case Conversion::kSmiQuery: {
       Converted c = SmiQueryToList(bytes);
       if (c.rows > 0) plan.Add({std::string(artifact::kHostNvidiaSmiList), "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
+      AddSmiQueryFacts(piece.source_file, bytes, plan);
       return;
     }
     case Conversion::kVersions:

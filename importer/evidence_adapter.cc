@@ -249,14 +249,17 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
       }
       case Conversion::kSmiQuery: {
         Converted c = SmiQueryToList(text);
-        if (c.rows == 0) {
-          rec.not_read = "recognised as nvidia-smi -q, read into nothing: no GPU block with a UUID (a part of the output)";
+        if (c.rows > 0) {
+          ImportedArtifact a{SmiName(r.view.view, false), "", f.path, c.text, "", "from nvidia-smi -q", 0};
+          if (r.view.view == View::kUnknown) a.context = "unknown";
+          plan.Add(std::move(a));
+          Join(note, ViewNote(r));
+        }
+        if (!AddSmiQueryFacts(f.path, text, plan)) {
+          rec.not_read = "recognised as nvidia-smi -q, read into nothing: no GPU field in it (a part of the output)";
           continue;
         }
-        ImportedArtifact a{SmiName(r.view.view, false), "", f.path, c.text, "", "from nvidia-smi -q", 0};
-        if (r.view.view == View::kUnknown) a.context = "unknown";
-        plan.Add(std::move(a));
-        Join(note, ViewNote(r));
+        if (c.rows == 0) Join(note, "GPU properties only: no GPU UUID in it, so no list of GPUs");
         break;
       }
       case Conversion::kSystemctlStatus: {

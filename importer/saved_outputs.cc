@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyzer/parsers/klog.h"
+#include "analyzer/parsers/nvidia_smi_query_text.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 
@@ -152,30 +153,11 @@ ConvertedLog ConvertPluginLog(std::string_view text, int year, int64_t fallback_
 
 Converted SmiQueryToList(std::string_view query) {
   Converted out;
-  std::string name, uuid;
-  bool in_gpu = false;
-  auto flush = [&] {
-    if (in_gpu && !uuid.empty()) {
-      out.text += "GPU " + std::to_string(out.rows) + ": " + name + " (UUID: " + uuid + ")\n";
-      ++out.rows;
-    }
-    name.clear();
-    uuid.clear();
-  };
-  ForEachLine(query, [&](int, std::string_view line) {
-    if (line.rfind("GPU ", 0) == 0 && line.find(':') != std::string_view::npos) {
-      flush();
-      in_gpu = true;
-      return;
-    }
-    size_t colon = line.find(" : ");
-    if (!in_gpu || colon == std::string_view::npos) return;
-    std::string_view key = Trim(line.substr(0, colon));
-    std::string_view value = Trim(line.substr(colon + 3));
-    if (key == "Product Name" && name.empty()) name = std::string(value);
-    if (key == "GPU UUID" && uuid.empty()) uuid = std::string(value);
-  });
-  flush();
+  for (const NvidiaSmiGpu& g : ParseNvidiaSmiQueryText(query).gpus) {
+    if (!g.uuid) continue;
+    out.text += "GPU " + std::to_string(out.rows) + ": " + g.product_name.value_or("") + " (UUID: " + *g.uuid + ")\n";
+    ++out.rows;
+  }
   return out;
 }
 

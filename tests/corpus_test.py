@@ -29,10 +29,6 @@ import yaml
 
 # case -> (rule id, what in the rule keeps the expectation from holding)
 EXPECTED_FAILURES = {
-    "cnd-gpu-operator-fabric-in-progress": (
-        "fabric-manager-not-running",
-        "the rule demands NVSwitch evidence from lspci or /dev; a fabric State other than N/A is itself that evidence, "
-        "and the -q fragment holds no GPU UUID to attach it to"),
     "mattshma-150-cpu-manager-static-zh": (
         "ctk-daemon-reload-device-cgroup-loss",
         "the likely outcome fires on NVML Unknown Error and a device cgroup without major 195 with no daemon-reload "

@@ -22,13 +22,6 @@ bool ParseInt(std::string_view text, Int& out, int base = 10) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-// nvidia-smi writes these where NVML had no value; newer drivers bracket them.
-bool IsSentinel(std::string_view value) {
-  if (value.size() >= 2 && value.front() == '[' && value.back() == ']') value = value.substr(1, value.size() - 2);
-  return value.empty() || value == "N/A" || value == "Not Supported" || value == "Unknown Error" ||
-         value == "Insufficient Permissions" || value == "Requested functionality has been deprecated";
-}
-
 // Maps byte offsets (pugixml's offset_debug) to 1-based line numbers.
 class LineIndex {
  public:
@@ -57,7 +50,7 @@ class Leaves {
   std::optional<std::string> Text(pugi::xml_node node) const {
     if (!node) return std::nullopt;
     std::string_view value = Trim(node.text().get());
-    if (IsSentinel(value)) return std::nullopt;
+    if (IsNvidiaSmiSentinel(value)) return std::nullopt;
     return std::string(value);
   }
 
@@ -166,6 +159,12 @@ NvidiaSmiGpu ReadGpu(pugi::xml_node gpu, Leaves& leaves) {
 }
 
 }  // namespace
+
+bool IsNvidiaSmiSentinel(std::string_view value) {
+  if (value.size() >= 2 && value.front() == '[' && value.back() == ']') value = value.substr(1, value.size() - 2);
+  return value.empty() || value == "N/A" || value == "Not Supported" || value == "Unknown Error" ||
+         value == "Insufficient Permissions" || value == "Requested functionality has been deprecated";
+}
 
 NvidiaSmiXml ParseNvidiaSmiXml(std::string_view text) {
   NvidiaSmiXml parsed;

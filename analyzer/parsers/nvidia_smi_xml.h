@@ -68,6 +68,10 @@ struct NvidiaSmiXml {
 
 NvidiaSmiXml ParseNvidiaSmiXml(std::string_view text);
 
+// True for what nvidia-smi writes where NVML had no value: "N/A", "Not
+// Supported", "Unknown Error", ...; newer drivers bracket them ("[N/A]").
+bool IsNvidiaSmiSentinel(std::string_view value);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_PARSERS_NVIDIA_SMI_XML_H_

@@ -59,6 +59,7 @@ void LoadKubeletConfig(LoadContext& ctx, const MemberInput& in) {
   KubeletConfig c = ParseKubeletConfig(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, c.warnings);
   if (!c.cgroup_driver.empty()) Value(ctx, in, "kubelet.cgroup_driver", c.cgroup_driver);
+  if (!c.cpu_manager_policy.empty()) Value(ctx, in, "kubelet.cpu_manager_policy", c.cpu_manager_policy);
   if (!c.static_pod_path.empty()) Value(ctx, in, "kubelet.static_pod_path", c.static_pod_path);
   for (const auto& [gate, on] : c.feature_gates) Value(ctx, in, "kubelet.feature_gate." + gate, std::optional<bool>(on));
 }

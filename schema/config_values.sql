@@ -8,6 +8,7 @@ CREATE TABLE config_values (
   key          TEXT NOT NULL,   -- 'containerd.default_runtime_name', 'containerd.runtime.<name>.systemd_cgroup',
                                 -- 'containerd.runtime.<name>.binary_name', 'containerd.enable_cdi',
                                 -- 'nvidia_runtime.mode', 'nvidia_runtime.no_cgroups', 'kubelet.cgroup_driver',
+                                -- 'kubelet.cpu_manager_policy',
                                 -- 'checkpoint.registered.<resource>', 'crictl_info.default_runtime_name',
                                 -- 'crio.default_runtime', 'crio.runtime.<name>.runtime_path', ...
   value        TEXT NOT NULL    -- as read; booleans as 'true' / 'false'

@@ -29,10 +29,6 @@ import yaml
 
 # case -> (rule id, what in the rule keeps the expectation from holding)
 EXPECTED_FAILURES = {
-    "mattshma-150-cpu-manager-static-zh": (
-        "ctk-daemon-reload-device-cgroup-loss",
-        "the likely outcome fires on NVML Unknown Error and a device cgroup without major 195 with no daemon-reload "
-        "in evidence"),
     # A rule that passes on evidence cut short cannot say what would decide:
     # unknown is not pass (three-valued evidence).
     "k8s-device-plugin-444-cri-log-file-v0.14.1": (

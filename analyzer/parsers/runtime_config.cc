@@ -225,6 +225,7 @@ KubeletConfig ParseKubeletConfig(std::string_view text) {
       return config;
     }
     config.cgroup_driver = scalar(root, "cgroupDriver");
+    config.cpu_manager_policy = scalar(root, "cpuManagerPolicy");
     config.static_pod_path = scalar(root, "staticPodPath");
     const YAML::Node gates = root["featureGates"];
     if (gates && !gates.IsNull() && !gates.IsMap()) w.push_back({line_of(gates), "featureGates: not a mapping"});

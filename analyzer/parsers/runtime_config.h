@@ -81,6 +81,7 @@ CrioConfig ParseCrioConfig(std::string_view toml_text);
 
 struct KubeletConfig {
   std::string cgroup_driver;  // "systemd" | "cgroupfs"
+  std::string cpu_manager_policy;  // "none" | "static"; "" when the file does not set it
   std::map<std::string, bool> feature_gates;
   std::string static_pod_path;
   std::vector<ParseWarning> warnings;

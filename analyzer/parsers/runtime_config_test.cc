@@ -193,6 +193,7 @@ authentication:
   x509:
     clientCAFile: /etc/kubernetes/pki/ca.crt
 cgroupDriver: systemd
+cpuManagerPolicy: static
 featureGates:
   DevicePluginCDIDevices: true
   KubeletPodResourcesGet: false
@@ -201,6 +202,7 @@ staticPodPath: /etc/kubernetes/manifests
 )");
   CHECK(config.warnings.empty());
   CHECK(config.cgroup_driver == "systemd");
+  CHECK(config.cpu_manager_policy == "static");
   CHECK(config.static_pod_path == "/etc/kubernetes/manifests");
   CHECK(config.feature_gates == std::map<std::string, bool>{{"DevicePluginCDIDevices", true},
                                                             {"KubeletPodResourcesGet", false}});

@@ -34,6 +34,21 @@ TEST_CASE("ComputeCannotTell: captures by the checks they decide, what would con
   CHECK(c[3].command == "lspci -nn -d 10de:");
 }
 
+TEST_CASE("ComputeCannotTell: a rule left undecided by a log cut short or never captured names what decides it") {
+  std::vector<RuleRun> runs = {
+      {"runtime-not-nvidia", "unknown",
+       "undecided: plugin.log whole (it ends inside the plugin's config dump, before NVML was loaded: cut short) or "
+       "plugin.crictl_logs; journal.kubelet whole (journald: Suppressed 12 messages from kubelet.service) not "
+       "captured, and it decides whether 'lib_missing and not default_nvidia' holds",
+       0},
+  };
+  std::vector<CannotTell> c = ComputeCannotTell(runs, {});
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].captures == std::vector<std::string>{"journal.kubelet"});
+  CHECK(c[1].captures == std::vector<std::string>{"plugin.log", "plugin.crictl_logs"});
+  CHECK(c[1].rules == std::vector<std::string>{"runtime-not-nvidia"});
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -63,6 +63,13 @@ void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& pa
   std::vector<std::string> messages = LoadLogRows(ctx, in, parsed, container);
   std::vector<LogMessage> lines;
   for (size_t i = 0; i < parsed.records.size(); ++i) lines.push_back({parsed.records[i].line, messages[i]});
+  StorePluginConfigs(ctx, in, container, lines);
+}
+
+}  // namespace
+
+void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        const std::vector<LogMessage>& lines) {
   PluginConfigScan scan = FindPluginConfigs(lines);
   ctx.WarnAll(in.artifact_id, in.output.member, scan.warnings);
   for (const auto& c : scan.configs) {
@@ -84,8 +91,6 @@ void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& pa
     for (const auto& r : c.resource_names) add("resource", r);
   }
 }
-
-}  // namespace
 
 void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
                         int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text) {

@@ -118,6 +118,10 @@ int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a);
 // One line the device plugin wrote, as log_lines holds it.
 void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
                         int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text);
+// The configurations the plugin printed ("Running with config:") among its
+// messages, as plugin_config rows; a dump that is cut short is a warning.
+void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        const std::vector<LogMessage>& lines);
 
 }  // namespace gpuf
 

@@ -31,9 +31,6 @@ import yaml
 EXPECTED_FAILURES = {
     # A rule that passes on evidence cut short cannot say what would decide:
     # unknown is not pass (three-valued evidence).
-    "k8s-device-plugin-444-cri-log-file-v0.14.1": (
-        "runtime-not-nvidia",
-        "passes on a plugin log that ends before its NVML failure, instead of naming config.containerd as deciding"),
     "ogkm-1150-xid45-after-nvlink-xid": (
         "xid-other-marks-unhealthy",
         "passes on an application Xid 45 instead of naming the earlier NVLink Xids (journal.kernel) as deciding"),

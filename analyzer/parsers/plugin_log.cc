@@ -351,7 +351,7 @@ PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
     }
     i = j - 1;
     if (!done) {
-      scan.warnings.push_back({header_line, "config dump ends before its closing brace"});
+      scan.warnings.push_back({header_line, kConfigDumpCutShort});
       continue;
     }
     json doc = json::parse(body, nullptr, false);

@@ -107,6 +107,10 @@ struct PluginConfig {
   std::vector<std::string> resource_names;       // resources.gpus/mig names, then sharing renames
 };
 
+// The warning for a dump the text ends inside of: the log was cut short
+// there, since the plugin writes its dump at once.
+inline constexpr char kConfigDumpCutShort[] = "config dump ends before its closing brace";
+
 struct PluginConfigScan {
   std::vector<PluginConfig> configs;  // one per plugin (re)start
   std::vector<ParseWarning> warnings; // a dump cut short or not JSON

@@ -1,5 +1,6 @@
 #include "analyzer/rules/artifact_index.h"
 
+#include "analyzer/parsers/plugin_log.h"
 #include "common/artifacts.h"
 #include "common/journal_slices.h"
 
@@ -28,6 +29,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
   }
   GPUF_RETURN_IF_ERROR(s.status());
   GPUF_RETURN_IF_ERROR(index.MarkJournalGaps(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(index.MarkCutShortPluginLogs(db, bundle_id));
   return index;
 }
 
@@ -45,6 +47,20 @@ Status ArtifactIndex::MarkJournalGaps(Database& db, int64_t bundle_id) {
     for (auto& a : artifacts_) {
       if (a.name == slice->name && a.instance == "boot:0" && a.gap.empty()) a.gap = "journald: " + s.ColumnText(2);
     }
+  }
+  return s.status();
+}
+
+Status ArtifactIndex::MarkCutShortPluginLogs(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT DISTINCT w.artifact_id FROM parse_warnings w JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = ? AND w.message = ?"));
+  s.Bind(1, bundle_id);
+  s.Bind(2, std::string(kConfigDumpCutShort));
+  while (s.Step()) {
+    auto it = by_id_.find(s.ColumnInt(0));
+    if (it == by_id_.end() || !artifacts_[it->second].gap.empty()) continue;
+    artifacts_[it->second].gap = "it ends inside the plugin's config dump, before NVML was loaded: cut short";
   }
   return s.status();
 }

@@ -5,7 +5,8 @@
 // skipped or failed probe is not, and says why. A journal slice of the boot
 // at capture from which journald dropped lines (its rate limit, missed
 // kernel messages; journal.journald says so) is usable but has gaps: a line
-// not found there is unknown, not absent.
+// not found there is unknown, not absent. So is a device-plugin log that ends
+// inside the plugin's config dump: it was cut short before NVML was loaded.
 #ifndef GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 #define GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 
@@ -30,7 +31,7 @@ struct BundleArtifact {
   std::string status;
   std::string skip_reason;
   bool usable = false;
-  std::string gap;  // what journald said it dropped from this slice, "" for none
+  std::string gap;  // what is missing from it (journald's drops, a cut), "" for none
 };
 
 class ArtifactIndex {
@@ -42,7 +43,7 @@ class ArtifactIndex {
   bool Usable(std::string_view pattern) const;
   // Usable, and no instance with a gap: its silence is evidence.
   bool Complete(std::string_view pattern) const;
-  // What journald dropped from a usable instance of it; "" when nothing.
+  // What is missing from a usable instance of it; "" when nothing.
   std::string Gap(std::string_view pattern) const;
   // For each group none of whose names is usable: "a (timed_out) or b (not collected)".
   std::vector<std::string> Unmet(const std::vector<std::vector<std::string>>& groups) const;
@@ -54,6 +55,7 @@ class ArtifactIndex {
  private:
   std::string Why(std::string_view pattern) const;
   Status MarkJournalGaps(Database& db, int64_t bundle_id);
+  Status MarkCutShortPluginLogs(Database& db, int64_t bundle_id);
 
   std::vector<BundleArtifact> artifacts_;
   std::map<int64_t, size_t> by_id_;

@@ -47,13 +47,20 @@ class FixtureBuilder {
     InsertArtifacts();
     std::map<std::string, int> next_line;
     std::map<std::string, std::string> texts;  // by key: lines as artifact_lines keeps them
+    std::map<std::string, std::vector<std::string>> messages;  // by key: a plugin log's messages
     for (const auto& line : sample_.lines) {
       const std::string key = Key(line.artifact);
       int number = ++next_line[key];
       StoreLine(key, number, line);
       if (!IsJournal(SplitName(key).name)) texts[key] += line.text + "\n";
+      if (IsPluginLog(SplitName(key).name)) messages[key].push_back(ReadPluginLine(line.text).message);
     }
     for (const auto& [key, text] : texts) LoadArtifactLines(*ctx_, Input(key, text));
+    for (const auto& [key, lines] : messages) {
+      std::vector<LogMessage> numbered;
+      for (size_t i = 0; i < lines.size(); ++i) numbered.push_back({static_cast<int>(i + 1), lines[i]});
+      StorePluginConfigs(*ctx_, Input(key, ""), std::nullopt, numbered);
+    }
     GPUF_RETURN_IF_ERROR(ctx_->status());
     for (const auto& row : sample_.rows) {
       Status s = InsertRow(row);

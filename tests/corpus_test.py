@@ -28,13 +28,7 @@ import sys
 import yaml
 
 # case -> (rule id, what in the rule keeps the expectation from holding)
-EXPECTED_FAILURES = {
-    # A rule that passes on evidence cut short cannot say what would decide:
-    # unknown is not pass (three-valued evidence).
-    "ogkm-1150-xid45-after-nvlink-xid": (
-        "xid-other-marks-unhealthy",
-        "passes on an application Xid 45 instead of naming the earlier NVLink Xids (journal.kernel) as deciding"),
-}
+EXPECTED_FAILURES = {}
 
 # Problems an expected failure may show: its rule named, or a cannot-tell that names the wrong capture.
 def expected_problem(problem, rule):

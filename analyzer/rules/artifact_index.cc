@@ -1,5 +1,9 @@
 #include "analyzer/rules/artifact_index.h"
 
+#include <re2/re2.h>
+
+#include <set>
+
 #include "analyzer/parsers/plugin_log.h"
 #include "common/artifacts.h"
 #include "common/journal_slices.h"
@@ -30,6 +34,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
   GPUF_RETURN_IF_ERROR(s.status());
   GPUF_RETURN_IF_ERROR(index.MarkJournalGaps(db, bundle_id));
   GPUF_RETURN_IF_ERROR(index.MarkCutShortPluginLogs(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(index.MarkKernelLogsWithoutTheirCause(db, bundle_id));
   return index;
 }
 
@@ -63,6 +68,37 @@ Status ArtifactIndex::MarkCutShortPluginLogs(Database& db, int64_t bundle_id) {
     artifacts_[it->second].gap = "it ends inside the plugin's config dump, before NVML was loaded: cut short";
   }
   return s.status();
+}
+
+// "NVRM: Xid (PCI:0000:dc:00): 45, pid=..., Ch 00000001 caused by previous
+// Xid 149": the driver names the Xid a channel teardown follows. A kernel log
+// that holds the teardown and not that Xid starts after it.
+Status ArtifactIndex::MarkKernelLogsWithoutTheirCause(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT j.artifact_id, j.message FROM journal_entries j JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = ? AND a.name = ? AND a.instance = 'boot:0' AND j.message LIKE '%NVRM: Xid%' ORDER BY j.line"));
+  s.Bind(1, bundle_id);
+  s.Bind(2, std::string(artifact::kJournalKernel));
+  static const RE2 xid(R"(NVRM: Xid \([^)]*\): (\d+))");
+  static const RE2 cause(R"(caused by previous Xid (\d+))");
+  std::map<int64_t, std::set<std::string>> seen;
+  std::map<int64_t, std::set<std::string>> missing;
+  while (s.Step()) {
+    int64_t id = s.ColumnInt(0);
+    std::string message = s.ColumnText(1);
+    std::string number, earlier;
+    if (RE2::PartialMatch(message, xid, &number)) seen[id].insert(number);
+    if (RE2::PartialMatch(message, cause, &earlier) && !seen[id].count(earlier)) missing[id].insert(earlier);
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  for (const auto& [id, numbers] : missing) {
+    auto it = by_id_.find(id);
+    if (it == by_id_.end() || !artifacts_[it->second].gap.empty()) continue;
+    std::string list;
+    for (const auto& n : numbers) list += (list.empty() ? "Xid " : ", ") + n;
+    artifacts_[it->second].gap = "its Xid lines follow an earlier " + list + " that it does not hold: it starts late";
+  }
+  return Status::Ok();
 }
 
 bool ArtifactIndex::Usable(std::string_view pattern) const {

@@ -6,7 +6,8 @@
 // at capture from which journald dropped lines (its rate limit, missed
 // kernel messages; journal.journald says so) is usable but has gaps: a line
 // not found there is unknown, not absent. So is a device-plugin log that ends
-// inside the plugin's config dump: it was cut short before NVML was loaded.
+// inside the plugin's config dump: it was cut short before NVML was loaded;
+// and a kernel log whose Xid lines name an earlier Xid it does not hold.
 #ifndef GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 #define GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 
@@ -56,6 +57,7 @@ class ArtifactIndex {
   std::string Why(std::string_view pattern) const;
   Status MarkJournalGaps(Database& db, int64_t bundle_id);
   Status MarkCutShortPluginLogs(Database& db, int64_t bundle_id);
+  Status MarkKernelLogsWithoutTheirCause(Database& db, int64_t bundle_id);
 
   std::vector<BundleArtifact> artifacts_;
   std::map<int64_t, size_t> by_id_;

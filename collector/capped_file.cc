@@ -1,5 +1,6 @@
 #include "collector/capped_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -33,7 +34,7 @@ Status CappedFile::Open() {
 }
 
 Status CappedFile::Write(std::string_view bytes) {
-  if (mode_ == KeepMode::kHead) {
+  if (mode_ != KeepMode::kTail) {
     int64_t room = cap_ - stored_;
     if (room <= 0) {
       dropped_ += static_cast<int64_t>(bytes.size());
@@ -75,9 +76,39 @@ Status CappedFile::CompactToTail(int64_t keep, bool cut_at_line) {
   return Status::Ok();
 }
 
+// "c\nb\na\n" -> "a\nb\nc\n", in place: the whole text reversed, then each
+// line, so one buffer of the cap's size is all it holds. A last line without
+// its newline was cut by the cap or a timeout: it is dropped and counted.
+Status CappedFile::ReverseWholeLines() {
+  std::string text(static_cast<size_t>(stored_), '\0');
+  ssize_t n = pread(fd_, text.data(), text.size(), 0);
+  if (n != static_cast<ssize_t>(text.size())) {
+    return Status::IoError("re-reading '" + path_ + "'", n < 0 ? std::strerror(errno) : "short read");
+  }
+  size_t end = text.rfind('\n');
+  size_t whole = end == std::string::npos ? 0 : end + 1;
+  dropped_ += static_cast<int64_t>(text.size() - whole);
+  text.resize(whole);
+  if (!text.empty()) {
+    std::reverse(text.begin(), text.end() - 1);  // the last newline stays last
+    for (auto line = text.begin(); line != text.end();) {
+      auto newline = std::find(line, text.end(), '\n');
+      std::reverse(line, newline);
+      line = newline == text.end() ? newline : newline + 1;
+    }
+  }
+  if (ftruncate(fd_, 0) != 0 || lseek(fd_, 0, SEEK_SET) != 0) {
+    return Status::IoError("truncating '" + path_ + "'", std::strerror(errno));
+  }
+  GPUF_RETURN_IF_ERROR(WriteAll(fd_, text, path_));
+  stored_ = static_cast<int64_t>(text.size());
+  return Status::Ok();
+}
+
 Status CappedFile::Finish() {
   Status status;
   if (mode_ == KeepMode::kTail && stored_ > cap_) status = CompactToTail(cap_, /*cut_at_line=*/true);
+  if (mode_ == KeepMode::kNewestFirst && fd_ >= 0) status = ReverseWholeLines();
   if (fd_ >= 0 && close(fd_) != 0 && status.ok()) {
     status = Status::IoError("closing '" + path_ + "'", std::strerror(errno));
   }

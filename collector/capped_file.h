@@ -2,8 +2,11 @@
 //
 // Head mode keeps the first bytes (command output: the start explains the
 // rest); tail mode keeps the newest bytes (logs: the end is where the failure
-// is), cut at a line start. Either way the bytes that did not fit are counted,
-// so the manifest can say exactly how much was dropped.
+// is), cut at a line start. Newest-first mode is for a log printed newest
+// first (journalctl -r): its first whole lines are kept, so a timeout or the
+// cap drops the oldest, and Finish puts them back in time order. Either way
+// the bytes that did not fit are counted, so the manifest can say exactly how
+// much was dropped.
 #ifndef GPUF_COLLECTOR_CAPPED_FILE_H_
 #define GPUF_COLLECTOR_CAPPED_FILE_H_
 
@@ -15,7 +18,7 @@
 
 namespace gpuf {
 
-enum class KeepMode { kHead, kTail };
+enum class KeepMode { kHead, kTail, kNewestFirst };
 
 class CappedFile {
  public:
@@ -29,7 +32,7 @@ class CappedFile {
   Status Open();
   // Never fails for lack of room: bytes over the cap are counted and dropped.
   Status Write(std::string_view bytes);
-  // Applies the tail cut and closes. Call once.
+  // Applies the tail cut or the newest-first reordering, and closes. Call once.
   Status Finish();
 
   const std::string& path() const { return path_; }
@@ -39,6 +42,7 @@ class CappedFile {
 
  private:
   Status CompactToTail(int64_t keep, bool cut_at_line);
+  Status ReverseWholeLines();
 
   std::string path_;
   int64_t cap_;

@@ -31,6 +31,29 @@ TEST_CASE("CappedFile: tail mode keeps the newest whole lines") {
   CHECK(f.dropped_bytes() == 48);
 }
 
+TEST_CASE("CappedFile: newest-first mode keeps the newest whole lines, in time order") {
+  test::TempDir dir;
+  CappedFile f(dir / "out", 16, KeepMode::kNewestFirst);
+  REQUIRE(f.Open().ok());
+  for (int i = 9; i >= 0; --i) REQUIRE(f.Write("line" + std::to_string(i) + "\n").ok());
+  REQUIRE(f.Finish().ok());
+  // 16 bytes held "line9\nline8\nline": the cut line is dropped too.
+  CHECK(test::ReadFile(dir / "out") == "line8\nline9\n");
+  CHECK(f.stored_bytes() == 12);
+  CHECK(f.dropped_bytes() == 48);
+}
+
+TEST_CASE("CappedFile: newest-first output stopped mid-line (a timeout) loses only that line") {
+  test::TempDir dir;
+  CappedFile f(dir / "out", 100, KeepMode::kNewestFirst);
+  REQUIRE(f.Open().ok());
+  REQUIRE(f.Write("newest\nmiddle\nolde").ok());
+  REQUIRE(f.Finish().ok());
+  CHECK(test::ReadFile(dir / "out") == "middle\nnewest\n");
+  CHECK(f.dropped_bytes() == 4);
+  CHECK(f.truncated());
+}
+
 TEST_CASE("CappedFile: under the cap nothing is dropped") {
   test::TempDir dir;
   CappedFile f(dir / "out", 100, KeepMode::kTail);

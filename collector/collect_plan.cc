@@ -90,21 +90,20 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   if (row.kind == ProbeKind::kFile) {
     bool any = false;
     for (const auto& pattern : SplitSpaces(row.target)) {
-      if (!HasWildcard(pattern)) {
-        ProbeTask t = FileTask(row.name, row.phase, pattern, "");
+      auto add = [&](const std::string& path, const std::string& instance) {
+        ProbeTask t = FileTask(row.name, row.phase, path, instance);
         t.keep = row.keep;
         t.cap_bytes = row.cap_bytes;
+        t.driver_read = row.driver_read;
+        if (row.driver_read) t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
         tasks.push_back(t);
         any = true;
+      };
+      if (!HasWildcard(pattern)) {
+        add(pattern, "");
         continue;
       }
-      for (const auto& path : ExpandHostGlob(*plan.host, pattern)) {
-        ProbeTask t = FileTask(row.name, row.phase, path, path);
-        t.keep = row.keep;
-        t.cap_bytes = row.cap_bytes;
-        tasks.push_back(t);
-        any = true;
-      }
+      for (const auto& path : ExpandHostGlob(*plan.host, pattern)) add(path, path);
     }
     if (!any) {
       ProbeTask t = FileTask(row.name, row.phase, std::string(row.target), "");
@@ -174,9 +173,10 @@ void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
     for (auto boot : kJournalBoots) {
       ProbeTask t = CommandTask(std::string(slice.name), kPhasePassive, base, plan);
       t.instance = "boot:" + std::string(boot);
-      t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-b", std::string(boot)});
+      // Newest first: a timeout or the cap then costs the oldest lines, never the failure.
+      t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-r", "-b", std::string(boot)});
       for (const auto& arg : SplitSpaces(slice.selector)) t.argv.push_back(arg);
-      t.keep = KeepMode::kTail;
+      t.keep = KeepMode::kNewestFirst;
       t.cap_bytes = 64 * kMiB;
       t.json_lines = true;
       t.timeout_ns = plan.options->journal_timeout_ms * kMsToNs;

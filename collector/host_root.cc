@@ -153,6 +153,12 @@ Result<int> HostRoot::OpenRegular(const std::string& host_path, struct stat& st)
 
 Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes, KeepMode mode,
                           PathPolicy refuse) const {
+  GPUF_ASSIGN_OR_RETURN(int fd, OpenForCopy(host_path, cap_bytes, mode, refuse));
+  return CopyOpened(fd, host_path, sink);
+}
+
+Result<int> HostRoot::OpenForCopy(const std::string& host_path, int64_t cap_bytes, KeepMode mode,
+                                  PathPolicy refuse) const {
   struct stat st {};
   GPUF_ASSIGN_OR_RETURN(int fd, OpenRegular(host_path, st));
   if (refuse) {
@@ -172,6 +178,10 @@ Status HostRoot::CopyFile(const std::string& host_path, CappedFile& sink, int64_
   if (mode == KeepMode::kTail && st.st_size > cap_bytes) {
     lseek(fd, st.st_size - cap_bytes, SEEK_SET);
   }
+  return fd;
+}
+
+Status HostRoot::CopyOpened(int fd, const std::string& host_path, CappedFile& sink) {
   char buf[1 << 16];
   Status status;
   while (true) {

@@ -52,6 +52,12 @@ class HostRoot : public HostFiles {
   // sink's cap is read from its end.
   Status CopyFile(const std::string& host_path, CappedFile& sink, int64_t cap_bytes, KeepMode mode,
                   PathPolicy refuse = nullptr) const;
+  // CopyFile in two halves, for a read that must not hold the caller: the
+  // file opened (and refused, and positioned) as CopyFile does, then read to
+  // its end into `sink` and closed, which touches nothing of this HostRoot.
+  Result<int> OpenForCopy(const std::string& host_path, int64_t cap_bytes, KeepMode mode,
+                          PathPolicy refuse = nullptr) const;
+  static Status CopyOpened(int fd, const std::string& host_path, CappedFile& sink);
   // Reads a small regular file whole (at most `max_bytes`).
   Result<std::string> ReadSmallFile(const std::string& host_path, int64_t max_bytes = 1 << 20) const;
   // lstat, plus the link target for symlinks.

@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "collector/bounded_copy.h"
 #include "collector/listing.h"
 #include "collector/nvidia_pci.h"
 #include "collector/secrets.h"
@@ -210,6 +212,20 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   }
 }
 
+// Copies a driver file under the probe's timeout (bounded_copy.h); a read
+// the driver did not answer in time leaves what it had, marked timed out.
+Status CopyDriverFile(const ProbeTask& task, const ProbeEnvironment& env, CappedFile& sink, ManifestArtifact& a) {
+  const std::string& path = task.paths.at(0);
+  GPUF_ASSIGN_OR_RETURN(int fd, env.host->OpenForCopy(path, task.cap_bytes, task.keep, IsForbiddenHostPath));
+  const int64_t started = MonotonicNowNs();
+  BoundedCopy copy = CopyOpenedWithin(fd, path, sink, std::min(started + task.timeout_ns, env.deadline_monotonic_ns));
+  a.duration_ns = MonotonicNowNs() - started;
+  a.timed_out = copy.timed_out;
+  a.abandoned = copy.abandoned;
+  if (copy.abandoned) a.error = "the driver did not answer the read, and its reader outlived SIGKILL; abandoned";
+  return copy.status;
+}
+
 void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
                   ProbeResult& result) {
   ManifestArtifact& a = result.artifact;
@@ -222,7 +238,10 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
   Status status = content.Open();
   // Checked again where the path leads: a link the plugin can plant in its
   // own directory must not carry a kubeconfig into the bundle.
-  if (status.ok()) status = env.host->CopyFile(path, content, task.cap_bytes, task.keep, IsForbiddenHostPath);
+  if (status.ok()) {
+    status = task.driver_read ? CopyDriverFile(task, env, content, a)
+                              : env.host->CopyFile(path, content, task.cap_bytes, task.keep, IsForbiddenHostPath);
+  }
   (void)content.Finish();
   if (!status.ok()) {
     std::remove(content.path().c_str());
@@ -242,7 +261,7 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
   }
   Status stored = AddOutput(result, env, sequence, kStreamContent, content, RedactionFor(task.name));
   if (!stored.ok()) return DropOutputs(result, stored);
-  SetStatus(a, ProbeStatus::kOk);
+  SetStatus(a, a.timed_out ? ProbeStatus::kTimedOut : ProbeStatus::kOk);
 }
 
 Status WriteTable(ProbeResult& result, const ProbeEnvironment& env, int sequence,

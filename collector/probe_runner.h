@@ -31,7 +31,8 @@ struct ProbeTask {
   std::vector<std::string> paths;  // file: one host path; listing: globs
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
-  int64_t timeout_ns = 0;
+  int64_t timeout_ns = 0;           // command; file: when driver_read
+  bool driver_read = false;         // file: see ProbeRow::driver_read
   int64_t stderr_cap_bytes = 1 * kMiB;
   std::vector<std::string> extra_env;  // "NAME=value" for the command
   // journalctl -o json prints an entry's fields in hash order, which

@@ -20,9 +20,10 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kKernelOsrelease, ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/osrelease"},
     {artifact::kKernelCmdline, ProbeKind::kFile, kPhasePassive, "/proc/cmdline"},
     {artifact::kKernelDevices, ProbeKind::kFile, kPhasePassive, "/proc/devices"},
-    {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version"},
-    {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive,
-     "/proc/driver/nvidia/gpus/*/information"},
+    {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version", KeepMode::kHead,
+     16 * kMiB, false, true},
+    {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/gpus/*/information",
+     KeepMode::kHead, 16 * kMiB, false, true},
     {artifact::kPciNvidiaFunctions, ProbeKind::kPciTable, kPhasePassive, "/sys/bus/pci/devices"},
     // Device nodes, listed, never opened.
     {artifact::kDevNvidiaNodes, ProbeKind::kListing, kPhasePassive,

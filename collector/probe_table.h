@@ -47,6 +47,10 @@ struct ProbeRow {
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
   bool needs_kubeconfig = false;  // skipped (not applicable) without one
+  // A file the driver answers (procfs of the module): read under the probe
+  // timeout in a thread of its own (bounded_copy.h), since a wedged GPU can
+  // block the read itself.
+  bool driver_read = false;
 };
 
 // The fixed probes. Probes about device-plugin containers are the table

@@ -15,9 +15,26 @@ bool ArtifactNameMatches(std::string_view pattern, std::string_view name) {
   return name == pattern;
 }
 
+namespace {
+
+// A journal slice whose journalctl timed out, or that the cap cut, holds part
+// of its boot: what it holds is evidence, a line it lacks is not known to be
+// absent. (The collector reads slices newest first, so the part is the newest.)
+void MarkPartialJournalSlice(BundleArtifact& a, bool truncated) {
+  if (FindJournalSlice(a.name) == nullptr) return;
+  if (a.status == "timed_out") {
+    a.usable = true;
+    a.gap = "its journalctl timed out: only part of the boot was read";
+  } else if (a.usable && truncated) {
+    a.gap = "the cap cut it: its oldest lines were dropped";
+  }
+}
+
+}  // namespace
+
 Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
-  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT artifact_id, name, instance, status, skip_reason FROM artifacts "
-                                                "WHERE bundle_id = ? ORDER BY artifact_id"));
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT artifact_id, name, instance, status, skip_reason, truncated "
+                                                "FROM artifacts WHERE bundle_id = ? ORDER BY artifact_id"));
   s.Bind(1, bundle_id);
   ArtifactIndex index;
   while (s.Step()) {
@@ -28,6 +45,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
     a.status = s.ColumnText(3);
     a.skip_reason = s.ColumnText(4);
     a.usable = a.status == "ok" || a.status == "nonzero_exit";
+    MarkPartialJournalSlice(a, s.ColumnInt(5) != 0);
     index.by_id_[a.artifact_id] = index.artifacts_.size();
     index.artifacts_.push_back(a);
   }

@@ -8,6 +8,8 @@
 // not found there is unknown, not absent. So is a device-plugin log that ends
 // inside the plugin's config dump: it was cut short before NVML was loaded;
 // and a kernel log whose Xid lines name an earlier Xid it does not hold.
+// A journal slice that timed out or was capped is usable with a gap: its
+// lines are evidence, their absence is not.
 #ifndef GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 #define GPUF_ANALYZER_RULES_ARTIFACT_INDEX_H_
 

@@ -86,6 +86,22 @@ ProbeTask FileTask(std::string_view name, int phase, std::string path, std::stri
 
 bool HasWildcard(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
+// "a|b|c": the one file of several places a platform may keep it, the first
+// present; the first when none is, to be reported missing there.
+std::string FirstPresent(const HostRoot& host, const std::string& alternatives) {
+  std::vector<std::string> paths;
+  for (size_t start = 0; start <= alternatives.size();) {
+    size_t bar = alternatives.find('|', start);
+    paths.push_back(alternatives.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  for (const auto& path : paths) {
+    if (host.Lstat(path).ok()) return path;
+  }
+  return paths.front();
+}
+
 void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>& tasks) {
   if (row.kind == ProbeKind::kFile) {
     bool any = false;
@@ -99,6 +115,10 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
         tasks.push_back(t);
         any = true;
       };
+      if (pattern.find('|') != std::string::npos) {
+        add(FirstPresent(*plan.host, pattern), "");
+        continue;
+      }
       if (!HasWildcard(pattern)) {
         add(pattern, "");
         continue;

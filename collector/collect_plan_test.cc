@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -122,6 +124,21 @@ TEST_CASE("PlanContainerDriverProbes: nvidia-smi -L in each running container, t
   CHECK(Words(tasks[0].argv) == "ctr --address /run/k3s/containerd/containerd.sock --connect-timeout 2s -n k8s.io tasks exec --exec-id "
                                 "gpuforensics-nvidia-smi " + kId + " nvidia-smi -L");
   CHECK(tasks[0].skip_reason == SkipReason::kDisabled);
+}
+
+TEST_CASE("PlanPhaseOne: a file a platform keeps elsewhere is read where it is, once, under one name") {
+  Planned p(true);
+  p.File("/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "version = 2\n");
+  p.File("/etc/kubernetes/kubelet/config.json", "{}\n");
+  p.Open();
+  std::map<std::string, std::vector<std::string>> paths;
+  for (const auto& t : PlanPhaseOne(p.plan)) {
+    if (t.name.rfind("config.", 0) == 0) paths[t.name].insert(paths[t.name].end(), t.paths.begin(), t.paths.end());
+  }
+  CHECK(paths["config.containerd"] == std::vector<std::string>{"/var/lib/rancher/rke2/agent/etc/containerd/config.toml"});
+  CHECK(paths["config.kubelet"] == std::vector<std::string>{"/etc/kubernetes/kubelet/config.json"});
+  // Present nowhere: the first place, which the probe reports missing.
+  CHECK(paths["config.nvidia_container_runtime"] == std::vector<std::string>{"/etc/nvidia-container-runtime/config.toml"});
 }
 
 TEST_CASE("PlanPhaseTwo: crictl inspects each plugin container of crictl's listing") {

@@ -47,13 +47,19 @@ constexpr ProbeRow kStaticProbes[] = {
      "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service crio.service"},
     // Runtime configuration.
-    {artifact::kConfigContainerd, ProbeKind::kFile, kPhasePassive, "/etc/containerd/config.toml"},
+    // k3s and RKE2 generate their embedded containerd's config under their own tree.
+    {artifact::kConfigContainerd, ProbeKind::kFile, kPhasePassive,
+     "/etc/containerd/config.toml|/var/lib/rancher/k3s/agent/etc/containerd/config.toml|"
+     "/var/lib/rancher/rke2/agent/etc/containerd/config.toml"},
     {artifact::kConfigContainerdDropin, ProbeKind::kFile, kPhasePassive,
      "/etc/containerd/conf.d/*.toml /etc/containerd/config.d/*.toml"},
+    // The GPU Operator installs the toolkit, and its config, under /usr/local/nvidia/toolkit.
     {artifact::kConfigNvidiaContainerRuntime, ProbeKind::kFile, kPhasePassive,
-     "/etc/nvidia-container-runtime/config.toml"},
+     "/etc/nvidia-container-runtime/config.toml|/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml"},
     {artifact::kConfigCrio, ProbeKind::kFile, kPhasePassive, "/etc/crio/crio.conf /etc/crio/crio.conf.d/*.conf"},
-    {artifact::kConfigKubelet, ProbeKind::kFile, kPhasePassive, "/var/lib/kubelet/config.yaml"},
+    // EKS on AL2023 (nodeadm) writes the kubelet's config as JSON under /etc/kubernetes/kubelet.
+    {artifact::kConfigKubelet, ProbeKind::kFile, kPhasePassive,
+     "/var/lib/kubelet/config.yaml|/etc/kubernetes/kubelet/config.json"},
     {artifact::kConfigCrictl, ProbeKind::kFile, kPhasePassive, "/etc/crictl.yaml"},
     {artifact::kConfigCdi, ProbeKind::kFile, kPhasePassive, "/etc/cdi/* /var/run/cdi/*"},
     // Kubelet device-plugin directory: socket order is evidence.

@@ -42,7 +42,8 @@ struct ProbeRow {
   ProbeKind kind;
   int phase;
   // Command: argv separated by spaces; placeholders {node} and {kubeconfig}.
-  // File/listing: host paths or globs separated by spaces.
+  // File/listing: host paths or globs separated by spaces; "a|b" is one
+  // file a platform may keep in either place, the first present read.
   std::string_view target;
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;

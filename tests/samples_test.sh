@@ -1,12 +1,14 @@
 #!/bin/sh
-# Every sample bundle against what its scenario says it shows:
+# Every sample bundle (samples/scenarios/ and the platform profiles of
+# samples/platforms/) against what its scenario says it shows:
 #  - the bundle verifies and analyzes;
 #  - the report equals the golden one beside the scenario (rewrite on purpose
 #    with UPDATE_GOLDEN=1 after a deliberate report change);
 #  - so do its Markdown and JSON reports (expected_report.md, .json);
 #  - the findings are exactly the expected rule ids, for every rule the pack
 #    has (ids without a rule file yet are listed as pending, not passed);
-#  - the healthy node yields nothing at medium severity or above;
+#  - the healthy node, and every -healthy platform profile, yields nothing at
+#    medium severity or above (and the profiles a chain that is not BROKEN);
 #  - the seed incident regenerates byte for byte from its source.
 #
 # usage: samples_test.sh GPUFORENSICS_BINARY
@@ -27,18 +29,22 @@ check() {  # check DESCRIPTION EXPECTED ACTUAL
   fi
 }
 
-for dir in "$top"/samples/scenarios/*/; do
+for dir in "$top"/samples/scenarios/*/ "$top"/samples/platforms/*/; do
   name=$(basename "$dir")
   bundle=$top/samples/$name.tar.zst
+  case $dir in */platforms/*) bundle=$top/samples/platforms/$name.tar.zst ;; esac
   check "$name: bundle exists" yes "$([ -f "$bundle" ] && echo yes || echo no)"
   [ -f "$bundle" ] || continue
   "$gpuforensics" verify "$bundle" >/dev/null 2>&1
   check "$name: verify" 0 $?
-  (cd "$top" && "$gpuforensics" analyze "samples/$name.tar.zst" --db "$work/$name.db" >"$work/$name.report" 2>"$work/$name.err")
+  relative=${bundle#"$top"/}
+  (cd "$top" && "$gpuforensics" analyze "$relative" --db "$work/$name.db" >"$work/$name.report" 2>"$work/$name.err")
   status=$?
   serious=$("$gpuforensics" sql "$work/$name.db" \
     "SELECT count(*) > 0 FROM findings WHERE severity IN ('critical', 'high', 'medium')" | tail -n 1)
-  check "$name: analyze exits 1 exactly when something at medium or above fired" "$serious" "$status"
+  broken=$(grep -q '^GPU chain verdict: BROKEN' "$work/$name.report" && echo 1 || echo 0)
+  check "$name: analyze exits 1 exactly when the chain is BROKEN or something at medium or above fired" \
+    "$((serious | broken))" "$status"
   check "$name: analyze stderr" "" "$(cat "$work/$name.err")"
   golden=$dir/expected_report.txt
   if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$work/$name.report" "$golden"; fi
@@ -51,7 +57,7 @@ for dir in "$top"/samples/scenarios/*/; do
   # The Markdown and JSON reports against their goldens too (same rewrite rule).
   for format in markdown:md json:json; do
     ext=${format#*:}
-    (cd "$top" && "$gpuforensics" analyze "samples/$name.tar.zst" --format "${format%%:*}" \
+    (cd "$top" && "$gpuforensics" analyze "$relative" --format "${format%%:*}" \
       >"$work/$name.report.$ext" 2>"$work/$name.err.$ext")
     check "$name: analyze --format ${format%%:*} stderr" "" "$(cat "$work/$name.err.$ext")"
     golden=$dir/expected_report.$ext
@@ -75,6 +81,12 @@ for dir in "$top"/samples/scenarios/*/; do
   for id in $found; do
     check "$name: $id is expected" yes "$(echo "$expected" | grep -qx "$id" && echo yes || echo no)"
   done
+
+  # A healthy platform profile: nothing at medium or above, and a chain that is not BROKEN.
+  case $name in *-healthy)
+    check "$name: nothing at medium or above" 0 "$serious"
+    check "$name: the chain is not BROKEN" 0 "$broken" ;;
+  esac
 done
 
 serious=$("$gpuforensics" sql "$work/healthy.db" \

@@ -23,6 +23,7 @@ constexpr CaptureRow kCaptures[] = {
     {"plugin.nvidia_smi_list", "kubectl exec -n <namespace> <device-plugin pod> -- nvidia-smi -L"},
     {"plugin.devices_list", "cat /sys/fs/cgroup/devices/<the container's cgroup>/devices.list (cgroup v1)"},
     {"plugin.bpftool_cgroup", "bpftool cgroup show /sys/fs/cgroup/<the container's cgroup> (cgroup v2)"},
+    {"plugin.bpf_device_program", "bpftool prog dump xlated id <each cgroup_device program of bpftool cgroup show>"},
     {"plugin.systemd_scope", "systemctl show cri-containerd-<container id>.scope -p DeviceAllow -p DevicePolicy"},
     {"plugin.inspect", "crictl inspect <device-plugin container id>"},
     {"plugin.log", "kubectl logs -n <namespace> <device-plugin pod> --timestamps"},

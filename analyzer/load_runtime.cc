@@ -1,9 +1,12 @@
 // Loaders for the container runtime's view: containers, their device
 // cgroups, their configuration, and what nvidia-smi saw inside the
 // device-plugin containers.
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "analyzer/member_loaders.h"
+#include "analyzer/parsers/bpf_device_program.h"
 #include "analyzer/parsers/cgroup_facts.h"
 #include "analyzer/parsers/crictl_json.h"
 #include "chain/nvidia_smi_list.h"
@@ -198,6 +201,47 @@ void LoadSystemdScope(LoadContext& ctx, const MemberInput& in) {
                 in.artifact_id, id, int64_t{major}, int64_t{minor}, std::string(access));
       }
     }
+  }
+}
+
+namespace {
+
+constexpr int64_t kNvidiaMajor = 195;  // /dev/nvidiaN, nvidiactl (255), nvidia-modeset (254)
+
+// "rw", "r", "w" or "": what the program lets through to c 195:minor.
+std::string NvidiaAccess(const BpfDeviceProgram& program, int64_t minor) {
+  auto allows = [&](int access) {
+    return BpfDeviceAllows(program, 'c', kNvidiaMajor, minor, access).value_or(false);
+  };
+  if (allows(kBpfDevRead | kBpfDevWrite)) return "rw";
+  if (allows(kBpfDevRead)) return "r";
+  if (allows(kBpfDevWrite)) return "w";
+  return "";
+}
+
+}  // namespace
+
+// One device program of a container's cgroup (v2), run for every NVIDIA
+// minor: a row per minor it lets through, or one row for all when it treats
+// them alike; a program that lets none through says so in a deny row, so
+// that each program has rows. Several programs on one cgroup must all allow.
+void LoadBpfDeviceProgram(LoadContext& ctx, const MemberInput& in) {
+  BpfDeviceProgram program = ParseBpfXlated(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, program.warnings);
+  if (!program.readable) return;
+  std::vector<std::string> access(256);
+  for (int64_t minor = 0; minor < 256; ++minor) access[minor] = NvidiaAccess(program, minor);
+  auto insert = [&](int64_t allow, std::optional<int64_t> minor, const std::string& what) {
+    ctx.Run("INSERT INTO device_cgroup_rules (artifact_id, container_id, source, allow, type, major, minor, access) "
+            "VALUES (?,?,'bpf_program',?,'c',?,?,?)",
+            in.artifact_id, in.artifact.container_id, allow, kNvidiaMajor, minor, what);
+  };
+  if (std::all_of(access.begin(), access.end(), [&](const std::string& a) { return a == access[0]; })) {
+    insert(access[0].empty() ? 0 : 1, std::nullopt, access[0].empty() ? "rw" : access[0]);
+    return;
+  }
+  for (int64_t minor = 0; minor < 256; ++minor) {
+    if (!access[minor].empty()) insert(1, minor, access[minor]);
   }
 }
 

@@ -38,6 +38,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"devices_list", LoadDevicesList},
     {"systemd_scope", LoadSystemdScope},
     {"bpftool_cgroup", LoadBpftoolCgroup},
+    {"bpf_device_program", LoadBpfDeviceProgram},
     {"proc_cgroup", LoadProcCgroup},
     {"plugin_log_file", LoadPluginLogFile},
     {"crictl_logs", LoadCrictlLogs, true},

@@ -53,6 +53,7 @@ void LoadCrictlPs(LoadContext& ctx, const MemberInput& in);
 void LoadCrictlInspect(LoadContext& ctx, const MemberInput& in);
 void LoadCtrContainerInfo(LoadContext& ctx, const MemberInput& in);
 void LoadDevicesList(LoadContext& ctx, const MemberInput& in);
+void LoadBpfDeviceProgram(LoadContext& ctx, const MemberInput& in);
 void LoadSystemdScope(LoadContext& ctx, const MemberInput& in);
 void LoadBpftoolCgroup(LoadContext& ctx, const MemberInput& in);
 void LoadProcCgroup(LoadContext& ctx, const MemberInput& in);

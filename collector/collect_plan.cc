@@ -409,6 +409,41 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
   return found;
 }
 
+namespace {
+
+// "2201     cgroup_device   multi           sd_devices": the ids of the
+// device programs in `bpftool cgroup list` (older bpftool says "device").
+std::vector<std::string> DeviceProgramIds(const std::string& listing) {
+  std::vector<std::string> ids;
+  std::istringstream in(listing);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto words = SplitSpaces(line);
+    if (words.size() < 2 || (words[1] != "cgroup_device" && words[1] != "device")) continue;
+    if (words[0].find_first_not_of("0123456789") == std::string::npos) ids.push_back(words[0]);
+  }
+  return ids;
+}
+
+}  // namespace
+
+std::vector<ProbeTask> PlanDeviceProgramDumps(const Plan& plan, const std::vector<ProbeResult>& phase_three) {
+  std::vector<ProbeTask> tasks;
+  for (const auto& r : phase_three) {
+    const ManifestArtifact& a = r.artifact;
+    if (a.name != artifact::kPluginBpftoolCgroup || a.status != Name(ProbeStatus::kOk)) continue;
+    for (const auto& id : DeviceProgramIds(ReadStaged(r, kStreamStdout))) {
+      ProbeTask t = CommandTask(artifact::kPluginBpfDeviceProgram, kPhaseContainer,
+                                {"bpftool", "prog", "dump", "xlated", "id", id}, plan);
+      t.instance = a.container_id + "/" + id;
+      t.context = "container";
+      t.container_id = a.container_id;
+      tasks.push_back(std::move(t));
+    }
+  }
+  return tasks;
+}
+
 std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discovered>& containers) {
   std::vector<ProbeTask> tasks;
   const bool v1_devices = plan.host->Lstat("/sys/fs/cgroup/devices").ok();

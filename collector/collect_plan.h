@@ -56,6 +56,9 @@ std::vector<Discovered> DiscoverFromPhaseTwo(const Plan& plan, const std::vector
                                              const std::vector<ProbeResult>& phase_two,
                                              const std::vector<PluginContainer>& containers);
 std::vector<ProbeTask> PlanPhaseThree(const Plan& plan, const std::vector<Discovered>& containers);
+// After phase three, on cgroup v2: the instructions of each device program
+// that bpftool found on a container's cgroup, which say what it may open.
+std::vector<ProbeTask> PlanDeviceProgramDumps(const Plan& plan, const std::vector<ProbeResult>& phase_three);
 // Phase four, the probes that touch the GPU driver, in two parts: the
 // host's nvidia-smi, which needs only phase one done, and nvidia-smi inside
 // each running plugin container found in phase two.

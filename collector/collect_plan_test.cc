@@ -141,6 +141,32 @@ TEST_CASE("PlanPhaseOne: a file a platform keeps elsewhere is read where it is, 
   CHECK(paths["config.nvidia_container_runtime"] == std::vector<std::string>{"/etc/nvidia-container-runtime/config.toml"});
 }
 
+TEST_CASE("PlanDeviceProgramDumps: each device program bpftool lists on a container's cgroup, dumped") {
+  Planned p(true);
+  p.Open();
+  test::TempDir staging;
+  test::WriteFile(staging / "1.stdout",
+                  "ID       AttachType      AttachFlags     Name           \n"
+                  "2296     cgroup_device   multi                          \n"
+                  "3247     device          multi           sd_devices     \n"
+                  "3301     ingress                                        \n");
+  ProbeResult listed;
+  listed.artifact.name = "plugin.bpftool_cgroup";
+  listed.artifact.status = "ok";
+  listed.artifact.container_id = kId;
+  listed.staged.push_back({"stdout", staging / "1.stdout"});
+  ProbeResult failed = listed;
+  failed.artifact.status = "nonzero_exit";
+  auto tasks = PlanDeviceProgramDumps(p.plan, {listed, failed});
+  REQUIRE(tasks.size() == 2);
+  CHECK(Words(tasks[0].argv) == "bpftool prog dump xlated id 2296");
+  CHECK(tasks[0].name == "plugin.bpf_device_program");
+  CHECK(tasks[0].instance == kId + "/2296");
+  CHECK(tasks[0].container_id == kId);
+  CHECK(tasks[0].context == "container");
+  CHECK(Words(tasks[1].argv) == "bpftool prog dump xlated id 3247");
+}
+
 TEST_CASE("PlanPhaseTwo: crictl inspects each plugin container of crictl's listing") {
   Planned p(true);
   p.Open();

@@ -117,7 +117,8 @@ std::vector<ProbeResult> RunInPhases(const Plan& plan, int jobs, const ProbeEnvi
   std::vector<PluginContainer> containers;
   std::vector<ProbeResult> phase_two = c.Run(kGroupRuntime, PlanPhaseTwo(plan, phase_one, containers), jobs);
   std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
-  c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), jobs);
+  std::vector<ProbeResult> phase_three = c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), jobs);
+  c.Run(kGroupPluginContainers, PlanDeviceProgramDumps(plan, phase_three), jobs);
   c.Run(kGroupHostDriver, PlanHostDriverProbes(plan), jobs);
   c.Run(kGroupContainerDriver, PlanContainerDriverProbes(plan, discovered), jobs);
   return c.Take();
@@ -151,7 +152,8 @@ std::vector<ProbeResult> RunCollectionProbes(const Plan& plan, int jobs, const P
   std::vector<PluginContainer> containers;
   std::vector<ProbeResult> phase_two = c.Run(kGroupRuntime, PlanPhaseTwo(plan, phase_one, containers), node_jobs);
   std::vector<Discovered> discovered = DiscoverFromPhaseTwo(plan, phase_one, phase_two, containers);
-  c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), node_jobs);
+  std::vector<ProbeResult> phase_three = c.Run(kGroupPluginContainers, PlanPhaseThree(plan, discovered), node_jobs);
+  c.Run(kGroupPluginContainers, PlanDeviceProgramDumps(plan, phase_three), node_jobs);
   std::vector<ProbeTask> inside_tasks = PlanContainerDriverProbes(plan, discovered);
   std::vector<ProbeResult> inside =
       RunTasks(kGroupContainerDriver, inside_tasks, c.Reserve(inside_tasks.size()), node_jobs, env);

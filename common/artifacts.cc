@@ -90,6 +90,9 @@ constexpr ArtifactRow kArtifacts[] = {
     {kPluginDevicesList, kFile, kDriver, "devices_list", kLines, "the container's devices.list (cgroup v1)"},
     {kPluginBpftoolCgroup, kCommand, kDriver, "bpftool_cgroup", kLines,
      "bpftool cgroup list of the container's cgroup (cgroup v2)"},
+    {kPluginBpfDeviceProgram, kCommand, kDriver, "bpf_device_program", kLines,
+     "bpftool prog dump xlated of each device program on the container's cgroup (cgroup v2; "
+     "instance = container id/program id)"},
     {kPluginSystemdScope, kCommand, kDriver, "systemd_scope", kLines,
      "systemctl show <scope> -p DeviceAllow -p DevicePolicy -p NeedDaemonReload"},
     {kPluginCrictlLogs, kCommand, kDriver, "crictl_logs", kLines,

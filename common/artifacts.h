@@ -65,6 +65,7 @@ inline constexpr std::string_view kPluginInspect = "plugin.inspect";
 inline constexpr std::string_view kPluginProcCgroup = "plugin.proc_cgroup";
 inline constexpr std::string_view kPluginDevicesList = "plugin.devices_list";
 inline constexpr std::string_view kPluginBpftoolCgroup = "plugin.bpftool_cgroup";
+inline constexpr std::string_view kPluginBpfDeviceProgram = "plugin.bpf_device_program";
 inline constexpr std::string_view kPluginSystemdScope = "plugin.systemd_scope";
 inline constexpr std::string_view kPluginCrictlLogs = "plugin.crictl_logs";
 inline constexpr std::string_view kPluginNvidiaSmiList = "plugin.nvidia_smi_list";

@@ -40,6 +40,7 @@ MEMBER_TARGETS = {
     "host.nvidia_smi_list": ("nvidia_smi_list", None),
     "plugin.nvidia_smi_list": ("nvidia_smi_list", None),
     "host.nvidia_smi_query_xml": ("nvidia_smi_xml", None),
+    "plugin.bpf_device_program": ("bpf_device_program", None),
     "plugin.log": ("plugin_log", None),
     "driver.version": ("proc_nvidia", 0),
     "driver.gpu_information": ("proc_nvidia", 1),

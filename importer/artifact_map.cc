@@ -81,7 +81,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     // sos lists no device nodes, runs nothing inside containers, reads no
     // cgroup device rules and no pod log files.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint,
-                  kPciNvidiaFunctions, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup,
+                  kPciNvidiaFunctions, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
                   kPluginSystemdScope, kPluginLog, kCgroupStatfs, kK8sNode});
   }
   if (kind == "nvidia-bug-report") {
@@ -91,7 +91,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     // journal.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
-                  kPluginBpftoolCgroup, kPluginSystemdScope, kJournalKubelet, kJournalContainerd,
+                  kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kJournalKubelet, kJournalContainerd,
                   kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kPciNvidiaFunctions,
                   kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
   }
@@ -99,7 +99,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     // Cluster-side objects and operand logs; the node is seen only through
     // the driver pod's nvidia-bug-report.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
-                  kPluginInspect, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup,
+                  kPluginInspect, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
                   kPluginSystemdScope, kJournalKubelet, kJournalContainerd, kJournalSystemd,
                   kJournalNvidiaDevicePlugin, kPciNvidiaFunctions, kSystemdUnits, kConfigContainerd,
                   kConfigNvidiaContainerRuntime});
@@ -107,7 +107,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's
     // device-cgroup rules or its full spec.
-    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginSystemdScope, kKubeletCheckpoint,
+    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kKubeletCheckpoint,
                   kPciNvidiaFunctions});
   }
   return {};

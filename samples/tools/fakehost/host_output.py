@@ -749,6 +749,8 @@ spec:
                                 "-p", "NeedDaemonReload", c.scope_name()], self.scope_show(c))
             if h.cgroup == "v2" and c.running():
                 A("bpftool", ["cgroup", "list", "*/sys/fs/cgroup" + c.cgroup_dir()], self.bpftool(c))
+                for pid, (_, rules) in self.bpf_programs(c).items():
+                    A("bpftool", ["prog", "dump", "xlated", "id", str(pid)], self.bpf_xlated(rules))
         if h.cgroup == "v2":
             A("bpftool", ["cgroup", "list", "**"], "",
               "Error: can't query bpf programs attached to cgroup: No such file or directory\n", 255)
@@ -888,16 +890,60 @@ spec:
         rows.append("NeedDaemonReload=%s" % ("yes" if c.pod.host.cfg["host"].get("scope_need_reload") else "no"))
         return "\n".join(rows) + "\n"
 
-    def bpftool(self, c):
+    def bpf_programs(self, c):
+        """The device programs on the container's cgroup: {id: (name, rules)}.
+        runc's program, and the one systemd builds from DeviceAllow; the
+        NVIDIA hook (legacy) prepends the GPUs to each. After a daemon-reload
+        systemd's is rebuilt from its own record, without the GPUs."""
         base = 2200 + jitter(c.id, hi=600)
-        rows = ["ID       AttachType      AttachFlags     Name           "]
+        if c.spec.privileged:
+            return {base: ("", [("a", "*", "*", "rwm")])}
+        gpus = []
+        if c.gpu_uuids:
+            gpus = [("c", "195", "255", "rw"), ("c", str(UVM), "0", "rw"), ("c", str(UVM), "1", "rw")]
+            gpus += [("c", "195", str(g.minor), "rw") for g in self.h.gpus if g.uuid in c.gpu_uuids]
         if c.devices_lost_at:
-            rows.append("%-8d cgroup_device   multi           %-15s" % (base + 951, "sd_devices"))
-        else:
-            rows.append("%-8d cgroup_device   multi                          " % base)
-            if c.gpu_uuids and not c.spec.privileged:
-                rows.append("%-8d cgroup_device   multi                          " % (base + 3))
+            return {base: ("", gpus + BASE_DEVICES), base + 951: ("sd_devices", BASE_DEVICES)}
+        programs = {base: ("", gpus + BASE_DEVICES)}
+        if c.gpu_uuids:
+            programs[base + 3] = ("", gpus + BASE_DEVICES)
+        return programs
+
+    def bpftool(self, c):
+        rows = ["ID       AttachType      AttachFlags     Name           "]
+        for pid, (name, _) in sorted(self.bpf_programs(c).items()):
+            rows.append("%-8d cgroup_device   multi           %-15s" % (pid, name))
         return "\n".join(rows) + "\n"
+
+    @staticmethod
+    def bpf_xlated(rules):
+        """`bpftool prog dump xlated` of a device filter in runc's shape: the
+        context loaded into r2 (type), r3 (access), r4, r5 (major, minor),
+        then a block per rule, the first that matches allowing, deny last."""
+        head = [("61", "r2 = *(u32 *)(r1 +0)"), ("54", "w2 &= 65535"), ("61", "r3 = *(u32 *)(r1 +0)"),
+                ("74", "w3 >>= 16"), ("61", "r4 = *(u32 *)(r1 +4)"), ("61", "r5 = *(u32 *)(r1 +8)")]
+        blocks = []
+        for kind, major, minor, access in rules:
+            b = []
+            if kind != "a":
+                b.append(("55", "if r2 != 0x%x goto NEXT" % (2 if kind == "c" else 1)))
+            bits = sum({"m": 1, "r": 2, "w": 4}[ch] for ch in access)
+            if bits != 7:
+                b += [("bc", "w1 = w3"), ("54", "w1 &= %d" % bits), ("5d", "if r1 != r3 goto NEXT")]
+            if major != "*":
+                b.append(("55", "if r4 != 0x%x goto NEXT" % int(major)))
+            if minor != "*":
+                b.append(("55", "if r5 != 0x%x goto NEXT" % int(minor)))
+            b += [("b4", "w0 = 1"), ("95", "exit")]
+            blocks.append(b)
+        out, at = list(head), len(head)
+        for b in blocks:
+            after = at + len(b)
+            for i, (op, text) in enumerate(b):
+                out.append((op, text.replace("NEXT", "pc+%d" % (after - (at + i) - 1))))
+            at = after
+        out += [("b4", "w0 = 0"), ("95", "exit")]
+        return "".join("%4d: (%s) %s\n" % (i, op, text) for i, (op, text) in enumerate(out))
 
     def crictl_logs(self, A, c):
         h = self.h

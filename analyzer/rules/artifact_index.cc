@@ -80,11 +80,7 @@ Status ArtifactIndex::MarkCutShortPluginLogs(Database& db, int64_t bundle_id) {
       "WHERE a.bundle_id = ? AND w.message = ?"));
   s.Bind(1, bundle_id);
   s.Bind(2, std::string(kConfigDumpCutShort));
-  while (s.Step()) {
-    auto it = by_id_.find(s.ColumnInt(0));
-    if (it == by_id_.end() || !artifacts_[it->second].gap.empty()) continue;
-    artifacts_[it->second].gap = "it ends inside the plugin's config dump, before NVML was loaded: cut short";
-  }
+  while (s.Step()) SetGap(s.ColumnInt(0), "it ends inside the plugin's config dump, before NVML was loaded: cut short");
   return s.status();
 }
 
@@ -110,13 +106,16 @@ Status ArtifactIndex::MarkKernelLogsWithoutTheirCause(Database& db, int64_t bund
   }
   GPUF_RETURN_IF_ERROR(s.status());
   for (const auto& [id, numbers] : missing) {
-    auto it = by_id_.find(id);
-    if (it == by_id_.end() || !artifacts_[it->second].gap.empty()) continue;
     std::string list;
     for (const auto& n : numbers) list += (list.empty() ? "Xid " : ", ") + n;
-    artifacts_[it->second].gap = "its Xid lines follow an earlier " + list + " that it does not hold: it starts late";
+    SetGap(id, "its Xid lines follow an earlier " + list + " that it does not hold: it starts late");
   }
   return Status::Ok();
+}
+
+void ArtifactIndex::SetGap(int64_t artifact_id, std::string gap) {
+  auto it = by_id_.find(artifact_id);
+  if (it != by_id_.end() && artifacts_[it->second].gap.empty()) artifacts_[it->second].gap = std::move(gap);
 }
 
 bool ArtifactIndex::Usable(std::string_view pattern) const {

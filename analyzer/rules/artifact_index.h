@@ -60,6 +60,8 @@ class ArtifactIndex {
   Status MarkJournalGaps(Database& db, int64_t bundle_id);
   Status MarkCutShortPluginLogs(Database& db, int64_t bundle_id);
   Status MarkKernelLogsWithoutTheirCause(Database& db, int64_t bundle_id);
+  // The first gap found for an artifact is the one it keeps.
+  void SetGap(int64_t artifact_id, std::string gap);
 
   std::vector<BundleArtifact> artifacts_;
   std::map<int64_t, size_t> by_id_;

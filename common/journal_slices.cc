@@ -14,8 +14,12 @@ constexpr JournalSliceRow kJournalSlices[] = {
      "kubelet", "kubelet.service"},
     // The container runtime: containerd, or CRI-O where OpenShift runs.
     {artifact::kJournalContainerd, "-u containerd.service -u crio.service", "containerd", "containerd.service"},
-    {artifact::kJournalNvidiaPersistenced, "-u nvidia-persistenced.service", "nvidia-persistenced",
-     "nvidia-persistenced.service"},
+    // The daemon by its identifier too: the GPU Operator runs it in the driver
+    // container, whose lines carry the container's scope, not the unit.
+    {artifact::kJournalNvidiaPersistenced,
+     "_SYSTEMD_UNIT=nvidia-persistenced.service + UNIT=nvidia-persistenced.service + "
+     "SYSLOG_IDENTIFIER=nvidia-persistenced",
+     "nvidia-persistenced", "nvidia-persistenced.service"},
     {artifact::kJournalNvidiaFabricmanager, "-u nvidia-fabricmanager.service", "nv-fabricmanager",
      "nvidia-fabricmanager.service"},
     {kPluginJournalSlice, "-u nvidia-k8s-device-plugin.service", "nvidia-device-plugin",

@@ -14,7 +14,7 @@ namespace gpuf {
 
 struct JournalSliceRow {
   std::string_view name;        // artifact name, e.g. "journal.kubelet"
-  std::string_view selector;    // journalctl arguments, space separated
+  std::string_view selector;    // journalctl arguments, space separated ("A=1 + B=2": either)
   std::string_view identifier;  // SYSLOG_IDENTIFIER of its entries
   std::string_view unit;        // _SYSTEMD_UNIT of its entries, "" for the kernel
   // Collected only where the unit is installed: the device plugin runs as a

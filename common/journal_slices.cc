@@ -42,6 +42,8 @@ constexpr IdentifierAlias kAliases[] = {
     {"crio", artifact::kJournalContainerd},
     {"k3s", artifact::kJournalKubelet},
     {"hyperkube", artifact::kJournalKubelet},  // OpenShift 3 and early kubeadm ran the kubelet as `hyperkube kubelet`
+    {"origin-node", artifact::kJournalKubelet},            // OpenShift Origin 3.x: the kubelet inside the node service
+    {"atomic-openshift-node", artifact::kJournalKubelet},  // OpenShift Container Platform 3.x, the same
     {"microk8s.daemon-kubelite", artifact::kJournalKubelet},
 };
 

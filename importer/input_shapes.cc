@@ -180,7 +180,9 @@ std::string KlogWriter(std::string_view text) {
       R"(generic|pleg|status_manager|apiserver|plugin_watcher|checkpoint\w*|asm_amd64)\.go$|^asm_amd64\.s$)");
   static const RE2 plugin_words(
       R"((?i)NVML|device plugin|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server|Loading configuration|XidCriticalError|)"
-      R"(marked unhealthy|failOnInitError|migStrategy|deviceListStrategy|nvidiaDriverRoot)");
+      R"(marked unhealthy|failOnInitError|migStrategy|deviceListStrategy|nvidiaDriverRoot|)"
+      // GKE's nvidia-gpu-device-plugin
+      R"(device-plugin (?:started|registered|server))");
   int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0;
   ForEachLine(text, [&](int, std::string_view raw) {
     std::string_view line = StripGlogFilePrefix(raw);
@@ -200,7 +202,7 @@ std::string KlogWriter(std::string_view text) {
     }
   });
   if (klog > 0 && toolkit * 2 > klog) return "toolkit";
-  if (klog > 0 && kubelet > 0 && pid_one == 0 && golog == 0 && !Has(text, R"((?i)FS watcher|Retr(?:ei|ie)ving plugins|XidCriticalError|Starting GRPC server|Registered device plugin|Starting to serve)")) {
+  if (klog > 0 && kubelet > 0 && pid_one == 0 && golog == 0 && !Has(text, R"((?i)FS watcher|Retr(?:ei|ie)ving plugins|XidCriticalError|Starting GRPC server|Registered device plugin|Starting to serve|device-plugin (?:started|registered|server))")) {
     return "kubelet";
   }
   if (RE2::PartialMatch(text, plugin_words) || pid_one > 0) return "plugin";
@@ -229,10 +231,15 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
       for (const auto& s : Table()) v->push_back(s.line.empty() ? nullptr : std::make_unique<RE2>(s.line));
       return v;
     }();
+    // A Go program's panic ("panic: ...", "goroutine 1 [running]:", then
+    // frames) continues the log it ends, whatever the log's shape.
+    static const RE2 go_trace(R"(^(?:panic: |fatal error: |goroutine \d+ \[))");
     std::vector<int> matched(shapes.size(), 0);
     int considered = 0;
+    bool in_go_trace = false;
     ForEachLine(body, [&](int, std::string_view line) {
       if (Trim(line).empty() || considered >= kLimit) return;
+      in_go_trace = in_go_trace || RE2::PartialMatch(line, go_trace);
       bool any = false;
       for (size_t i = 0; i < shapes.size(); ++i) {
         const InputShape& s = shapes[i];
@@ -244,7 +251,7 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
           any = true;
         }
       }
-      if (any || (line.front() != ' ' && line.front() != '\t')) ++considered;
+      if (any || (line.front() != ' ' && line.front() != '\t' && !in_go_trace)) ++considered;
     });
     size_t best = shapes.size();
     for (size_t i = 0; i < shapes.size(); ++i) {

@@ -14,9 +14,10 @@ namespace {
 // Prompts as people paste them, the command in group 2 (group 1: the prompt's host, if any).
 //   root@node4:~# dmesg -T           [root@test-node1 system]# systemctl status kubelet -l
 //   bash-5.1# systemctl status ...   (host) # nvidia-smi -L      $ kubectl logs ...     ~ ❯❯❯ nvidia-smi
+//   (venv) root@node1:~/kubespray# nvidia-smi    (a Python or conda environment's name first)
 const RE2& PromptPattern() {
   static const RE2 prompt(
-      R"(^(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
+      R"(^(?:\([\w.-]+\) )?(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
   return prompt;
 }
 

@@ -14,6 +14,7 @@ TEST_CASE("PromptCommand: the prompts people paste, and lines that only look lik
   CHECK(PromptCommand("bash-5.1# systemctl status nvidia-persistenced") == "systemctl status nvidia-persistenced");
   CHECK(PromptCommand("(host) # nvidia-smi -L") == "nvidia-smi -L");
   CHECK(PromptCommand("(container) $ nvidia-smi -L") == "nvidia-smi -L");
+  CHECK(PromptCommand("(venv) root@node1:~/kubespray# nvidia-smi ") == "nvidia-smi");
   CHECK(PromptCommand("$ kubectl get pod -n gpu-operator -l app=gpu-operator") ==
         "kubectl get pod -n gpu-operator -l app=gpu-operator");
   CHECK(PromptCommand("bash$ kubectl get pods") == "kubectl get pods");

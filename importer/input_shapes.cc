@@ -95,6 +95,16 @@ bool Versions(std::string_view t) {
 bool RuntimeErrors(std::string_view t) {
   return Has(t, R"(failed to create (?:containerd task|shim task|shim)|OCI runtime (?:create|start) failed|error running (?:prestart |createContainer )?hook|nvidia-container-cli(?:\.real)?: \w+ error|Error response from daemon|(?m)^(?:INFO|WARN|ERRO)\[\d{4}\] )");
 }
+// The kubelet's refusal to admit a pod, quoted alone: an event row, or the
+// pod's status message ("Pod Allocate failed due to device plugin ...").
+// They name the device plugin but are the kubelet's words, not the plugin's.
+// Both are recognised by their first line.
+bool AdmissionEvent(std::string_view t) {
+  return Is(FirstLine(TrimLeft(t)), R"(\s*(?:\S+\s+)?Warning\s+UnexpectedAdmissionError\s.*)");
+}
+bool AdmissionMessage(std::string_view t) {
+  return Is(FirstLine(TrimLeft(t)), R"(\s*(?:Pod |Message:\s+)?(?:Allocate failed due to|Pod was rejected: ).*)");
+}
 // A device plugin's output without any time stamp (v1.8, or one fatal line quoted).
 bool UnstampedPluginOutput(std::string_view t) {
   int lines = 0;
@@ -164,6 +174,8 @@ const std::vector<InputShape>& Table() {
        V::kApi, "no table holds RuntimeClasses"},
 
       {"container runtime or NVIDIA hook error", "", RuntimeErrors, "runtime.errors", C::kAsIs, V::kHost, ""},
+      {"kubelet admission event", "", AdmissionEvent, "k8s.events", C::kAsIs, V::kApi, ""},
+      {"kubelet admission message", "", AdmissionMessage, "k8s.pod_text", C::kAsIs, V::kApi, ""},
       {"device plugin output without stamps", "", UnstampedPluginOutput, "", C::kKlogLog, V::kContainer, ""},
   };
   return shapes;
@@ -263,10 +275,13 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
       r.lines_considered = considered;
     }
   }
-  // The last resorts: an error pasted alone, a plugin's unstamped lines.
+  // The last resorts: an error pasted alone, the kubelet refusing a pod, a
+  // plugin's unstamped lines.
   if (r.shape == nullptr) {
     for (const auto& shape : shapes) {
-      if (shape.document != nullptr && (shape.document == RuntimeErrors || shape.document == UnstampedPluginOutput) &&
+      if (shape.document != nullptr &&
+          (shape.document == RuntimeErrors || shape.document == AdmissionEvent || shape.document == AdmissionMessage ||
+           shape.document == UnstampedPluginOutput) &&
           shape.document(body)) {
         r.shape = &shape;
         break;

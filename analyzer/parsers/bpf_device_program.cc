@@ -55,6 +55,7 @@ std::optional<BpfInstruction> ParseInstruction(const std::string& text) {
   std::string a, op, b;
   if (text == "exit") return insn;
   if (RE2::FullMatch(text, load, &dst, &bits, &base, &offset)) {
+    if (dst > 10) return std::nullopt;
     insn.kind = BpfInstruction::Kind::kLoad;
     insn.dst = dst;
     insn.size = bits / 8;
@@ -164,12 +165,12 @@ std::optional<bool> BpfDeviceAllows(const BpfDeviceProgram& program, char type, 
   std::array<uint64_t, 11> reg{};
   constexpr int kContext = 1;
   bool context_in_r1 = true;  // r1 holds the context pointer until written
-  const int n = static_cast<int>(program.instructions.size());
-  int pc = 0;
+  const int64_t n = static_cast<int64_t>(program.instructions.size());
+  int64_t pc = 0;
   // Device programs run forward only; a step bound of a few times their
   // length stops anything else.
-  for (int steps = 0; steps < 4 * n + 16 && pc >= 0 && pc < n; ++steps) {
-    const BpfInstruction& insn = program.instructions[pc];
+  for (int64_t steps = 0; steps < 4 * n + 16 && pc >= 0 && pc < n; ++steps) {
+    const BpfInstruction& insn = program.instructions[static_cast<size_t>(pc)];
     switch (insn.kind) {
       case BpfInstruction::Kind::kExit:
         return (reg[0] & 0xffffffffULL) != 0;
@@ -194,11 +195,11 @@ std::optional<bool> BpfDeviceAllows(const BpfDeviceProgram& program, char type, 
       }
       case BpfInstruction::Kind::kJump: {
         uint64_t src = insn.src_is_reg ? reg[insn.src] : static_cast<uint64_t>(insn.imm);
-        pc += 1 + (Compare(insn.op, reg[insn.dst], src, insn.wide) ? insn.offset : 0);
+        pc += 1 + (Compare(insn.op, reg[insn.dst], src, insn.wide) ? static_cast<int64_t>(insn.offset) : 0);
         break;
       }
       case BpfInstruction::Kind::kGoto:
-        pc += 1 + insn.offset;
+        pc += 1 + static_cast<int64_t>(insn.offset);
         break;
     }
   }

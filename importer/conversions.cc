@@ -36,6 +36,17 @@ std::string Note(int skipped, int read, const char* what) {
   return std::to_string(skipped) + " of " + std::to_string(read) + " lines not " + what;
 }
 
+// "7 lines of configure-nvidia.sh, 2 of sshd: no journal slice takes them".
+std::string UnreadIdentifiersNote(const JournalSplit& split) {
+  if (split.unread_identifiers.empty()) return "";
+  std::string list;
+  for (const auto& [identifier, lines] : split.unread_identifiers) {
+    list += (list.empty() ? std::to_string(lines) + (lines == 1 ? " line of " : " lines of ")
+                          : ", " + std::to_string(lines) + " of ") + identifier;
+  }
+  return list + ": no journal slice takes them";
+}
+
 // Several saved texts of one boot's journal land in one slice each.
 void AddOrAppend(ImportPlan& plan, ImportedArtifact a) {
   for (auto& existing : plan.artifacts) {
@@ -105,10 +116,10 @@ bool AddSmiQueryFacts(const std::string& source_file, std::string_view text, Imp
   return true;
 }
 
-void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan) {
+std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan) {
   const std::string instance = piece.instance == "path" ? piece.host_path : piece.instance;
   const std::string bytes(piece.bytes);
-  if (Trim(bytes).empty()) return;
+  if (Trim(bytes).empty()) return {};
   switch (piece.conversion) {
     case Conversion::kAsIs: {
       ImportedArtifact a{piece.name, instance, piece.source_file, bytes, "", "", std::nullopt};
@@ -118,13 +129,14 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
         a.exit_code = 0;
       }
       plan.Add(std::move(a));
-      return;
+      return {};
     }
     case Conversion::kJournalText:
     case Conversion::kDmesg: {
       JournalSplit split = piece.conversion == Conversion::kDmesg ? ConvertDmesgText(bytes, hints)
                                                                    : ConvertJournalText(bytes, hints);
       std::string note = Note(split.lines_skipped, split.lines_read, "in journal format");
+      std::string unread = UnreadIdentifiersNote(split);
       if (plan.journal_hostname.empty()) plan.journal_hostname = split.hostname;
       for (auto& [slice, json] : split.slices) {
         AddOrAppend(plan, {slice, instance, piece.source_file, std::move(json), "", note});
@@ -137,7 +149,7 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
                              note});
         }
       }
-      return;
+      return unread;
     }
     case Conversion::kLsListing: {
       std::string dir = piece.name == artifact::kKubeletDevicePlugins ? "/var/lib/kubelet/device-plugins" : "";
@@ -146,12 +158,12 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
         AddOrAppend(plan, {name, "", piece.source_file, std::move(listing), "",
                            Note(ls.lines_skipped, ls.rows + ls.lines_skipped, "ls -l rows")});
       }
-      return;
+      return {};
     }
     case Conversion::kCrictlTable: {
       Converted c = CrictlTableToJson(bytes);
       if (c.rows > 0) plan.Add({std::string(artifact::kRuntimeCrictlPs), "", piece.source_file, c.text, "", ""});
-      return;
+      return {};
     }
     case Conversion::kPluginLog: {
       int64_t fallback = hints.boot_start_ns;
@@ -163,34 +175,35 @@ void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPla
                 log.lines_timed_by_neighbour > 0
                     ? std::to_string(log.lines_timed_by_neighbour) + " lines without a time of their own"
                     : ""});
-      return;
+      return {};
     }
     case Conversion::kSmiQuery: {
       Converted c = SmiQueryToList(bytes);
       if (c.rows > 0) plan.Add({std::string(artifact::kHostNvidiaSmiList), "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
       AddSmiQueryFacts(piece.source_file, bytes, plan);
-      return;
+      return {};
     }
     case Conversion::kVersions:
       AddVersions(piece, plan);
-      return;
+      return {};
     case Conversion::kUptimeSince:
       if (auto boot = ParseUptimeSince(bytes, hints.utc_offset_seconds)) {
         plan.Add({std::string(artifact::kBootProcStat), "", piece.source_file,
                   "btime " + std::to_string(*boot / 1000000000LL) + "\n", "", "uptime -s as btime"});
       }
-      return;
+      return {};
     case Conversion::kPluginInspect:
       AddInspect(piece, plan);
-      return;
+      return {};
     case Conversion::kStaticPod:
       if (MentionsDevicePlugin(bytes)) plan.Add({std::string(artifact::kConfigStaticPod), instance, piece.source_file, bytes, "", ""});
-      return;
+      return {};
     case Conversion::kKlogLog:
     case Conversion::kNvidiaSmi:
     case Conversion::kSystemctlStatus:
-      return;  // need the file's view or writer: the saved-output adapter converts them (evidence_adapter.cc)
+      return {};  // need the file's view or writer: the saved-output adapter converts them (evidence_adapter.cc)
   }
+  return {};
 }
 
 std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {

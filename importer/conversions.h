@@ -23,8 +23,9 @@ struct SourcePiece {
 };
 
 // Adds what `piece` holds to `plan`; nothing when it holds none of ours
-// (an inspect of another container, an empty output).
-void ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan);
+// (an inspect of another container, an empty output). Returns what of it was
+// left out, for the input's coverage line ("" when nothing).
+std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan);
 
 // `nvidia-smi -q` text, kept as it is for the GPUs' properties (persistence,
 // MIG and fabric state, row remapping) under host.nvidia_smi_query_xml: they

@@ -229,7 +229,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         piece.instance = "boot:0";
         file_hints.unit = UnitFromName(name);
         Join(note, zone_note);
-        ApplyConversion(piece, file_hints, plan);
+        Join(note, ApplyConversion(piece, file_hints, plan));
         break;
       case Conversion::kNvidiaSmi: {
         bool table = r.shape->id == std::string_view("nvidia-smi table");
@@ -347,9 +347,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
       continue;
     }
     Changes changes(plan);
-    ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", f.recognised.saved.text}, hints, plan);
+    std::string unread =
+        ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", f.recognised.saved.text}, hints, plan);
     f.record.artifacts = changes.Names();
-    std::string note;
+    std::string note = unread;
     if (f.recognised.shape->id == std::string_view("dmesg -T")) Join(note, zone_note);
     Join(note, DroppedNote(f.recognised.saved));
     f.record.note = note;

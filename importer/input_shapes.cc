@@ -93,7 +93,7 @@ bool Versions(std::string_view t) {
 }
 // A container runtime's or the NVIDIA hook's error, pasted alone.
 bool RuntimeErrors(std::string_view t) {
-  return Has(t, R"(failed to create (?:containerd task|shim task|shim)|OCI runtime (?:create|start) failed|error running (?:prestart |createContainer )?hook|nvidia-container-cli(?:\.real)?: \w+ error|Error response from daemon|(?m)^(?:INFO|WARN|ERRO)\[\d{4}\] )");
+  return Has(t, R"(failed to create (?:containerd task|shim task|shim)|OCI runtime (?:create|start) failed|error running (?:prestart |createContainer )?hook|(?:prestart|createRuntime|createContainer|startContainer|poststart) hook #\d+: |nvidia-container-cli(?:\.real)?: \w+ error|Error response from daemon|(?m)^(?:INFO|WARN|ERRO)\[\d{4}\] )");
 }
 // The kubelet's refusal to admit a pod, quoted alone: an event row, or the
 // pod's status message ("Pod Allocate failed due to device plugin ...").

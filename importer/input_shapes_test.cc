@@ -69,6 +69,8 @@ TEST_CASE("RecogniseInput: every saved output of the corpus is read as what it i
       {"k8s-device-plugin-1431-version-mismatch-at-boot/nvidia-smi.txt", "nvidia-smi -L or its NVML error", "unknown"},
       {"k8s-device-plugin-1431-version-mismatch-at-boot/nvidia-container-cli-version.txt", "--version outputs", ""},
       {"k8s-device-plugin-23-v1.8-no-default-runtime/plugin.log", "device plugin output without stamps", ""},
+      {"amazon-eks-ami-2790-ctk-1.20-readonly-etc-nvidia-hook/container-create-error.txt",
+       "container runtime or NVIDIA hook error", ""},
       {"k8s-device-plugin-231-gpu-lost-every-pod-rejected/describe-pod-message.txt", "kubelet admission message", ""},
       {"k8s-device-plugin-2038-xid79-preferred-allocation-v018/events.txt", "kubelet admission event", ""},
       {"k8s-device-plugin-253-mig-single-no-mig-devices-panic/plugin.log", "Go log", ""},

@@ -42,6 +42,7 @@ struct JournalSplit {
   std::map<int, std::map<std::string, std::string>> earlier;
   int lines_read = 0;
   int lines_skipped = 0;         // markers and lines in no known format
+  std::map<std::string, int> unread_identifiers;  // lines of identifiers no slice takes ("sshd"), by identifier
   std::string hostname;          // as the short format prints it on every line
 };
 

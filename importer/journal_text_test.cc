@@ -29,6 +29,7 @@ TEST_CASE("ConvertJournalText: short lines become journal JSON in their slices, 
       hints);
   CHECK(split.lines_read == 6);
   CHECK(split.lines_skipped == 1);
+  CHECK(split.unread_identifiers == std::map<std::string, int>{{"sshd", 1}});
   CHECK(split.hostname == "node-1");
   REQUIRE(split.slices.size() == 3);
   auto kernel = ParseJournalJsonLine(split.slices["journal.kernel"]);

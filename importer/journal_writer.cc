@@ -56,7 +56,10 @@ void SliceWriter::Add(const ShortLine& l, bool kernel, std::optional<int64_t> so
     slice = row->name;
     if (row->identifier == l.identifier) unit = row->unit;  // an alias's own unit is not known
   }
-  if (slice.empty()) return;
+  if (slice.empty()) {
+    ++out_.unread_identifiers[l.identifier.empty() ? "(no identifier)" : l.identifier];
+    return;
+  }
   nlohmann::json j;
   if (l.timed && (l.time_ns != 0 || !kernel)) j["__REALTIME_TIMESTAMP"] = std::to_string(l.time_ns / 1000);
   if (source_monotonic_us) {

@@ -161,6 +161,15 @@ Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
 
 Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
   GPUF_ASSIGN_OR_RETURN(bool captured, ArtifactOk(db, bundle, artifact::kK8sNode));
+  if (!captured) {
+    // A saved `kubectl describe node` or `get node -o yaml` tells as much,
+    // when the part saved held both the Node's capacity and its allocatable.
+    GPUF_ASSIGN_OR_RETURN(int64_t fields, QueryInt(db,
+        "SELECT count(DISTINCT r.field) FROM node_resources r JOIN artifacts a USING (artifact_id) "
+        "WHERE a.bundle_id = :bundle AND a.name = $artifact(k8s.node_text) "
+        "AND r.field IN ('capacity', 'allocatable')", bundle));
+    captured = fields == 2;
+  }
   if (!captured) return Status::Ok();
   ChainFacts::Node node;
   GPUF_ASSIGN_OR_RETURN(node.gpu_capacity, QueryText(db,

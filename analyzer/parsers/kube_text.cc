@@ -282,7 +282,8 @@ KubeNodeText ParseKubeNodeText(std::string_view text) {
   KubeNodeText out;
   static const RE2 jq_path(R"(jq .*\.(allocatable|capacity|labels)\b)");
   static const RE2 block_head(R"re(^(\s*)"?(Capacity|Allocatable|Labels|capacity|allocatable|labels)"?:\s*(\{)?\s*(.*?)\s*$)re");
-  static const RE2 pair(R"re(^\s*"?([\w./-]+)"?:\s+"?([^",]*?)"?,?\s*$)re");
+  // A quantity or label value is one word; what follows it is a person's note ("<=== here").
+  static const RE2 pair(R"re(^\s*"?([\w./-]+)"?:\s+"?([^",\s]*)"?,?(?:\s.*)?$)re");
   static const RE2 label(R"(^\s*([\w./-]+)=(\S*)\s*$)");
   Block block = Block::kNone;
   int block_indent = -1;

@@ -119,6 +119,13 @@ TEST_CASE("ParseKubeNodeText: describe node, -o yaml, and a jq part of the JSON"
   REQUIRE_FALSE(l.labels.empty());
   CHECK(l.labels[0].key == "node-role.kubernetes.io/master");
   CHECK(l.labels[0].value == "");
+  // A person's note after the quantity is not part of it.
+  KubeNodeText n = ParseKubeNodeText(Corpus("gpu-operator-1065-seven-of-eight/describe-node.txt"));
+  bool marked = false;
+  for (const auto& r : n.resources) {
+    if (r.resource == "nvidia.com/gpu" && r.field == "allocatable") marked = r.quantity == "7";
+  }
+  CHECK(marked);
 }
 
 TEST_CASE("ParseKubeNodeText: labels of describe node, and time-slicing's renamed resource") {

@@ -93,6 +93,17 @@ TEST_CASE("JudgeChain: more allocatable than GPUs is sharing or MIG, fewer is a 
   CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
 }
 
+TEST_CASE("JudgeChain: without the node's own GPU count, allocatable below capacity is GPUs marked unhealthy") {
+  ChainFacts f;  // a saved describe node alone
+  f.node = ChainFacts::Node{"8", "7", false, false};
+  auto steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kFailed);
+  CHECK(steps[8].detail ==
+        "nvidia.com/gpu capacity 8, allocatable 7: 1 of 8 advertised GPUs are not allocatable (marked unhealthy)");
+  f.node = ChainFacts::Node{"8", "8", false, false};
+  CHECK(JudgeChain(f)[8].status == StepStatus::kOk);
+}
+
 TEST_CASE("NotAGpuNode: a CPU worker has nothing to break, a node whose GPUs left the bus does") {
   ChainFacts cpu;
   cpu.pci_gpus = 0;

@@ -131,6 +131,7 @@ TEST_CASE("PlanPhaseOne: a file a platform keeps elsewhere is read where it is, 
   p.File("/var/lib/rancher/rke2/agent/etc/containerd/config.toml", "version = 2\n");
   p.File("/etc/kubernetes/kubelet/config.json", "{}\n");
   p.Open();
+  p.plan.plugin_pattern = std::make_unique<re2::RE2>(std::string(kDefaultPluginPattern));  // the pod logs' search
   std::map<std::string, std::vector<std::string>> paths;
   for (const auto& t : PlanPhaseOne(p.plan)) {
     if (t.name.rfind("config.", 0) == 0) paths[t.name].insert(paths[t.name].end(), t.paths.begin(), t.paths.end());

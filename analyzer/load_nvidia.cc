@@ -59,8 +59,9 @@ void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
   // records that, and there is no document to complain about.
   if (in.artifact.status != "ok" && !is_xml) return;
   // Imported from a saved `nvidia-smi -q`, the same report arrives as text.
-  bool is_text = !is_xml && HasNvidiaSmiQueryGpu(in.bytes);
-  NvidiaSmiXml xml = is_text ? ParseNvidiaSmiQueryText(in.bytes) : ParseNvidiaSmiXml(in.bytes);
+  NvidiaSmiXml xml = is_xml ? NvidiaSmiXml{} : ParseNvidiaSmiQueryText(in.bytes);
+  const bool is_text = !xml.gpus.empty();
+  if (!is_text) xml = ParseNvidiaSmiXml(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, xml.warnings);
   if (xml.driver_version) {
     InsertVersion(ctx, in, "nvidia-driver-nvml", *xml.driver_version, std::nullopt);

@@ -180,7 +180,7 @@ ChainStep NodeResources(const Facts& f) {
   }
   step.detail = "nvidia.com/gpu capacity " + n.gpu_capacity.value_or("?") + ", allocatable " + *n.gpu_allocatable;
   const int64_t host_gpus = f.host_nvml && f.host_nvml->ran ? f.host_nvml->gpus : 0;
-  int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
+  const int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
   const std::optional<int64_t> allocatable = Count(*n.gpu_allocatable);
   // Without the node's own count, the capacity is what the plugin
   // advertised: allocatable below it is devices it marked unhealthy.

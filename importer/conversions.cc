@@ -7,7 +7,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/parsers/nvidia_smi_query_text.h"
 #include "analyzer/parsers/version_strings.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
@@ -110,10 +109,8 @@ int YearOf(int64_t unix_ns) {
   return tm.tm_year + 1900;
 }
 
-bool AddSmiQueryFacts(const std::string& source_file, std::string_view text, ImportPlan& plan) {
-  if (!HasNvidiaSmiQueryGpu(text)) return false;
+void AddSmiQueryFacts(const std::string& source_file, std::string_view text, ImportPlan& plan) {
   plan.Add({std::string(artifact::kHostNvidiaSmiQueryXml), "", source_file, std::string(text), "", "nvidia-smi -q text", 0});
-  return true;
 }
 
 std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan) {
@@ -178,9 +175,11 @@ std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, Im
       return {};
     }
     case Conversion::kSmiQuery: {
-      Converted c = SmiQueryToList(bytes);
-      if (c.rows > 0) plan.Add({std::string(artifact::kHostNvidiaSmiList), "", piece.source_file, c.text, "", "from nvidia-smi -q", 0});
-      AddSmiQueryFacts(piece.source_file, bytes, plan);
+      ConvertedSmiQuery q = SmiQueryToList(bytes);
+      if (q.list.rows > 0) {
+        plan.Add({std::string(artifact::kHostNvidiaSmiList), "", piece.source_file, q.list.text, "", "from nvidia-smi -q", 0});
+      }
+      if (q.gpus > 0) AddSmiQueryFacts(piece.source_file, bytes, plan);
       return {};
     }
     case Conversion::kVersions:

@@ -27,11 +27,10 @@ struct SourcePiece {
 // left out, for the input's coverage line ("" when nothing).
 std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, ImportPlan& plan);
 
-// `nvidia-smi -q` text, kept as it is for the GPUs' properties (persistence,
-// MIG and fabric state, row remapping) under host.nvidia_smi_query_xml: they
-// are the node's, whichever view printed them. False when it holds no GPU
-// field.
-bool AddSmiQueryFacts(const std::string& source_file, std::string_view text, ImportPlan& plan);
+// `nvidia-smi -q` text that describes GPUs, kept as it is for their
+// properties (persistence, MIG and fabric state, row remapping) under
+// host.nvidia_smi_query_xml: they are the node's, whichever view printed them.
+void AddSmiQueryFacts(const std::string& source_file, std::string_view text, ImportPlan& plan);
 
 // The local offset of a journal text, read from lines that carry their own
 // RFC 3339 time with an offset (containerd's time="...+08:00") next to the

@@ -248,18 +248,19 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         break;
       }
       case Conversion::kSmiQuery: {
-        Converted c = SmiQueryToList(text);
-        if (c.rows > 0) {
-          ImportedArtifact a{SmiName(r.view.view, false), "", f.path, c.text, "", "from nvidia-smi -q", 0};
+        ConvertedSmiQuery q = SmiQueryToList(text);
+        if (q.gpus == 0) {
+          rec.not_read = "recognised as nvidia-smi -q, read into nothing: no GPU field in it (a part of the output)";
+          continue;
+        }
+        if (q.list.rows > 0) {
+          ImportedArtifact a{SmiName(r.view.view, false), "", f.path, q.list.text, "", "from nvidia-smi -q", 0};
           if (r.view.view == View::kUnknown) a.context = "unknown";
           plan.Add(std::move(a));
           Join(note, ViewNote(r));
         }
-        if (!AddSmiQueryFacts(f.path, text, plan)) {
-          rec.not_read = "recognised as nvidia-smi -q, read into nothing: no GPU field in it (a part of the output)";
-          continue;
-        }
-        if (c.rows == 0) Join(note, "GPU properties only: no GPU UUID in it, so no list of GPUs");
+        AddSmiQueryFacts(f.path, text, plan);
+        if (q.list.rows == 0) Join(note, "GPU properties only: no GPU UUID in it, so no list of GPUs");
         break;
       }
       case Conversion::kSystemctlStatus: {

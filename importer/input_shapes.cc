@@ -173,6 +173,7 @@ const std::vector<InputShape>& Table() {
       {"kubectl get runtimeclasses", R"(^(?:NAME\s+HANDLER\s+AGE|\S+\s+\S+\s+\d+[smhdy]\w*)\s*$)", nullptr, "", C::kAsIs,
        V::kApi, "no table holds RuntimeClasses"},
 
+      // Last resorts: documents tried only when no line shape holds most lines.
       {"container runtime or NVIDIA hook error", "", RuntimeErrors, "runtime.errors", C::kAsIs, V::kHost, ""},
       {"kubelet admission event", "", AdmissionEvent, "k8s.events", C::kAsIs, V::kApi, ""},
       {"kubelet admission message", "", AdmissionMessage, "k8s.pod_text", C::kAsIs, V::kApi, ""},
@@ -275,14 +276,13 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
       r.lines_considered = considered;
     }
   }
-  // The last resorts: an error pasted alone, the kubelet refusing a pod, a
-  // plugin's unstamped lines.
+  // The last resorts, the document shapes after the line shapes: an error
+  // pasted alone, the kubelet refusing a pod, a plugin's unstamped lines.
   if (r.shape == nullptr) {
+    bool after_lines = false;
     for (const auto& shape : shapes) {
-      if (shape.document != nullptr &&
-          (shape.document == RuntimeErrors || shape.document == AdmissionEvent || shape.document == AdmissionMessage ||
-           shape.document == UnstampedPluginOutput) &&
-          shape.document(body)) {
+      after_lines = after_lines || shape.document == nullptr;
+      if (after_lines && shape.document != nullptr && shape.document(body)) {
         r.shape = &shape;
         break;
       }

@@ -151,12 +151,15 @@ ConvertedLog ConvertPluginLog(std::string_view text, int year, int64_t fallback_
   return out;
 }
 
-Converted SmiQueryToList(std::string_view query) {
-  Converted out;
-  for (const NvidiaSmiGpu& g : ParseNvidiaSmiQueryText(query).gpus) {
+ConvertedSmiQuery SmiQueryToList(std::string_view query) {
+  ConvertedSmiQuery out;
+  const NvidiaSmiXml parsed = ParseNvidiaSmiQueryText(query);
+  out.gpus = static_cast<int>(parsed.gpus.size());
+  Converted& list = out.list;
+  for (const NvidiaSmiGpu& g : parsed.gpus) {
     if (!g.uuid) continue;
-    out.text += "GPU " + std::to_string(out.rows) + ": " + g.product_name.value_or("") + " (UUID: " + *g.uuid + ")\n";
-    ++out.rows;
+    list.text += "GPU " + std::to_string(list.rows) + ": " + g.product_name.value_or("") + " (UUID: " + *g.uuid + ")\n";
+    ++list.rows;
   }
   return out;
 }

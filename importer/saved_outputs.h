@@ -50,7 +50,13 @@ struct ConvertedLog {
 // time at all.
 ConvertedLog ConvertPluginLog(std::string_view text, int year, int64_t fallback_ns);
 
-Converted SmiQueryToList(std::string_view query);
+// `nvidia-smi -q` text: its GPUs with a UUID as `nvidia-smi -L` lines, and
+// how many GPUs it describes at all (a pasted part may show no UUID).
+struct ConvertedSmiQuery {
+  Converted list;
+  int gpus = 0;
+};
+ConvertedSmiQuery SmiQueryToList(std::string_view query);
 
 // True when the first non-empty line is a CRI log record.
 bool LooksLikeCriLog(std::string_view text);

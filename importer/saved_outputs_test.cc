@@ -53,14 +53,15 @@ TEST_CASE("ConvertPluginLog: a CRI log file is kept as it is") {
 }
 
 TEST_CASE("SmiQueryToList: nvidia-smi -q blocks as nvidia-smi -L lines") {
-  Converted c = SmiQueryToList(
+  ConvertedSmiQuery q = SmiQueryToList(
       "==============NVSMI LOG==============\n\nAttached GPUs                         : 2\n"
       "GPU 00000000:0E:00.0\n    Product Name                      : NVIDIA H800\n"
       "    GPU UUID                          : GPU-8c141868-e051-2def-84a2-369843042084\n\n"
       "GPU 00000000:13:00.0\n    Product Name                      : NVIDIA H800\n"
       "    GPU UUID                          : GPU-f2758f58-8374-9889-a19b-0101c2188368\n");
-  CHECK(c.rows == 2);
-  CHECK(c.text ==
+  CHECK(q.gpus == 2);
+  CHECK(q.list.rows == 2);
+  CHECK(q.list.text ==
         "GPU 0: NVIDIA H800 (UUID: GPU-8c141868-e051-2def-84a2-369843042084)\n"
         "GPU 1: NVIDIA H800 (UUID: GPU-f2758f58-8374-9889-a19b-0101c2188368)\n");
 }

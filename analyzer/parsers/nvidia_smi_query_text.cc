@@ -174,6 +174,4 @@ NvidiaSmiXml ParseNvidiaSmiQueryText(std::string_view text) {
   return parsed;
 }
 
-bool HasNvidiaSmiQueryGpu(std::string_view text) { return !ParseNvidiaSmiQueryText(text).gpus.empty(); }
-
 }  // namespace gpuf

@@ -23,9 +23,6 @@ namespace gpuf {
 
 NvidiaSmiXml ParseNvidiaSmiQueryText(std::string_view text);
 
-// True when the text holds at least one GPU field of `nvidia-smi -q`.
-bool HasNvidiaSmiQueryGpu(std::string_view text);
-
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_PARSERS_NVIDIA_SMI_QUERY_TEXT_H_

@@ -114,9 +114,9 @@ TEST_CASE("ParseNvidiaSmiQueryText: odd values are warnings, not facts") {
   CHECK(parsed.warnings[1].message == "Remapped Rows/Pending: expected Yes or No, got 'Maybe'");
 }
 
-TEST_CASE("HasNvidiaSmiQueryGpu: only the report's top lines are no GPU") {
-  CHECK_FALSE(HasNvidiaSmiQueryGpu("Driver Version : 535.129.03\nAttached GPUs : 8\n"));
-  CHECK(HasNvidiaSmiQueryGpu("Persistence Mode : Enabled\n"));
+TEST_CASE("ParseNvidiaSmiQueryText: only the report's top lines are no GPU") {
+  CHECK(ParseNvidiaSmiQueryText("Driver Version : 535.129.03\nAttached GPUs : 8\n").gpus.empty());
+  CHECK(ParseNvidiaSmiQueryText("Persistence Mode : Enabled\n").gpus.size() == 1);
 }
 
 }  // TEST_SUITE

@@ -141,7 +141,14 @@ CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& 
   std::vector<char*> envp = CStrings(env_storage);
 
   pid_t pid = -1;
-  int rc = posix_spawn(&pid, spec.executable.c_str(), &actions, &attr, argv.data(), envp.data());
+  int rc = 0;
+  int cleanup_slot = -1;
+  {
+    // A second Ctrl-C ends us at once: the handler kills the group then.
+    TerminationSignalsHeld held;
+    rc = posix_spawn(&pid, spec.executable.c_str(), &actions, &attr, argv.data(), envp.data());
+    if (rc == 0) cleanup_slot = RegisterProcessGroup(pid);
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(out_pipe[1]);
@@ -153,8 +160,6 @@ CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& 
     return outcome;
   }
   outcome.started = true;
-  // A second Ctrl-C ends us at once: the handler kills the group then.
-  const int cleanup_slot = RegisterProcessGroup(pid);
 
   Stream streams[2] = {{out_pipe[0], &out}, {err_pipe[0], &err}};
   for (auto& s : streams) fcntl(s.fd, F_SETFL, O_NONBLOCK);

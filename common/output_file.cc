@@ -90,6 +90,7 @@ Result<OutputFile> OutputFile::Create(const std::string& path, Replace replace, 
   }
   out.dir_fd_ = open(out.dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (out.dir_fd_ < 0) return Status::IoError("opening directory '" + out.dir_ + "'", std::strerror(errno));
+  TerminationSignalsHeld held;
   for (int attempt = 0; attempt < 100 && out.fd_ < 0; ++attempt) {
     out.temp_base_ = TempName(out.base_);
     out.fd_ = openat(out.dir_fd_, out.temp_base_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -14,6 +14,7 @@
 #ifndef GPUF_COMMON_SIGNAL_CLEANUP_H_
 #define GPUF_COMMON_SIGNAL_CLEANUP_H_
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -33,6 +34,21 @@ void UnregisterProcessGroup(int slot);  // -1 is ignored
 
 // Kills every registered group, then removes every registered path.
 void RunSignalCleanup();
+
+// Holds SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread while it
+// lives: a path created and then registered under it is never left behind
+// by a signal that lands between the two. A held signal is delivered when
+// the guard goes.
+class TerminationSignalsHeld {
+ public:
+  TerminationSignalsHeld();
+  ~TerminationSignalsHeld();
+  TerminationSignalsHeld(const TerminationSignalsHeld&) = delete;
+  TerminationSignalsHeld& operator=(const TerminationSignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
 
 }  // namespace gpuf
 

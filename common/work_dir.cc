@@ -17,6 +17,7 @@ Result<WorkDir> WorkDir::Create(const std::string& parent, std::string_view pref
     dir = tmp && *tmp ? tmp : "/tmp";
   }
   std::string name = dir + "/" + std::string(prefix) + "XXXXXX";
+  TerminationSignalsHeld held;
   if (!mkdtemp(name.data())) {
     return Status::IoError("creating a work directory in '" + dir + "'", std::strerror(errno));
   }

@@ -14,24 +14,25 @@
 #include <string>
 #include <string_view>
 
+#include "collector/byte_sink.h"
 #include "common/status.h"
 
 namespace gpuf {
 
 enum class KeepMode { kHead, kTail, kNewestFirst };
 
-class CappedFile {
+class CappedFile : public ByteSink {
  public:
   CappedFile(std::string path, int64_t cap_bytes, KeepMode mode)
       : path_(std::move(path)), cap_(cap_bytes), mode_(mode) {}
-  ~CappedFile();
+  ~CappedFile() override;
   CappedFile(const CappedFile&) = delete;
   CappedFile& operator=(const CappedFile&) = delete;
 
   // Creates the file (mode 0600). Fails with IoError.
   Status Open();
   // Never fails for lack of room: bytes over the cap are counted and dropped.
-  Status Write(std::string_view bytes);
+  Status Write(std::string_view bytes) override;
   // Applies the tail cut or the newest-first reordering, and closes. Call once.
   Status Finish();
 

@@ -9,6 +9,7 @@
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/journal_match.h"
 #include "common/journal_slices.h"
 #include "common/text_lines.h"
 
@@ -188,20 +189,27 @@ void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   boots.argv.insert(boots.argv.end(), {"--utc", "--no-pager", "--list-boots"});
   boots.extra_env = {"TZ=UTC"};
   tasks.push_back(boots);
+  // Each boot's journal is read once, with every slice's match: a slice run
+  // apiece would scan a journal of gigabytes once per slice.
+  std::vector<std::string> slices;
+  std::vector<JournalMatch> matches;
   for (const auto& slice : JournalSliceTable()) {
     if (slice.only_where_installed && !UnitInstalled(plan, slice.unit)) continue;
-    for (auto boot : kJournalBoots) {
-      ProbeTask t = CommandTask(std::string(slice.name), kPhasePassive, base, plan);
-      t.instance = "boot:" + std::string(boot);
-      // Newest first: a timeout or the cap then costs the oldest lines, never the failure.
-      t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-r", "-b", std::string(boot)});
-      for (const auto& arg : SplitSpaces(slice.selector)) t.argv.push_back(arg);
-      t.keep = KeepMode::kNewestFirst;
-      t.cap_bytes = 64 * kMiB;
-      t.json_lines = true;
-      t.timeout_ns = plan.options->journal_timeout_ms * kMsToNs;
-      tasks.push_back(t);
-    }
+    slices.push_back(std::string(slice.name));
+    matches.push_back(JournalSliceMatch(slice));
+  }
+  for (auto boot : kJournalBoots) {
+    ProbeTask t = CommandTask(slices.front(), kPhasePassive, base, plan);
+    t.instance = "boot:" + std::string(boot);
+    t.journal_slices = slices;
+    // Newest first: a timeout or the cap then costs the oldest lines, never the failure.
+    t.argv.insert(t.argv.end(), {"--utc", "--no-pager", "-o", "json", "-a", "-r", "-b", std::string(boot)});
+    for (auto& arg : JournalMatchArgs(JournalMatchUnion(matches))) t.argv.push_back(std::move(arg));
+    t.keep = KeepMode::kNewestFirst;
+    t.cap_bytes = 64 * kMiB;  // each slice's
+    t.json_lines = true;
+    t.timeout_ns = plan.options->journal_timeout_ms * kMsToNs;
+    tasks.push_back(t);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "collector/capped_file.h"
 #include "collector/subprocess.h"
 #include "common/file_io.h"
+#include "common/journal_match.h"
 #include "common/journal_slices.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -40,13 +41,11 @@ std::string KubeletJournal(const CollectOptions& options, const HostExec& exec, 
   for (const auto& arg : exec.JournalRootArgs()) argv.push_back(arg);
   argv.insert(argv.end(), {"--no-pager", "-o", "cat", "-b", "0", "--grep",
                            "Successfully registered node|Running kubelet"});
-  std::istringstream selector{std::string(FindJournalSlice("journal.kubelet")->selector)};
-  for (std::string word; selector >> word;) argv.push_back(word);
+  std::vector<JournalMatch> matches = {JournalSliceMatch(*FindJournalSlice("journal.kubelet"))};
   if (platform.distribution) {
-    for (auto unit : PlatformWords(platform.distribution->kubelet_units)) {
-      argv.insert(argv.end(), {"-u", std::string(unit)});
-    }
+    for (auto unit : PlatformWords(platform.distribution->kubelet_units)) matches.push_back(JournalUnitMatch(unit));
   }
+  for (auto& arg : JournalMatchArgs(JournalMatchUnion(matches))) argv.push_back(std::move(arg));
   PreparedCommand command = exec.Prepare(argv);
   if (command.executable.empty()) return "";
   const std::string path = scratch_dir + "/node-identity.journal";

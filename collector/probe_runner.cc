@@ -10,14 +10,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "collector/bounded_copy.h"
+#include "collector/journal_splitter.h"
 #include "collector/listing.h"
 #include "collector/nvidia_pci.h"
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/journal_match.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 
@@ -98,8 +101,7 @@ Status SortJsonLinesInFile(const std::string& path) {
 // Records a finished stream; sizes come from the file after redaction. A
 // stream whose redaction failed is not stored at all: its staged bytes may
 // still hold what redaction was to remove.
-Status AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence, std::string_view stream,
-                 const CappedFile& file, Redaction redaction) {
+Status AddOutput(ProbeResult& result, std::string_view stream, const CappedFile& file, Redaction redaction) {
   auto redacted = RedactStagedFile(file.path(), redaction);
   if (!redacted.ok()) {
     std::remove(file.path().c_str());
@@ -111,7 +113,7 @@ Status AddOutput(ProbeResult& result, const ProbeEnvironment& env, int sequence,
   out.truncated = file.truncated();
   out.dropped_bytes = file.dropped_bytes();
   result.artifact.outputs.push_back(out);
-  result.staged.push_back({std::string(stream), StagingPath(env, sequence, stream)});
+  result.staged.push_back({std::string(stream), file.path()});
   if (file.truncated()) result.artifact.truncated = true;
   return Status::Ok();
 }
@@ -151,38 +153,37 @@ void MarkMissingBoot(ProbeResult& result, const std::string& stderr_path) {
   MarkSkipped(result.artifact, SkipReason::kNotFound, "the journal holds no such boot: " + first_line);
 }
 
-void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
-                     ProbeResult& result) {
-  ManifestArtifact& a = result.artifact;
+// The command as the host runs it, or why it cannot start now.
+std::optional<PreparedCommand> PrepareCommand(const ProbeTask& task, const ProbeEnvironment& env,
+                                              ManifestArtifact& a) {
   PreparedCommand command = env.exec->Prepare(task.argv);
   if (command.executable.empty()) {
     MarkSkipped(a, SkipReason::kToolMissing, command.missing);
-    return;
+    return std::nullopt;
   }
   a.executable = command.executable;
   a.argv = command.argv;
-  const int64_t now = MonotonicNowNs();
-  if (now >= env.deadline_monotonic_ns) {
+  if (MonotonicNowNs() >= env.deadline_monotonic_ns) {
     MarkSkipped(a, SkipReason::kDeadline, "the collection deadline passed before this probe started");
-    return;
+    return std::nullopt;
   }
-  CappedFile out(StagingPath(env, sequence, kStreamStdout), task.cap_bytes, task.keep);
-  CappedFile err(StagingPath(env, sequence, kStreamStderr), task.stderr_cap_bytes, KeepMode::kTail);
-  Status opened = out.Open();
-  if (opened.ok()) opened = err.Open();
-  if (!opened.ok()) {
-    SetStatus(a, ProbeStatus::kError);
-    a.error = opened.message();
-    return;
-  }
+  return command;
+}
+
+CommandOutcome Run(const ProbeTask& task, const ProbeEnvironment& env, const PreparedCommand& command,
+                   ByteSink& out, ByteSink& err) {
   CommandSpec spec;
-  spec.executable = a.executable;
+  spec.executable = command.executable;
   spec.argv = command.argv;
   spec.extra_env = task.extra_env;
-  spec.deadline_monotonic_ns = std::min(now + task.timeout_ns, env.deadline_monotonic_ns);
-  CommandOutcome outcome = RunCommand(spec, out, err, env.interrupt);
-  (void)out.Finish();
-  (void)err.Finish();
+  spec.deadline_monotonic_ns = std::min(MonotonicNowNs() + task.timeout_ns, env.deadline_monotonic_ns);
+  return RunCommand(spec, out, err, env.interrupt);
+}
+
+// Stores a finished command's two streams and the status its outcome gives.
+void RecordCommand(const ProbeTask& task, const ProbeEnvironment& env, const CommandOutcome& outcome,
+                   const CappedFile& out, const CappedFile& err, ProbeResult& result) {
+  ManifestArtifact& a = result.artifact;
   a.duration_ns = outcome.duration_ns;
   a.exit_code = outcome.exit_code;
   a.signal = outcome.signal;
@@ -194,8 +195,8 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
     return;
   }
   if (task.json_lines && env.reproducible) (void)SortJsonLinesInFile(out.path());
-  Status stored = AddOutput(result, env, sequence, kStreamStdout, out, RedactionFor(task.name));
-  Status stored_err = AddOutput(result, env, sequence, kStreamStderr, err, Redaction::kText);
+  Status stored = AddOutput(result, kStreamStdout, out, RedactionFor(a.name));
+  Status stored_err = AddOutput(result, kStreamStderr, err, Redaction::kText);
   if (stored.ok()) stored = stored_err;
   if (!stored.ok()) {
     DropOutputs(result, stored);
@@ -209,6 +210,76 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
   } else {
     SetStatus(a, outcome.exit_code == 0 ? ProbeStatus::kOk : ProbeStatus::kNonzeroExit);
     if (outcome.exit_code != 0 && task.json_lines) MarkMissingBoot(result, err.path());
+  }
+}
+
+void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
+                     ProbeResult& result) {
+  ManifestArtifact& a = result.artifact;
+  std::optional<PreparedCommand> command = PrepareCommand(task, env, a);
+  if (!command) return;
+  CappedFile out(StagingPath(env, sequence, kStreamStdout), task.cap_bytes, task.keep);
+  CappedFile err(StagingPath(env, sequence, kStreamStderr), task.stderr_cap_bytes, KeepMode::kTail);
+  Status opened = out.Open();
+  if (opened.ok()) opened = err.Open();
+  if (!opened.ok()) {
+    SetStatus(a, ProbeStatus::kError);
+    a.error = opened.message();
+    return;
+  }
+  CommandOutcome outcome = Run(task, env, *command, out, err);
+  (void)out.Finish();
+  (void)err.Finish();
+  RecordCommand(task, env, outcome, out, err, result);
+}
+
+// One journalctl run for all the task's slices: each slice keeps its own
+// capped file, and every artifact records the one run (its command, exit
+// status, timing and stderr).
+void RunJournalRead(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
+                    std::vector<ProbeResult>& slices) {
+  std::optional<PreparedCommand> command = PrepareCommand(task, env, slices[0].artifact);
+  for (size_t i = 1; i < slices.size(); ++i) {
+    ManifestArtifact& a = slices[i].artifact;
+    a.executable = slices[0].artifact.executable;
+    a.argv = slices[0].artifact.argv;
+    a.status = slices[0].artifact.status;
+    a.skip_reason = slices[0].artifact.skip_reason;
+    a.error = slices[0].artifact.error;
+  }
+  if (!command) return;
+  std::vector<std::unique_ptr<CappedFile>> outs, errs;
+  std::vector<JournalSplitter::Slice> routes;
+  CappedFile err(StagingPath(env, sequence, kStreamStderr), task.stderr_cap_bytes, KeepMode::kTail);
+  Status opened = err.Open();
+  for (size_t i = 0; i < slices.size() && opened.ok(); ++i) {
+    const std::string prefix = std::to_string(i) + ".";
+    outs.push_back(std::make_unique<CappedFile>(StagingPath(env, sequence, prefix + std::string(kStreamStdout)),
+                                                task.cap_bytes, task.keep));
+    errs.push_back(std::make_unique<CappedFile>(StagingPath(env, sequence, prefix + std::string(kStreamStderr)),
+                                                task.stderr_cap_bytes, KeepMode::kTail));
+    opened = outs.back()->Open();
+    if (opened.ok()) opened = errs.back()->Open();
+    routes.push_back({JournalSliceMatch(*FindJournalSlice(task.journal_slices[i])), outs.back().get()});
+  }
+  if (!opened.ok()) {
+    for (auto& slice : slices) {
+      SetStatus(slice.artifact, ProbeStatus::kError);
+      slice.artifact.error = opened.message();
+    }
+    return;
+  }
+  JournalSplitter splitter(std::move(routes));
+  CommandOutcome outcome = Run(task, env, *command, splitter, err);
+  (void)splitter.Finish();
+  (void)err.Finish();
+  auto said = ReadWholeFile(err.path());
+  std::remove(err.path().c_str());
+  for (size_t i = 0; i < slices.size(); ++i) {
+    (void)outs[i]->Finish();
+    if (said.ok()) (void)errs[i]->Write(*said);
+    (void)errs[i]->Finish();
+    RecordCommand(task, env, outcome, *outs[i], *errs[i], slices[i]);
   }
 }
 
@@ -259,7 +330,7 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
     }
     return;
   }
-  Status stored = AddOutput(result, env, sequence, kStreamContent, content, RedactionFor(task.name));
+  Status stored = AddOutput(result, kStreamContent, content, RedactionFor(task.name));
   if (!stored.ok()) return DropOutputs(result, stored);
   SetStatus(a, a.timed_out ? ProbeStatus::kTimedOut : ProbeStatus::kOk);
 }
@@ -270,7 +341,7 @@ Status WriteTable(ProbeResult& result, const ProbeEnvironment& env, int sequence
   GPUF_RETURN_IF_ERROR(content.Open());
   GPUF_RETURN_IF_ERROR(content.Write(text));
   GPUF_RETURN_IF_ERROR(content.Finish());
-  return AddOutput(result, env, sequence, kStreamContent, content, Redaction::kText);
+  return AddOutput(result, kStreamContent, content, Redaction::kText);
 }
 
 std::string ListingText(const ProbeTask& task, const ProbeEnvironment& env) {
@@ -340,35 +411,65 @@ std::vector<std::string> ExpandHostGlob(const HostRoot& host, const std::string&
   return existing;
 }
 
-ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env) {
-  ProbeResult result;
-  result.artifact = BaseArtifact(task);
-  const int64_t started = MonotonicNowNs();
+namespace {
+
+// The task's artifacts as planned: one, or one per slice of a journal read.
+std::vector<ProbeResult> PlannedResults(const ProbeTask& task) {
+  std::vector<ProbeResult> results(std::max<size_t>(1, task.journal_slices.size()));
+  for (size_t i = 0; i < results.size(); ++i) {
+    results[i].artifact = BaseArtifact(task);
+    if (task.journal_slices.empty()) continue;
+    results[i].artifact.name = task.journal_slices[i];
+    results[i].artifact.journal_match = JournalMatchArgs(JournalSliceMatch(*FindJournalSlice(task.journal_slices[i])));
+  }
+  return results;
+}
+
+void RunPlanned(const ProbeTask& task, int sequence, const ProbeEnvironment& env, std::vector<ProbeResult>& results) {
+  ProbeResult& result = results[0];
   ManifestArtifact& a = result.artifact;
-  if (task.skip_reason) {
-    MarkSkipped(a, *task.skip_reason, task.skip_detail);
-  } else if (env.interrupt && env.interrupt->load()) {
-    MarkSkipped(a, SkipReason::kInterrupted, "the collection was interrupted before this probe started");
-  } else {
-    switch (task.kind) {
-      case ProbeKind::kCommand: RunCommandProbe(task, sequence, env, result); break;
-      case ProbeKind::kFile: RunFileProbe(task, sequence, env, result); break;
-      case ProbeKind::kListing:
-      case ProbeKind::kPciTable:
-      case ProbeKind::kStatfs: {
-        std::string text = task.kind == ProbeKind::kListing    ? ListingText(task, env)
-                           : task.kind == ProbeKind::kPciTable ? PciTableText(task, env)
-                                                               : StatfsText(task, env);
-        Status s = WriteTable(result, env, sequence, text, task.cap_bytes);
-        SetStatus(a, s.ok() ? ProbeStatus::kOk : ProbeStatus::kError);
-        a.error = s.ok() ? "" : s.message();
-        break;
+  if (task.skip_reason || (env.interrupt && env.interrupt->load())) {
+    for (auto& r : results) {
+      if (task.skip_reason) {
+        MarkSkipped(r.artifact, *task.skip_reason, task.skip_detail);
+      } else {
+        MarkSkipped(r.artifact, SkipReason::kInterrupted, "the collection was interrupted before this probe started");
       }
     }
+    return;
   }
-  if (a.duration_ns == 0) a.duration_ns = MonotonicNowNs() - started;
-  a.ended_at_unix_ns = a.started_at_unix_ns + a.duration_ns;
-  return result;
+  if (!task.journal_slices.empty()) return RunJournalRead(task, sequence, env, results);
+  switch (task.kind) {
+    case ProbeKind::kCommand: RunCommandProbe(task, sequence, env, result); break;
+    case ProbeKind::kFile: RunFileProbe(task, sequence, env, result); break;
+    case ProbeKind::kListing:
+    case ProbeKind::kPciTable:
+    case ProbeKind::kStatfs: {
+      std::string text = task.kind == ProbeKind::kListing    ? ListingText(task, env)
+                         : task.kind == ProbeKind::kPciTable ? PciTableText(task, env)
+                                                             : StatfsText(task, env);
+      Status s = WriteTable(result, env, sequence, text, task.cap_bytes);
+      SetStatus(a, s.ok() ? ProbeStatus::kOk : ProbeStatus::kError);
+      a.error = s.ok() ? "" : s.message();
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env) {
+  const int64_t started = MonotonicNowNs();
+  std::vector<ProbeResult> results = PlannedResults(task);
+  RunPlanned(task, sequence, env, results);
+  for (auto& r : results) {
+    ManifestArtifact& a = r.artifact;
+    if (a.duration_ns == 0) a.duration_ns = MonotonicNowNs() - started;
+    a.ended_at_unix_ns = a.started_at_unix_ns + a.duration_ns;
+  }
+  ProbeResult first = std::move(results[0]);
+  first.more.assign(std::make_move_iterator(results.begin() + 1), std::make_move_iterator(results.end()));
+  return first;
 }
 
 }  // namespace gpuf

@@ -38,6 +38,9 @@ struct ProbeTask {
   // journalctl -o json prints an entry's fields in hash order, which
   // changes from run to run; reproducible bundles sort them.
   bool json_lines = false;
+  // A journal read: one journalctl run whose entries are split into these
+  // slices (journal_splitter.h), each its own artifact; `name` is the first.
+  std::vector<std::string> journal_slices;
   std::string context = "host";
   std::string container_id;
   std::optional<SkipReason> skip_reason;  // planned as skipped (e.g. no kubeconfig)
@@ -52,6 +55,7 @@ struct StagedOutput {
 struct ProbeResult {
   ManifestArtifact artifact;
   std::vector<StagedOutput> staged;
+  std::vector<ProbeResult> more;  // a journal read's other slices, in task order
 };
 
 struct ProbeEnvironment {

@@ -17,6 +17,19 @@ std::string ProbeLabel(const ProbeTask& task) {
   return task.instance.empty() ? task.name : task.name + "[" + task.instance + "]";
 }
 
+// A journal read's slices follow it, each an artifact of its own.
+std::vector<ProbeResult> Flatten(std::vector<ProbeResult> results) {
+  std::vector<ProbeResult> flat;
+  flat.reserve(results.size());
+  for (auto& r : results) {
+    std::vector<ProbeResult> more = std::move(r.more);
+    r.more.clear();
+    flat.push_back(std::move(r));
+    for (auto& m : more) flat.push_back(std::move(m));
+  }
+  return flat;
+}
+
 // Runs tasks with at most `jobs` at a time; results keep the task order.
 std::vector<ProbeResult> RunTasks(std::string_view group, const std::vector<ProbeTask>& tasks, int first_sequence,
                                   int jobs, const ProbeEnvironment& env) {
@@ -45,7 +58,7 @@ std::vector<ProbeResult> RunTasks(std::string_view group, const std::vector<Prob
   for (int i = 0; i < count; ++i) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   if (env.progress) env.progress->GroupFinished(group);
-  return results;
+  return Flatten(std::move(results));
 }
 
 // Probes run on a thread of their own while the caller goes on. When no

@@ -48,7 +48,7 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 // A pipe we read from until EOF or until we give up on it.
 struct Stream {
   int fd = -1;
-  CappedFile* sink = nullptr;
+  ByteSink* sink = nullptr;
 };
 
 void CloseStream(Stream& s) {
@@ -101,7 +101,7 @@ std::string FindExecutable(const std::string& name, const std::string& path_env)
   return "";
 }
 
-CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& err,
+CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
                           const std::atomic<bool>* interrupt) {
   CommandOutcome outcome;
   const int64_t started = MonotonicNowNs();

@@ -45,10 +45,10 @@ struct CommandOutcome {
   int64_t duration_ns = 0;
 };
 
-// Runs the command to completion or deadline. Output goes to the two files,
-// which must be open; they are not finished here. `interrupt`, when set by a
+// Runs the command to completion or deadline. Output goes to the two sinks
+// (capped files: open, and not finished here). `interrupt`, when set by a
 // signal handler, ends the command like a deadline does.
-CommandOutcome RunCommand(const CommandSpec& spec, CappedFile& out, CappedFile& err,
+CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
                           const std::atomic<bool>* interrupt);
 
 // Finds `name` on PATH (or takes it as a path when it holds a '/').

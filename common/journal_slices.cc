@@ -7,25 +7,24 @@ namespace gpuf {
 namespace {
 
 constexpr JournalSliceRow kJournalSlices[] = {
-    {artifact::kJournalKernel, "-k", "kernel", ""},
-    {artifact::kJournalSystemd, "_PID=1", "systemd", "init.scope"},
+    {artifact::kJournalKernel, "", "_TRANSPORT=kernel", "kernel", ""},
+    {artifact::kJournalSystemd, "", "_PID=1", "systemd", "init.scope"},
     // k3s and MicroK8s run the kubelet inside their own units.
-    {artifact::kJournalKubelet, "-u kubelet.service -u k3s.service -u k3s-agent.service -u snap.microk8s.daemon-kubelite.service",
-     "kubelet", "kubelet.service"},
+    {artifact::kJournalKubelet, "kubelet.service k3s.service k3s-agent.service snap.microk8s.daemon-kubelite.service",
+     "", "kubelet", "kubelet.service"},
     // The container runtime: containerd, or CRI-O where OpenShift runs.
-    {artifact::kJournalContainerd, "-u containerd.service -u crio.service", "containerd", "containerd.service"},
+    {artifact::kJournalContainerd, "containerd.service crio.service", "", "containerd", "containerd.service"},
     // The daemon by its identifier too: the GPU Operator runs it in the driver
     // container, whose lines carry the container's scope, not the unit.
-    {artifact::kJournalNvidiaPersistenced,
-     "_SYSTEMD_UNIT=nvidia-persistenced.service + UNIT=nvidia-persistenced.service + "
-     "SYSLOG_IDENTIFIER=nvidia-persistenced",
-     "nvidia-persistenced", "nvidia-persistenced.service"},
-    {artifact::kJournalNvidiaFabricmanager, "-u nvidia-fabricmanager.service", "nv-fabricmanager",
+    {artifact::kJournalNvidiaPersistenced, "nvidia-persistenced.service",
+     "UNIT=nvidia-persistenced.service + SYSLOG_IDENTIFIER=nvidia-persistenced", "nvidia-persistenced",
+     "nvidia-persistenced.service"},
+    {artifact::kJournalNvidiaFabricmanager, "nvidia-fabricmanager.service", "", "nv-fabricmanager",
      "nvidia-fabricmanager.service"},
-    {kPluginJournalSlice, "-u nvidia-k8s-device-plugin.service", "nvidia-device-plugin",
+    {kPluginJournalSlice, "nvidia-k8s-device-plugin.service", "", "nvidia-device-plugin",
      "nvidia-k8s-device-plugin.service", true},
     // What journald did not store: without it, a line not found is not known to be absent.
-    {artifact::kJournalJournald, "-u systemd-journald.service", "systemd-journald", "systemd-journald.service"},
+    {artifact::kJournalJournald, "systemd-journald.service", "", "systemd-journald", "systemd-journald.service"},
 };
 
 struct IdentifierAlias {
@@ -61,10 +60,10 @@ const JournalSliceRow* FindJournalSlice(std::string_view name) {
 const JournalSliceRow* JournalSliceForUnit(std::string_view unit) {
   for (const auto& row : kJournalSlices) {
     if (row.unit == unit) return &row;
-    std::string_view selector = row.selector;
-    for (size_t at = selector.find("-u "); at != std::string_view::npos; at = selector.find("-u ", at + 3)) {
-      std::string_view rest = selector.substr(at + 3);
-      if (rest.substr(0, rest.find(' ')) == unit) return &row;
+    for (std::string_view units = row.units; !units.empty();) {
+      const size_t space = units.find(' ');
+      if (units.substr(0, space) == unit) return &row;
+      units = space == std::string_view::npos ? "" : units.substr(space + 1);
     }
   }
   return nullptr;

@@ -14,7 +14,8 @@ namespace gpuf {
 
 struct JournalSliceRow {
   std::string_view name;        // artifact name, e.g. "journal.kubelet"
-  std::string_view selector;    // journalctl arguments, space separated ("A=1 + B=2": either)
+  std::string_view units;       // space separated; each selected as journalctl -u selects it
+  std::string_view matches;     // further journal matches, journal_match.h ("A=1 + B=2": either)
   std::string_view identifier;  // SYSLOG_IDENTIFIER of its entries
   std::string_view unit;        // _SYSTEMD_UNIT of its entries, "" for the kernel
   // Collected only where the unit is installed: the device plugin runs as a
@@ -35,7 +36,7 @@ const JournalSliceRow* FindJournalSlice(std::string_view name);
 // builds log with ("nvidia-fabricmanager"); nullptr when none.
 const JournalSliceRow* JournalSliceForIdentifier(std::string_view identifier);
 
-// The slice that holds a unit's lines (its unit, or a -u of its selector);
+// The slice that holds a unit's lines (its unit, or one of its units);
 // null when none does.
 const JournalSliceRow* JournalSliceForUnit(std::string_view unit);
 

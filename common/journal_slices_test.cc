@@ -9,18 +9,17 @@ namespace gpuf {
 
 TEST_SUITE("journal_slices") {
 
-TEST_CASE("JournalSliceTable: names are unique and each selects its entries by unit, PID 1 or -k") {
+TEST_CASE("JournalSliceTable: names are unique and each selects its entries by unit, PID 1 or transport") {
   std::set<std::string_view> names;
   for (const auto& row : JournalSliceTable()) {
     CHECK(names.insert(row.name).second);
     CHECK(row.name.rfind("journal.", 0) == 0);
-    if (!row.unit.empty() && row.identifier != "systemd") {
-      // By -u, or by the unit's own field among alternatives ("A=1 + B=2").
-      CHECK((row.selector.rfind("-u " + std::string(row.unit), 0) == 0 ||
-             row.selector.rfind("_SYSTEMD_UNIT=" + std::string(row.unit) + " + ", 0) == 0));
-    }
+    CHECK(!(row.units.empty() && row.matches.empty()));
+    // A slice named after a unit selects it first.
+    if (!row.units.empty()) CHECK(row.units.rfind(row.unit, 0) == 0);
   }
-  CHECK(FindJournalSlice("journal.systemd")->selector == "_PID=1");
+  CHECK(FindJournalSlice("journal.systemd")->matches == "_PID=1");
+  CHECK(FindJournalSlice("journal.kernel")->matches == "_TRANSPORT=kernel");
   CHECK(FindJournalSlice("journal.kernel")->unit == "");
   CHECK(FindJournalSlice("journal.nope") == nullptr);
 }

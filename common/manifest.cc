@@ -118,6 +118,7 @@ json ArtifactToJson(const ManifestArtifact& a, bool redacted) {
               {"error", NullableString(a.error)},
               {"redactions", a.redactions},
               {"outputs", outputs}};
+  if (!a.journal_match.empty()) j["journal_match"] = a.journal_match;
   if (redacted) {
     json counts = json::array();
     for (const auto& [name, count] : a.redaction_counts) counts.push_back({{"class", name}, {"count", count}});
@@ -252,6 +253,12 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
     for (const auto& arg : *it) {
       if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".argv' holds a non-string");
       a.argv.push_back(arg.get<std::string>());
+    }
+  }
+  if (auto it = j.find("journal_match"); it != j.end() && it->is_array()) {
+    for (const auto& arg : *it) {
+      if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".journal_match' holds a non-string");
+      a.journal_match.push_back(arg.get<std::string>());
     }
   }
   a.executable = r.String("executable", false);

@@ -34,6 +34,9 @@ struct ManifestArtifact {
   std::string instance;      // distinguishes several of one name ("" when single)
   std::string kind;          // "command" | "file" | "listing" | "table"
   std::vector<std::string> argv;  // command: as executed
+  // A journal slice read with others in one run: the match (journalctl's
+  // positional arguments) its entries were taken from that run's output by.
+  std::vector<std::string> journal_match;
   std::string executable;    // command: resolved path, "" when not found
   std::string path;          // file/listing: host path (as seen on the node)
   std::string context;       // "host" | "container"

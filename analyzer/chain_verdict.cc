@@ -2,6 +2,7 @@
 
 #include "analyzer/query.h"
 #include "common/artifacts.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -159,6 +160,41 @@ Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
   return Status::Ok();
 }
 
+// Why the Node is not in the bundle, as its k8s.node probe recorded it.
+Status ReadNodeMissing(Database& db, int64_t bundle, ChainFacts& f) {
+  GPUF_ASSIGN_OR_RETURN(auto probe, QueryText(db,
+      "SELECT status || char(31) || coalesce(skip_reason, '') || char(31) || coalesce(error, '') FROM artifacts "
+      "WHERE bundle_id = :bundle AND name = $artifact(k8s.node) ORDER BY artifact_id LIMIT 1", bundle));
+  GPUF_ASSIGN_OR_RETURN(int64_t not_found, QueryInt(db,
+      "SELECT count(*) FROM artifact_lines l JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
+      "AND a.name = $artifact(k8s.node) AND l.stream = 'stderr' AND l.text LIKE '%(NotFound)%'", bundle));
+  if (not_found > 0) {
+    f.node_missing = "the API has no Node of that name: a wrong node name, not missing API access";
+    return Status::Ok();
+  }
+  if (!probe) {
+    f.node_missing = "the capture holds no Node object: kubectl get node or describe node was not saved";
+    return Status::Ok();
+  }
+  const std::string status = probe->substr(0, probe->find('\x1f'));
+  const std::string rest = probe->substr(probe->find('\x1f') + 1);
+  const std::string skip_reason = rest.substr(0, rest.find('\x1f'));
+  const std::string error = rest.substr(rest.find('\x1f') + 1);
+  if (skip_reason == Name(SkipReason::kToolMissing)) {
+    f.node_missing = "kubectl was not found where the collector ran";
+  } else if (skip_reason == Name(SkipReason::kNotApplicable) && !error.empty()) {
+    f.node_missing = error;
+  } else if (status != Name(ProbeStatus::kSkipped) && status != Name(ProbeStatus::kOk)) {
+    GPUF_ASSIGN_OR_RETURN(auto said, QueryText(db,
+        "SELECT l.text FROM artifact_lines l JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
+        "AND a.name = $artifact(k8s.node) AND l.stream = 'stderr' AND trim(l.text) <> '' ORDER BY l.line LIMIT 1",
+        bundle));
+    const std::string why = !error.empty() ? error : said.value_or("");
+    f.node_missing = "kubectl get node ended " + status + (why.empty() ? "" : ": " + why);
+  }
+  return Status::Ok();
+}
+
 Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
   GPUF_ASSIGN_OR_RETURN(bool captured, ArtifactOk(db, bundle, artifact::kK8sNode));
   if (!captured) {
@@ -170,7 +206,7 @@ Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
         "AND r.field IN ('capacity', 'allocatable')", bundle));
     captured = fields == 2;
   }
-  if (!captured) return Status::Ok();
+  if (!captured) return ReadNodeMissing(db, bundle, f);
   ChainFacts::Node node;
   GPUF_ASSIGN_OR_RETURN(node.gpu_capacity, QueryText(db,
       "SELECT quantity FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "

@@ -162,7 +162,8 @@ ChainStep NodeResources(const Facts& f) {
   ChainStep step{ChainStepId::kNodeResources, "Node capacity/allocatable", StepStatus::kUnknown, "",
                  Evidence({artifact::kK8sNode}), ""};
   if (!f.node) {
-    step.missing = "the Node object was not captured (no kubeconfig or no API access)";
+    step.missing = "the Node object was not captured (" +
+                   (f.node_missing.empty() ? std::string("no kubeconfig or no API access") : f.node_missing) + ")";
     return step;
   }
   const auto& n = *f.node;

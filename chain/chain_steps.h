@@ -97,6 +97,9 @@ struct ChainFacts {
     bool shared_allocatable = false;
   };
   std::optional<Node> node;  // nullopt: the Node object was not captured
+  // Why not, from the capture: "kubectl was not found where the collector
+  // ran", "the capture holds no Node object"; "" when it does not say.
+  std::string node_missing;
 };
 
 // The steps in chain order, the last (metrics and alerting) outside the node.

@@ -50,6 +50,12 @@ TEST_CASE("JudgeChain: what a reader did not see is unknown, with what is missin
   CHECK(steps[0].missing == "the NVIDIA PCI functions were not captured");
   CHECK(steps[3].missing == "host nvidia-smi -L did not run");
   CHECK(steps[7].missing == "no device-plugin log of the boot at capture");
+  CHECK(steps[8].missing == "the Node object was not captured (no kubeconfig or no API access)");
+  ChainFacts imported;
+  imported.node_missing = "the capture holds no Node object: kubectl get node or describe node was not saved";
+  CHECK(JudgeChain(imported)[8].missing ==
+        "the Node object was not captured (the capture holds no Node object: kubectl get node or describe node was "
+        "not saved)");
 }
 
 TEST_CASE("JudgeChain: a registration older than kubelet's last start does not count") {

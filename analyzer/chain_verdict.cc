@@ -160,6 +160,15 @@ Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
   return Status::Ok();
 }
 
+// Whether a resource whose name passes `resource_test` ("= 'x'", "LIKE 'x%'")
+// is allocatable on the Node, not at 0.
+Result<bool> SomeAllocatable(Database& db, int64_t bundle, const std::string& resource_test) {
+  GPUF_ASSIGN_OR_RETURN(int64_t count, QueryInt(db,
+      "SELECT count(*) FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
+      "AND r.resource " + resource_test + " AND r.field = 'allocatable' AND r.quantity <> '0'", bundle));
+  return count > 0;
+}
+
 // Why the Node is not in the bundle, as its k8s.node probe recorded it.
 Status ReadNodeMissing(Database& db, int64_t bundle, ChainFacts& f) {
   GPUF_ASSIGN_OR_RETURN(auto probe, QueryText(db,
@@ -214,14 +223,8 @@ Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
   GPUF_ASSIGN_OR_RETURN(node.gpu_allocatable, QueryText(db,
       "SELECT quantity FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
       "AND r.resource = 'nvidia.com/gpu' AND r.field = 'allocatable'", bundle));
-  GPUF_ASSIGN_OR_RETURN(int64_t mig, QueryInt(db,
-      "SELECT count(*) FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
-      "AND r.resource LIKE 'nvidia.com/mig-%' AND r.field = 'allocatable' AND r.quantity <> '0'", bundle));
-  node.mig_allocatable = mig > 0;
-  GPUF_ASSIGN_OR_RETURN(int64_t shared, QueryInt(db,
-      "SELECT count(*) FROM node_resources r JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
-      "AND r.resource = 'nvidia.com/gpu.shared' AND r.field = 'allocatable' AND r.quantity <> '0'", bundle));
-  node.shared_allocatable = shared > 0;
+  GPUF_ASSIGN_OR_RETURN(node.mig_allocatable, SomeAllocatable(db, bundle, "LIKE 'nvidia.com/mig-%'"));
+  GPUF_ASSIGN_OR_RETURN(node.shared_allocatable, SomeAllocatable(db, bundle, "= 'nvidia.com/gpu.shared'"));
   f.node = node;
   return Status::Ok();
 }

@@ -1,7 +1,8 @@
-// Splits one `journalctl -o json` run into the journal slices its entries
-// belong to: the journal is read once per boot, with the union of the
-// slices' matches, and each entry goes to every slice whose match selects
-// it, as a run per slice would have given it.
+// Splits one `journalctl -o export` run over a boot into the journal
+// slices its entries belong to: the journal is read once per boot, and each
+// entry goes, as the JSON line `journalctl -o json -a` prints for it, to
+// every slice whose match selects it - as a run per slice would have given
+// it. Entries no slice selects are passed over.
 //
 //   JournalSplitter splitter({{kernel_match, &kernel_file}, {kubelet_match, &kubelet_file}});
 //   RunCommand(spec, splitter, err, interrupt);
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "collector/byte_sink.h"
+#include "collector/journal_export.h"
 #include "common/journal_match.h"
 
 namespace gpuf {
@@ -28,30 +30,27 @@ class JournalSplitter : public ByteSink {
   explicit JournalSplitter(std::vector<Slice> slices);
 
   Status Write(std::string_view bytes) override;
-  // Routes a last line the output did not end with a newline.
+  // Writes what is pending; an entry the output ended inside is dropped.
   Status Finish();
 
-  // Lines no slice took: not a journal entry, or one the match reads apart.
-  int64_t unrouted_lines() const { return unrouted_lines_; }
+  int64_t entries_read() const { return entries_read_; }
+  int64_t entries_routed() const { return entries_routed_; }
+  const JournalExportReader& reader() const { return reader_; }
 
  private:
-  Status Route(std::string_view line);
+  void Route(const JournalExportEntry& entry);
   void Flush(size_t slice);
 
   std::vector<Slice> slices_;
   std::vector<std::string> pending_;  // routed lines not yet written, by slice
-  std::vector<std::string> fields_;  // what the matches read
-  std::vector<std::string> values_;  // this line's, by fields_ index
-  std::string partial_;              // a line not yet ended
-  int64_t unrouted_lines_ = 0;
+  std::vector<std::string> fields_;   // what the matches read
+  std::vector<std::string_view> values_;  // this entry's, by fields_ index
+  std::string line_;                  // the entry being routed, as JSON
+  JournalExportReader reader_;
+  int64_t entries_read_ = 0;
+  int64_t entries_routed_ = 0;
   Status first_error_;
 };
-
-// The string values of `fields` in one journal JSON line, "" where absent
-// or not a string (a byte array is no unit name). False when the line is
-// not a flat JSON object.
-bool ReadJournalJsonFields(std::string_view line, const std::vector<std::string>& fields,
-                           std::vector<std::string>& values);
 
 }  // namespace gpuf
 

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <string>
-#include <vector>
 
 namespace gpuf {
 
@@ -18,46 +17,35 @@ class StringSink : public ByteSink {
   std::string text;
 };
 
-const std::string kKernel =
-    R"({"__REALTIME_TIMESTAMP":"1763436496123456","_TRANSPORT":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:17:00): 79"})"
-    "\n";
-const std::string kKubelet =
-    R"({"_SYSTEMD_UNIT":"kubelet.service","_PID":"2210","MESSAGE":"I1118 \"_TRANSPORT\":\"kernel\" quoted"})"
-    "\n";
-// systemd 219-245 spaced its keys and values.
-const std::string kSystemdAboutKubelet =
-    R"({ "_PID" : "1", "UNIT" : "kubelet.service", "MESSAGE" : [ 83, 116 ], "_SYSTEMD_UNIT" : "init.scope" })"
-    "\n";
-
 }  // namespace
 
 TEST_SUITE("journal_splitter") {
 
-TEST_CASE("ReadJournalJsonFields: string values by name, either spacing, arrays and escapes passed over") {
-  std::vector<std::string> values;
-  const std::vector<std::string> fields = {"_TRANSPORT", "_PID", "UNIT", "MESSAGE"};
-  REQUIRE(ReadJournalJsonFields(kKubelet.substr(0, kKubelet.size() - 1), fields, values));
-  CHECK(values == std::vector<std::string>{"", "2210", "", "I1118 \"_TRANSPORT\":\"kernel\" quoted"});
-  REQUIRE(ReadJournalJsonFields(kSystemdAboutKubelet.substr(0, kSystemdAboutKubelet.size() - 1), fields, values));
-  CHECK(values == std::vector<std::string>{"", "1", "kubelet.service", ""});
-  CHECK(!ReadJournalJsonFields("-- No entries --", fields, values));
-  CHECK(!ReadJournalJsonFields(R"({"_PID":"1")", fields, values));
-  CHECK(!ReadJournalJsonFields(R"({"_PID":"1"} trailing)", fields, values));
-  CHECK(ReadJournalJsonFields("{}", fields, values));
-}
-
-TEST_CASE("JournalSplitter: each entry goes to every slice that selects it, split across writes") {
+TEST_CASE("JournalSplitter: each entry goes to every slice that selects it, as one JSON line") {
   StringSink kernel, kubelet, systemd;
   JournalSplitter splitter({{JournalSliceMatch(*FindJournalSlice("journal.kernel")), &kernel},
                             {JournalSliceMatch(*FindJournalSlice("journal.kubelet")), &kubelet},
                             {JournalSliceMatch(*FindJournalSlice("journal.systemd")), &systemd}});
-  const std::string all = kKubelet + kKernel + kSystemdAboutKubelet + "not json\n" + kKernel.substr(0, 40);
-  for (size_t at = 0; at < all.size(); at += 7) CHECK(splitter.Write(std::string_view(all).substr(at, 7)).ok());
+  const std::string stream =
+      "_SYSTEMD_UNIT=kubelet.service\n_PID=2210\nMESSAGE=I1118 registered\n\n"
+      "_TRANSPORT=kernel\nMESSAGE=NVRM: Xid 79\n\n"
+      // PID 1 about the kubelet: "Started kubelet.service" belongs to both.
+      "_PID=1\nUNIT=kubelet.service\n_SYSTEMD_UNIT=init.scope\nMESSAGE=Started kubelet.service\n\n"
+      "_SYSTEMD_UNIT=sshd.service\nMESSAGE=Accepted publickey\n\n"
+      "_TRANSPORT=kernel\nMESSAGE=cut";
+  for (size_t at = 0; at < stream.size(); at += 5) CHECK(splitter.Write(std::string_view(stream).substr(at, 5)).ok());
   CHECK(splitter.Finish().ok());
-  CHECK(kernel.text == kKernel);  // the cut last line is no entry
-  CHECK(kubelet.text == kKubelet + kSystemdAboutKubelet);
-  CHECK(systemd.text == kSystemdAboutKubelet);
-  CHECK(splitter.unrouted_lines() == 2);
+  const std::string started =
+      R"({"_PID":"1","UNIT":"kubelet.service","_SYSTEMD_UNIT":"init.scope","MESSAGE":"Started kubelet.service"})"
+      "\n";
+  CHECK(kernel.text == R"({"_TRANSPORT":"kernel","MESSAGE":"NVRM: Xid 79"})"
+                       "\n");
+  CHECK(kubelet.text == R"({"_SYSTEMD_UNIT":"kubelet.service","_PID":"2210","MESSAGE":"I1118 registered"})"
+                        "\n" + started);
+  CHECK(systemd.text == started);
+  CHECK(splitter.entries_read() == 4);
+  CHECK(splitter.entries_routed() == 3);
+  CHECK(splitter.reader().cut_entries() == 1);
 }
 
 }  // TEST_SUITE

@@ -322,19 +322,24 @@ constexpr int64_t kJournalBytes = 3000000000;
 TEST_CASE("collect fault: a 3 GB journal keeps its newest 64 MiB in bounded memory") {
   FakeHost host;
   test::BuildFakeNode(host);
-  // journalctl itself is real for every slice but one, whose journal is
-  // larger than any test machine should hold: a stub streams it.
-  // Boot 0's journal read, whose one run serves every slice, is a stub's.
+  // journalctl is real but for boot 0's read, whose journal is larger than
+  // any test machine should hold: a stub streams it in export format, the
+  // newest entry first, then the same old entry over and over.
+  const std::string newest_export =
+      "__REALTIME_TIMESTAMP=1763435999000000\n_SYSTEMD_UNIT=kubelet.service\nMESSAGE=newest line\n\n";
+  const std::string old_export =  // yes adds the blank line that ends each entry
+      "__REALTIME_TIMESTAMP=1763435897412345\n_SYSTEMD_UNIT=kubelet.service\nMESSAGE=old line\n";
   const std::string newest =
       R"({"__REALTIME_TIMESTAMP":"1763435999000000","_SYSTEMD_UNIT":"kubelet.service","MESSAGE":"newest line"})"
       "\n";
   const std::string old =
-      R"({"__REALTIME_TIMESTAMP":"1763435897412345","_SYSTEMD_UNIT":"kubelet.service","MESSAGE":"old line"})";
+      R"({"__REALTIME_TIMESTAMP":"1763435897412345","_SYSTEMD_UNIT":"kubelet.service","MESSAGE":"old line"})"
+      "\n";
   host.AddStub("journalctl",
                "case \"$*\" in\n"
-               "  *'-r -b 0 '*)\n"
-               "    printf '%s' '" + newest + "'\n"
-               "    yes '" + old + "' | head -c " + std::to_string(kJournalBytes) + " ;;\n"
+               "  *'-r -b 0'*)\n"
+               "    printf '%s' '" + newest_export + "'\n"
+               "    yes '" + old_export + "' | head -c " + std::to_string(kJournalBytes) + " ;;\n"
                "  *) exec /usr/bin/journalctl \"$@\" ;;\n"
                "esac");
   fs::create_symlink("/usr/bin/yes", host.root() + "/../tools/yes");
@@ -351,9 +356,10 @@ TEST_CASE("collect fault: a 3 GB journal keeps its newest 64 MiB in bounded memo
   const int64_t kept = stdout_output["size_bytes"];
   CHECK(kept <= 64LL << 20);
   CHECK(kept > (64LL << 20) - 200);
-  // head -c cuts the oldest line, which is no entry.
-  const int64_t whole_lines = kJournalBytes - kJournalBytes % static_cast<int64_t>(old.size() + 1);
-  CHECK(kept + stdout_output["dropped_bytes"].get<int64_t>() == static_cast<int64_t>(newest.size()) + whole_lines);
+  // head -c cuts the oldest entry, which is not stored.
+  const int64_t whole_entries = kJournalBytes / static_cast<int64_t>(old_export.size() + 1);
+  CHECK(kept + stdout_output["dropped_bytes"].get<int64_t>() ==
+        static_cast<int64_t>(newest.size()) + whole_entries * static_cast<int64_t>(old.size()));
   std::string member = MemberOf(out, *journal, "stdout");
   CHECK(member.substr(member.size() - newest.size()) == newest);
   CHECK(member.rfind("{\"__REALTIME_TIMESTAMP\"", 0) == 0);  // cut at a line start

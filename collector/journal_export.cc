@@ -89,6 +89,16 @@ void AppendValue(std::string_view value, std::string& out) {
   out += ']';
 }
 
+// journald's field names are A-Z, 0-9 and '_'; lower case is let through.
+// Anything else is no field journalctl could print, and is passed over.
+bool ValidFieldName(std::string_view name) {
+  if (name.empty() || name.size() > 256) return false;
+  for (char c : name) {
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
 uint64_t ReadLe64(const char* p) {
   uint64_t v = 0;
   for (int k = 7; k >= 0; --k) v = (v << 8) | static_cast<unsigned char>(p[k]);
@@ -137,7 +147,8 @@ size_t JournalExportReader::ParseEntry(size_t at) {
         broken_ = true;
         return 0;
       }
-      fields_.push_back({std::string_view(data + q, eq - q), std::string_view(data + eq + 1, nl - eq - 1)});
+      const std::string_view name(data + q, eq - q);
+      if (ValidFieldName(name)) fields_.push_back({name, std::string_view(data + eq + 1, nl - eq - 1)});
       q = nl + 1;
       continue;
     }
@@ -149,7 +160,8 @@ size_t JournalExportReader::ParseEntry(size_t at) {
     }
     const size_t value_at = nl + 9;
     if (size - value_at < length + 1) return 0;
-    fields_.push_back({std::string_view(data + q, nl - q), std::string_view(data + value_at, length)});
+    const std::string_view name(data + q, nl - q);
+    if (ValidFieldName(name)) fields_.push_back({name, std::string_view(data + value_at, length)});
     q = value_at + length + 1;
   }
 }

@@ -4,7 +4,8 @@
 // Export is what journalctl formats fastest (a fifth of the time -o json
 // takes on the same journal) and is binary-safe: "NAME=value\n" for a
 // printable value, "NAME\n" + 64-bit little-endian size + bytes + "\n" for
-// any other; a blank line ends an entry.
+// any other; a blank line ends an entry. A field whose name journald could
+// not have written (not A-Z, 0-9, '_') is passed over.
 //
 //   JournalExportReader reader([&](const JournalExportEntry& e) { AppendJournalJson(e, line); });
 //   reader.Feed(bytes); ... reader.Finish();

@@ -84,6 +84,9 @@ TEST_CASE("a cut last entry is counted, not emitted, and a size past the limit b
   JournalExportReader nameless([&](const JournalExportEntry&) { ++entries; });
   nameless.Feed("=x\n\n");
   CHECK(nameless.broken());
+
+  std::vector<std::string> lines = JsonLines("__\xc0URSOR=s\nMESSAGE=kept\nBAD\"NAME=v\n\n", 4);
+  CHECK(lines == std::vector<std::string>{"{\"MESSAGE\":\"kept\"}\n"});
 }
 
 }  // TEST_SUITE

@@ -7,9 +7,10 @@ set(GPUF_FUZZ_TARGETS
   cgroup_facts cri_log crictl_json journal_json klog kube_node kube_text kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml nvidia_smi_query_text bpf_device_program plugin_log proc_nvidia
   runtime_config version_strings
-  text_redactor imported_text saved_input)
+  text_redactor imported_text saved_input journal_export)
 # Targets whose code lives outside the analyzer library.
 set(GPUF_FUZZ_EXTRA_LIBS_text_redactor gpuf_collector)
+set(GPUF_FUZZ_EXTRA_LIBS_journal_export gpuf_collector)
 set(GPUF_FUZZ_EXTRA_LIBS_imported_text gpuf_importer)
 set(GPUF_FUZZ_EXTRA_LIBS_saved_input gpuf_importer)
 

@@ -106,6 +106,30 @@ def write_seed(out, target, data, selector=None):
         f.write(data)
 
 
+def json_lines_to_export(data):
+    """journalctl -o json lines back as -o export: text fields, binary ones for the rest."""
+    import json
+    import struct
+    out = bytearray()
+    for line in data.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        for name, value in entry.items():
+            values = value if isinstance(value, list) and value and not isinstance(value[0], int) else [value]
+            for v in values:
+                raw = bytes(v) if isinstance(v, list) else str(v).encode()
+                if b"\n" in raw or any(b < 0x20 for b in raw):
+                    out += name.encode() + b"\n" + struct.pack("<Q", len(raw)) + raw + b"\n"
+                else:
+                    out += name.encode() + b"=" + raw + b"\n"
+        out += b"\n"
+    return bytes(out)
+
+
 def seed_from_samples(out):
     for bundle in sorted(glob.glob(os.path.join(ROOT, "samples", "*.tar.zst"))):
         with open(bundle, "rb") as f:
@@ -123,6 +147,8 @@ def seed_from_samples(out):
                 m = re.match(r"artifacts/\d+-(.+)\.(content|stdout)$", member.name)
                 if m and m.group(1) in REDACTOR_SEEDS:
                     write_seed(out, "text_redactor", b"gpu-node-7\n" + data)
+                if m and m.group(1).startswith("journal."):
+                    write_seed(out, "journal_export", json_lines_to_export(data))
                 if m and m.group(1) in MEMBER_TARGETS:
                     target, selector = MEMBER_TARGETS[m.group(1)]
                     write_seed(out, target, data, selector)

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "collector/probe_table.h"
@@ -516,6 +517,74 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   bool race = false;
   for (const auto& f : findings) race = race || f["id"] == "dp-kubelet-sock-restart-race";
   CHECK_MESSAGE(race, report.out);
+}
+
+// A slice's entries as JSON objects, without the fields of a read's own
+// position (__CURSOR, __SEQNUM*): what two reads of one journal share.
+std::vector<json> Entries(const std::string& json_lines) {
+  std::vector<json> entries;
+  std::istringstream in(json_lines);
+  for (std::string line; std::getline(in, line);) {
+    json e = json::parse(line);
+    for (const char* position : {"__CURSOR", "__SEQNUM", "__SEQNUM_ID"}) e.erase(position);
+    entries.push_back(e);
+  }
+  return entries;
+}
+
+TEST_CASE("collect: each journal slice of the one read per boot holds what journalctl -o json gives for its match") {
+  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
+    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
+    return;
+  }
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
+  const int64_t t = 1763436000LL * 1000000;
+  // A message journald stored as binary: a newline, a tab, bytes that are not UTF-8.
+  std::string binary_message = "first line\n\tsecond \xff\xfe line";
+  std::string binary = "MESSAGE\n";
+  for (int i = 0; i < 8; ++i) binary += static_cast<char>(i == 0 ? binary_message.size() : 0);
+  binary += binary_message + "\n";
+  std::string kernel_binary = ExportEntry(t + 6000, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n", "x");
+  kernel_binary.replace(kernel_binary.find("MESSAGE=x\n"), 10, binary);
+  REQUIRE(WriteJournal(host,
+      SystemdEntry(t - 4000000, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
+      PluginServiceEntry(t - 3000000, "E1118 03:19:57.000000    1660 factory.go:112] Failed to initialize NVML: "
+                                      "Unknown Error.") +
+      ExportEntry(t - 2500000, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=kubelet.service\n",
+                  "I1118 03:19:57.500000    1333 server.go:472] \"Kubelet version\" kubeletVersion=\"v1.29.3\"") +
+      // The GPU Operator's persistenced: its identifier, a container's scope.
+      ExportEntry(t - 2000000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n"
+                               "_SYSTEMD_UNIT=cri-containerd-5f1d2c3b.scope\n",
+                  "Started (4242)") +
+      ExportEntry(t - 1000000, "SYSLOG_IDENTIFIER=sshd\n_PID=901\n_TRANSPORT=syslog\n_SYSTEMD_UNIT=ssh.service\n",
+                  "Accepted publickey for root") +
+      ExportEntry(t, "SYSLOG_IDENTIFIER=containerd\n_PID=1294\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=containerd.service\n"
+                     "CONTAINER_TAG=a\nCONTAINER_TAG=b\n",
+                  "time=\"2025-11-18T03:20:00Z\" level=info msg=\"shim disconnected\"") +
+      kernel_binary));
+  Collected c = Collect(host, host.root() + "/../node.tar.zst");
+  int compared = 0;
+  for (const auto& a : c.manifest["artifacts"]) {
+    if (!a.contains("journal_match") || a["status"] != "ok") continue;
+    std::vector<std::string> argv = {"/usr/bin/journalctl", "--root", host.root(), "--utc", "--no-pager",
+                                     "-o", "json", "-a", "-b", a["instance"].get<std::string>().substr(5)};
+    for (const auto& arg : a["journal_match"]) argv.push_back(arg.get<std::string>());
+    auto direct = test::RunProcess(argv);
+    REQUIRE_MESSAGE(direct.exit_code == 0, direct.err);
+    CHECK_MESSAGE(Entries(Member(c, a, "stdout")) == Entries(direct.out), a["name"], " ", a["instance"]);
+    ++compared;
+  }
+  CHECK(compared >= 8);  // boot 0's slices at least; the fake node's journal may lack boot -1
+  const json* kernel = Artifact(c.manifest, "journal.kernel", "boot:0");
+  REQUIRE(kernel);
+  CHECK(Member(c, *kernel, "stdout").find("\"MESSAGE\":[102,105,114,115,116,32,108,105,110,101,10,9,115") !=
+        std::string::npos);
+  const json* plugin = Artifact(c.manifest, "journal.nvidia_device_plugin", "boot:0");
+  REQUIRE(plugin);
+  CHECK(Member(c, *plugin, "stdout").find("Failed to initialize NVML") != std::string::npos);
+  for (const auto& [name, data] : c.members) CHECK(data.find("Accepted publickey") == std::string::npos);
 }
 
 TEST_CASE("collect: nvidia-smi of a GPU Operator driver container is run in its root") {

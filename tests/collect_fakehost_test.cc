@@ -712,6 +712,9 @@ TEST_CASE("collect: a Node the API does not know is a wrong name, not missing ac
   CHECK(c.manifest["host"]["node_found"] == false);
   CHECK(c.process.err.find("Node capacity/allocatable:            unknown (the API has no Node named 'gpu-node-7' "
                            "(a wrong node name, not missing access; pass --node))\n") != std::string::npos);
+  auto report = test::RunGpuforensics({"analyze", host.root() + "/../notfound.tar.zst"});
+  CHECK(report.out.find("Node capacity/allocatable            unknown  the Node object was not captured (the API has "
+                        "no Node of that name: a wrong node name, not missing API access)") != std::string::npos);
 }
 
 TEST_CASE("collect: without a Node name the API is not asked at all") {
@@ -730,6 +733,8 @@ TEST_CASE("collect: without a Node name the API is not asked at all") {
   for (const auto& argv : host.LoggedArgv()) CHECK_MESSAGE(argv.rfind("kubectl", 0) != 0, argv);
   CHECK(c.process.err.find("  Node:                                 none found (pass --node): the API was not asked\n") !=
         std::string::npos);
+  auto report = test::RunGpuforensics({"analyze", host.root() + "/../nameless.tar.zst"});
+  CHECK(report.out.find("the Node object was not captured (no node name: --node, $NODE_NAME,") != std::string::npos);
 }
 
 TEST_CASE("collect: OpenShift's kubelet.conf is a KubeletConfiguration and never goes to kubectl") {

@@ -19,7 +19,8 @@ std::optional<int64_t> CountOfAge(const std::string& age) {
 }
 
 std::string Scalar(const YAML::Node& map, const char* key) {
-  if (!map.IsMap()) return "";
+  // A key the map lacks gives an invalid node, whose IsMap() throws.
+  if (!map.IsDefined() || !map.IsMap()) return "";
   const YAML::Node node = map[key];
   return node && node.IsScalar() ? node.Scalar() : "";
 }

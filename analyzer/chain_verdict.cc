@@ -171,9 +171,13 @@ Result<bool> SomeAllocatable(Database& db, int64_t bundle, const std::string& re
 
 // Why the Node is not in the bundle, as its k8s.node probe recorded it.
 Status ReadNodeMissing(Database& db, int64_t bundle, ChainFacts& f) {
-  GPUF_ASSIGN_OR_RETURN(auto probe, QueryText(db,
-      "SELECT status || char(31) || coalesce(skip_reason, '') || char(31) || coalesce(error, '') FROM artifacts "
-      "WHERE bundle_id = :bundle AND name = $artifact(k8s.node) ORDER BY artifact_id LIMIT 1", bundle));
+  struct Probe {
+    std::string status, skip_reason, error;
+  };
+  GPUF_ASSIGN_OR_RETURN(std::vector<Probe> probes, QueryRows(db,
+      "SELECT status, coalesce(skip_reason, ''), coalesce(error, '') FROM artifacts "
+      "WHERE bundle_id = :bundle AND name = $artifact(k8s.node) ORDER BY artifact_id LIMIT 1", bundle,
+      [](Statement& row) { return Probe{row.ColumnText(0), row.ColumnText(1), row.ColumnText(2)}; }));
   GPUF_ASSIGN_OR_RETURN(int64_t not_found, QueryInt(db,
       "SELECT count(*) FROM artifact_lines l JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
       "AND a.name = $artifact(k8s.node) AND l.stream = 'stderr' AND l.text LIKE '%(NotFound)%'", bundle));
@@ -181,25 +185,22 @@ Status ReadNodeMissing(Database& db, int64_t bundle, ChainFacts& f) {
     f.node_missing = "the API has no Node of that name: a wrong node name, not missing API access";
     return Status::Ok();
   }
-  if (!probe) {
+  if (probes.empty()) {
     f.node_missing = "the capture holds no Node object: kubectl get node or describe node was not saved";
     return Status::Ok();
   }
-  const std::string status = probe->substr(0, probe->find('\x1f'));
-  const std::string rest = probe->substr(probe->find('\x1f') + 1);
-  const std::string skip_reason = rest.substr(0, rest.find('\x1f'));
-  const std::string error = rest.substr(rest.find('\x1f') + 1);
-  if (skip_reason == Name(SkipReason::kToolMissing)) {
+  const Probe& probe = probes.front();
+  if (probe.skip_reason == Name(SkipReason::kToolMissing)) {
     f.node_missing = "kubectl was not found where the collector ran";
-  } else if (skip_reason == Name(SkipReason::kNotApplicable) && !error.empty()) {
-    f.node_missing = error;
-  } else if (status != Name(ProbeStatus::kSkipped) && status != Name(ProbeStatus::kOk)) {
+  } else if (probe.skip_reason == Name(SkipReason::kNotApplicable) && !probe.error.empty()) {
+    f.node_missing = probe.error;
+  } else if (probe.status != Name(ProbeStatus::kSkipped) && probe.status != Name(ProbeStatus::kOk)) {
     GPUF_ASSIGN_OR_RETURN(auto said, QueryText(db,
         "SELECT l.text FROM artifact_lines l JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle "
         "AND a.name = $artifact(k8s.node) AND l.stream = 'stderr' AND trim(l.text) <> '' ORDER BY l.line LIMIT 1",
         bundle));
-    const std::string why = !error.empty() ? error : said.value_or("");
-    f.node_missing = "kubectl get node ended " + status + (why.empty() ? "" : ": " + why);
+    const std::string why = !probe.error.empty() ? probe.error : said.value_or("");
+    f.node_missing = "kubectl get node ended " + probe.status + (why.empty() ? "" : ": " + why);
   }
   return Status::Ok();
 }

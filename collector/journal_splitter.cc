@@ -15,11 +15,9 @@ JournalSplitter::JournalSplitter(std::vector<Slice> slices)
     : slices_(std::move(slices)),
       pending_(slices_.size()),
       reader_([this](const JournalExportEntry& entry) { Route(entry); }) {
-  for (const auto& slice : slices_) {
-    for (auto& field : JournalMatchFields(slice.match)) {
-      if (std::find(fields_.begin(), fields_.end(), field) == fields_.end()) fields_.push_back(field);
-    }
-  }
+  std::vector<JournalMatch> matches;
+  for (const auto& slice : slices_) matches.push_back(slice.match);
+  fields_ = JournalMatchFields(JournalMatchUnion(matches));
   values_.resize(fields_.size());
 }
 

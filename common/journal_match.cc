@@ -2,24 +2,14 @@
 
 #include <algorithm>
 
+#include "common/platforms.h"
+
 namespace gpuf {
 
 namespace {
 
 // journalctl's MESSAGE_ID for a core dump (systemd's catalog).
 constexpr std::string_view kCoredumpMessageId = "fc2e22bc6ee647b6b90729ab34a250b1";
-
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> words;
-  size_t at = 0;
-  while (true) {
-    at = text.find_first_not_of(' ', at);
-    if (at == std::string_view::npos) return words;
-    size_t end = std::min(text.find(' ', at), text.size());
-    words.push_back(text.substr(at, end - at));
-    at = end;
-  }
-}
 
 // The terms journalctl -u adds for one unit (add_matches_for_unit, systemd 239 and later).
 void AddUnitTerms(std::string_view unit, std::vector<JournalTerm>& terms) {
@@ -33,7 +23,7 @@ void AddUnitTerms(std::string_view unit, std::vector<JournalTerm>& terms) {
 // "A=1 B=2 + C=3" -> {{A=1, B=2}, {C=3}}.
 void AddFieldTerms(std::string_view matches, std::vector<JournalTerm>& terms) {
   JournalTerm term;
-  for (std::string_view word : Words(matches)) {
+  for (std::string_view word : PlatformWords(matches)) {
     if (word == "+") {
       if (!term.empty()) terms.push_back(std::move(term));
       term.clear();
@@ -56,7 +46,7 @@ JournalMatch JournalUnitMatch(std::string_view unit) {
 
 JournalMatch JournalSliceMatch(const JournalSliceRow& slice) {
   JournalMatch match;
-  for (std::string_view unit : Words(slice.units)) AddUnitTerms(unit, match.terms);
+  for (std::string_view unit : PlatformWords(slice.units)) AddUnitTerms(unit, match.terms);
   AddFieldTerms(slice.matches, match.terms);
   return match;
 }

@@ -1,6 +1,7 @@
 #include "common/journal_slices.h"
 
 #include "common/artifacts.h"
+#include "common/platforms.h"
 
 namespace gpuf {
 
@@ -60,10 +61,8 @@ const JournalSliceRow* FindJournalSlice(std::string_view name) {
 const JournalSliceRow* JournalSliceForUnit(std::string_view unit) {
   for (const auto& row : kJournalSlices) {
     if (row.unit == unit) return &row;
-    for (std::string_view units = row.units; !units.empty();) {
-      const size_t space = units.find(' ');
-      if (units.substr(0, space) == unit) return &row;
-      units = space == std::string_view::npos ? "" : units.substr(space + 1);
+    for (std::string_view one : PlatformWords(row.units)) {
+      if (one == unit) return &row;
     }
   }
   return nullptr;

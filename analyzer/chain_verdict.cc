@@ -157,6 +157,11 @@ Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
       std::string("SELECT max(time_ns)") + kSinceLastStart + " AND milestone = $milestone(plugin_registered)",
       bundle));
   if (registered) f.plugin.registered_ns = std::stoll(*registered);
+  GPUF_ASSIGN_OR_RETURN(auto unit, QueryText(db,
+      "SELECT j.event_subject FROM events e JOIN journal_entries j ON j.artifact_id = e.artifact_id "
+      "AND j.line = e.line WHERE e.bundle_id = :bundle AND e.boot_offset = 0 "
+      "AND e.milestone = $milestone(plugin_service_started) ORDER BY e.time_ns DESC LIMIT 1", bundle));
+  f.plugin.host_unit = unit.value_or("");
   return Status::Ok();
 }
 

@@ -56,6 +56,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"kube_pod_text", LoadKubePodText},
     {"kube_pods", LoadKubePods},
     {"kube_node_text", LoadKubeNodeText},
+    {"kernel_ring", LoadKernelRing, false, false, true},
 };
 
 // Every text stream up to this size also lands in artifact_lines, unless
@@ -161,7 +162,9 @@ class Loader : public BundleVisitor {
     if (row) {
       ForEachLoaderId(*row, [&](std::string_view loader_id) {
         const MemberLoaderRow* loader = FindMemberLoader(loader_id);
-        if (loader->with_stderr) {
+        if (loader->after_all) {
+          if (o.stream == row->stream()) last_.push_back({loader, &a, &o, bytes});
+        } else if (loader->with_stderr) {
           Pend(a, *row, o, bytes);
         } else if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) {
           loader->load(*ctx_, in);
@@ -202,6 +205,11 @@ class Loader : public BundleVisitor {
     if (!ctx_) return;
     // An artifact whose stderr member was missing from the archive.
     while (!pending_.empty()) RunPending(pending_.begin());
+    for (const auto& member : last_) {
+      member.loader->load(*ctx_, MemberInput{artifact_ids_[member.artifact], *member.artifact, *member.output,
+                                             member.bytes});
+    }
+    last_.clear();
     ctx_->WriteJournalBoots();
   }
 
@@ -252,6 +260,14 @@ class Loader : public BundleVisitor {
     return Status::Ok();
   }
 
+  // A member whose loader runs after all others (MemberLoaderRow::after_all).
+  struct Last {
+    const MemberLoaderRow* loader;
+    const ManifestArtifact* artifact;
+    const ManifestOutput* output;
+    std::string bytes;
+  };
+
   Database& db_;
   std::string path_;
   Manifest manifest_;
@@ -262,6 +278,7 @@ class Loader : public BundleVisitor {
   int64_t compressed_bytes_total_ = 0;
   std::unique_ptr<JournalStream> stream_;
   std::map<const ManifestArtifact*, Pending> pending_;
+  std::vector<Last> last_;
 };
 
 }  // namespace

@@ -32,6 +32,8 @@ struct MemberLoaderRow {
   // both have been read, in whichever order the archive holds them (or at
   // the end, with what there was).
   bool with_stderr = false;
+  // Called after every other member was loaded: it reads what they stored.
+  bool after_all = false;
 };
 
 std::span<const MemberLoaderRow> MemberLoaderTable();
@@ -100,6 +102,9 @@ class JournalLineLoader {
   static Row Parse(int number, std::string_view line);
 
   JournalLineLoader(LoadContext& ctx, const MemberInput& in);
+  // For lines that are not a journal slice's: all of boot `boot_offset`.
+  JournalLineLoader(LoadContext& ctx, const MemberInput& in, std::optional<int64_t> boot_offset)
+      : ctx_(ctx), in_(in), boot_(boot_offset) {}
   void Store(const Row& row);
   void Line(int number, std::string_view line) { Store(Parse(number, line)); }
 
@@ -109,6 +114,8 @@ class JournalLineLoader {
   std::optional<int64_t> boot_;
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
+// load_kernel_ring.cc
+void LoadKernelRing(LoadContext& ctx, const MemberInput& in);
 
 // The writers under the loaders, for what writes as if it had read a
 // bundle (rule samples, sample_fixture.h).

@@ -79,6 +79,11 @@ ChainStep Runtime(const Facts& f) {
                  "runtime.*, " + std::string(artifact::kPluginInspect), ""};
   std::string runtime_note =
       f.default_runtime ? "default runtime '" + *f.default_runtime + "'" : "default runtime not captured";
+  if (!f.plugin_container && !f.plugin.host_unit.empty()) {
+    step.status = StepStatus::kNotApplicable;
+    step.detail = "the plugin runs on the host as " + f.plugin.host_unit + ": no container between it and the GPUs";
+    return step;
+  }
   if (!f.plugin_container) {
     step.missing = "no device-plugin container found in the runtime's state";
     step.detail = runtime_note;

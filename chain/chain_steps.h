@@ -85,6 +85,9 @@ struct ChainFacts {
     std::optional<std::string> nvml_failure;    // the first NVML init failure, as logged
     int64_t healthy_signs = 0;                  // serving and registration lines
     std::optional<int64_t> registered_ns;       // the last registration with kubelet
+    // The systemd unit the plugin runs as on the host (Bottlerocket's
+    // nvidia-k8s-device-plugin.service), started this boot; "" when none.
+    std::string host_unit;
   };
   Plugin plugin;
 

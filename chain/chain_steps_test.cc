@@ -18,7 +18,7 @@ ChainFacts Healthy() {
   f.kubelet_sock = true;
   f.kubelet_starts = 1;
   f.kubelet_restarted_ns = 1000;
-  f.plugin = ChainFacts::Plugin{true, std::nullopt, 2, 2000};
+  f.plugin = ChainFacts::Plugin{true, std::nullopt, 2, 2000, ""};
   f.node = ChainFacts::Node{"2", "2", false, false};
   return f;
 }
@@ -58,6 +58,18 @@ TEST_CASE("JudgeChain: what a reader did not see is unknown, with what is missin
         "not saved)");
 }
 
+TEST_CASE("JudgeChain: a plugin that runs as a host unit has no container step") {
+  ChainFacts f = Healthy();
+  f.plugin_container.reset();
+  f.container_view.reset();
+  CHECK(JudgeChain(f)[4].missing == "no device-plugin container found in the runtime's state");
+  f.plugin.host_unit = "nvidia-k8s-device-plugin.service";
+  auto steps = JudgeChain(f);
+  CHECK(Statuses(steps) == "ok ok ok ok not_applicable ok ok ok ok unknown");
+  CHECK(steps[4].detail ==
+        "the plugin runs on the host as nvidia-k8s-device-plugin.service: no container between it and the GPUs");
+}
+
 TEST_CASE("JudgeChain: a registration older than kubelet's last start does not count") {
   ChainFacts f = Healthy();
   f.kubelet_restarted_ns = 3000;
@@ -70,7 +82,7 @@ TEST_CASE("JudgeChain: a registration older than kubelet's last start does not c
 
 TEST_CASE("JudgeChain: the plugin's NVML failure, a module not loaded, fewer GPUs allocatable") {
   ChainFacts f = Healthy();
-  f.plugin = ChainFacts::Plugin{true, "Failed to initialize NVML: ERROR_UNKNOWN", 0, std::nullopt};
+  f.plugin = ChainFacts::Plugin{true, "Failed to initialize NVML: ERROR_UNKNOWN", 0, std::nullopt, ""};
   f.driver = ChainFacts::Driver{false, "", 0};
   f.node->gpu_allocatable = "1";
   auto steps = JudgeChain(f);

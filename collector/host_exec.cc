@@ -46,7 +46,7 @@ bool HostExec::HostHasTool(const std::string& tool) const {
 }
 
 std::string HostExec::PlatformTool(const std::string& tool) const {
-  if (tool.find('/') != std::string::npos || (mode_ == ExecMode::kPath && host_.root() != "/")) return "";
+  if (tool.find('/') != std::string::npos) return "";
   for (const auto& dir : tool_dirs_) {
     std::string path = JoinHostPath(dir, tool);
     if (host_.Lstat(path).ok()) return path;
@@ -100,7 +100,7 @@ PreparedCommand HostExec::Prepare(const std::vector<std::string>& argv) const {
   const std::string off_path = PlatformTool(tool);
   if (mode_ == ExecMode::kPath) {
     prepared.executable = FindExecutable(tool, path_env_);
-    if (prepared.executable.empty()) prepared.executable = off_path;
+    if (prepared.executable.empty() && !off_path.empty()) prepared.executable = host_.Outside(off_path);
     prepared.argv = argv;
     if (prepared.executable.empty()) prepared.missing = "'" + tool + "' not found on PATH";
     return prepared;

@@ -16,8 +16,11 @@
 //
 // A tool missing there is looked for in the platform's own tool directories
 // (common/platforms.h: RKE2's /var/lib/rancher/rke2/bin, GKE's
-// /home/kubernetes/bin, ...) under ROOT and run by its full path: in path
-// mode only when ROOT is /, where that binary is this machine's own.
+// /home/kubernetes/bin, ...) under ROOT and run by its full path. In path
+// mode that is its path under ROOT as this machine sees it: --root names the
+// live host's / (a pod's hostPath mount), so the binary is the host's own;
+// a statically linked one (RKE2's crictl and kubectl) runs from a pod, a
+// dynamically linked one needs --exec chroot to find its libraries.
 //
 // In every mode, nvidia-smi missing from the host is looked for in the GPU
 // Operator's driver container, whose root is mounted on the host at
@@ -68,8 +71,7 @@ class HostExec {
   // as seen from inside that root; "" when none has it.
   std::string ToolOnPathUnder(const std::string& root, const std::string& tool) const;
   bool HostHasTool(const std::string& tool) const;
-  // The tool's host path in a platform tool directory, "" when none has it
-  // or (path mode) the root is not this machine's /.
+  // The tool's host path in a platform tool directory, "" when none has it.
   std::string PlatformTool(const std::string& tool) const;
   bool FoundNormally(const std::string& tool) const;
   // The tool's path inside the driver container's root, "" when it has none.

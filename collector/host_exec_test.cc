@@ -52,7 +52,7 @@ TEST_CASE("HostExec: chroot and nsenter wrap the host's own tool, path uses PATH
   CHECK(ParseExecMode("docker").status().message() == "--exec must be path, chroot or nsenter, not 'docker'");
 }
 
-TEST_CASE("HostExec: a platform's own tool directory, by full path, never this machine's in path mode") {
+TEST_CASE("HostExec: a platform's own tool directory, by full path under the root") {
   test::TempDir dir;
   // RKE2 keeps crictl and kubectl in /var/lib/rancher/rke2/bin, off the standard PATH.
   const HostRoot root = HostWithNvidiaSmi(dir, "/var/lib/rancher/rke2/bin/crictl");
@@ -66,10 +66,16 @@ TEST_CASE("HostExec: a platform's own tool directory, by full path, never this m
   CHECK_FALSE(chroot.Has("kubectl"));
   HostExec without(ExecMode::kChroot, root, path);
   CHECK_FALSE(without.Has("crictl"));
-  // --root points at another machine's files: its binaries are not run from here.
+  // In path mode the host's binary is run by its path as this machine sees it.
   HostExec in_path(ExecMode::kPath, root, path, rke2);
-  CHECK_FALSE(in_path.Has("crictl"));
-  CHECK(in_path.Prepare({"crictl", "ps"}).missing == "'crictl' not found on PATH");
+  CHECK(in_path.Has("crictl"));
+  PreparedCommand c = in_path.Prepare({"crictl", "ps"});
+  CHECK(c.executable == dir / "root/var/lib/rancher/rke2/bin/crictl");
+  CHECK(c.argv == std::vector<std::string>{"crictl", "ps"});
+  CHECK(in_path.Prepare({"kubectl", "get", "node"}).missing == "'kubectl' not found on PATH");
+  // A tool on the collector's PATH comes first.
+  test::WriteFile(dir / "bin/crictl", "#!/bin/sh\n", 0755);
+  CHECK(in_path.Prepare({"crictl", "ps"}).executable == dir / "bin/crictl");
 }
 
 TEST_CASE("HostExec: nvidia-smi of a driver container runs in its root, in every mode") {

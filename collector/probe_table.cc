@@ -20,6 +20,8 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kKernelOsrelease, ProbeKind::kFile, kPhasePassive, "/proc/sys/kernel/osrelease"},
     {artifact::kKernelCmdline, ProbeKind::kFile, kPhasePassive, "/proc/cmdline"},
     {artifact::kKernelDevices, ProbeKind::kFile, kPhasePassive, "/proc/devices"},
+    // The kernel ring: the analyzer reads it where the journal has no kernel line of the boot.
+    {artifact::kHostDmesg, ProbeKind::kCommand, kPhasePassive, "dmesg", KeepMode::kTail, 16 * kMiB},
     {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version", KeepMode::kHead,
      16 * kMiB, false, true},
     {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/gpus/*/information",

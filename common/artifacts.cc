@@ -102,6 +102,8 @@ constexpr ArtifactRow kArtifacts[] = {
     {kPluginLog, kFile, kDriver, "plugin_log_file", kLines, "a pod log file (instance = path under /var/log/pods)"},
     // Journal slices (common/journal_slices.cc; instance boot:0 and boot:-1).
     {kJournalKernel, kCommand, kDriver, "journal", kNoLines, "the kernel's journal entries"},
+    {kHostDmesg, kCommand, kDriver, "kernel_ring", kLines,
+     "dmesg: the kernel ring, read as journal lines where the journal holds no kernel line of the boot"},
     {kJournalSystemd, kCommand, kDriver, "journal", kNoLines, "PID 1's entries: unit starts, daemon-reload"},
     {kJournalKubelet, kCommand, kDriver, "journal", kNoLines, "the kubelet's unit (also k3s and MicroK8s)"},
     {kJournalContainerd, kCommand, kDriver, "journal", kNoLines, "containerd's unit (also CRI-O's)"},
@@ -130,11 +132,13 @@ constexpr ArtifactRow kArtifacts[] = {
 };
 
 constexpr std::string_view kPluginLogs[] = {kPluginLog, kPluginCrictlLogs, kJournalNvidiaDevicePlugin};
+constexpr std::string_view kKernelLogs[] = {kJournalKernel, kHostDmesg};
 // Where each GPU's PCI address, UUID and serial are written together.
 constexpr std::string_view kGpuInventory[] = {kDriverGpuInformation, kHostNvidiaSmiQueryXml};
 
 constexpr ArtifactGroup kGroups[] = {
     {kPluginLogsGroup, kPluginLogs, "the device plugin's own log lines, wherever it ran"},
+    {kKernelLogsGroup, kKernelLogs, "the kernel's lines: its journal entries, or dmesg where the journal has none"},
     {"gpu_inventory", kGpuInventory, "each GPU's PCI address, UUID and serial"},
 };
 

@@ -71,6 +71,7 @@ inline constexpr std::string_view kPluginCrictlLogs = "plugin.crictl_logs";
 inline constexpr std::string_view kPluginNvidiaSmiList = "plugin.nvidia_smi_list";
 inline constexpr std::string_view kPluginLog = "plugin.log";
 inline constexpr std::string_view kJournalKernel = "journal.kernel";
+inline constexpr std::string_view kHostDmesg = "host.dmesg";
 inline constexpr std::string_view kJournalSystemd = "journal.systemd";
 inline constexpr std::string_view kJournalKubelet = "journal.kubelet";
 inline constexpr std::string_view kJournalContainerd = "journal.containerd";
@@ -134,6 +135,10 @@ struct ArtifactGroup {
 // Every source of the device plugin's own log lines: its pod log files,
 // crictl's copy when the file is gone, its unit's journal on a host service.
 inline constexpr std::string_view kPluginLogsGroup = "plugin_logs";
+// The kernel's lines: its journal entries, or the kernel ring (dmesg) where
+// the journal holds none of the boot at capture (volatile, or kernel lines
+// not forwarded).
+inline constexpr std::string_view kKernelLogsGroup = "kernel_logs";
 
 std::span<const ArtifactGroup> ArtifactGroups();
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyzer/rules/pattern_options.h"
+#include "common/artifacts.h"
 #include "common/journal_slices.h"
 
 namespace gpuf {
@@ -87,7 +88,10 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     if (!a.usable) continue;
     Applicable applicable = ApplicableTo(a.name);
     if (applicable.patterns.empty()) continue;
-    auto& target = FindJournalSlice(a.name) ? journal : container_logs.count(a.artifact_id) ? container : other;
+    // The kernel ring is read as the journal entries the loader made of it,
+    // which exist only where the journal holds no kernel line of the boot.
+    bool as_journal = FindJournalSlice(a.name) || a.name == artifact::kHostDmesg;
+    auto& target = as_journal ? journal : container_logs.count(a.artifact_id) ? container : other;
     target[a.artifact_id] = std::move(applicable);
   }
   if (!journal.empty()) {

@@ -23,7 +23,7 @@ from fakehost.host_output import Output  # noqa: E402
 from fakehost.scenario_engine import Host  # noqa: E402
 
 STUB = os.path.normpath(os.path.join(HERE, "..", "..", "tests", "fakehost", "stub"))
-STUBBABLE = {"uname", "containerd", "runc", "nvidia-ctk", "nvidia-container-cli",
+STUBBABLE = {"uname", "dmesg", "containerd", "runc", "nvidia-ctk", "nvidia-container-cli",
              "kubelet", "systemctl", "crictl", "kubectl", "nvidia-smi", "bpftool",
              "ctr"}  # no fake host answers ctr: this machine's would reach its own containerd
 

@@ -632,8 +632,8 @@ spec:
             T.file(rel, text, base + 4_300 * 10**9, mode)
         for tool, path in sorted(lay.off_path.items()):
             if not (lay.gpu_operator and tool == "nvidia-smi"):
-                T.file(path.lstrip("/"), "#!/bin/sh\n# %s of this platform: run on the node itself\n" % tool,
-                       base + 3_000 * 10**9, 0o755)
+                # The platform's own binary: the stub, reached by its path under the root.
+                T.symlink(path.lstrip("/"), os.path.join(os.path.abspath(self.bin), "_stub"), base + 3_000 * 10**9)
         for path, lines in ((lay.kubelet_log, h.kubelet_file_lines), (lay.containerd_log, h.containerd_file_lines)):
             if path and lines:
                 T.file(path.lstrip("/"), "".join(line + "\n" for _, line in sorted(lines)),
@@ -716,6 +716,8 @@ spec:
             extra = {k: o[k] for k in ("behaviour", "sleep", "hold_s", "flood_bytes") if k in o}
             A(o["tool"], o.get("argv"), o.get("stdout", ""), o.get("stderr", ""),
               o.get("rc", 0), **extra)
+        A("dmesg", [], "".join("[%5d.%06d] %s\n" % (us // 10**6, us % 10**6, msg)
+                               for us, msg in sorted(h.ring, key=lambda r: r[0])))
         A("uname", ["-a"], "Linux %s %s %s x86_64 x86_64 x86_64 GNU/Linux\n"
           % (h.hostname, P["kernel"], P["kernel_build"]))
         A("containerd", ["--version"], "containerd github.com/containerd/containerd %s %s\n"

@@ -117,6 +117,7 @@ class Host:
             gpu.mig = [(p, gi, 0, "MIG-" + uuid_from(self.seed, "mig", mg["gpu"], n))
                        for n, (p, gi) in enumerate(zip(mg["profiles"], mg["gi"]))]
         self.boots = [Boot(self, i, b) for i, b in enumerate(self.cfg["boot"])]
+        self.ring = []  # the kernel ring of the boot at capture: (µs since boot, message)
         self.journal = Journal(self.machine_id, self.hostname)
         self.pods, self.containers = [], []
         self.kubelet_pid = None
@@ -191,9 +192,14 @@ class Host:
 
     def kernel(self, us, msg, prio=6):
         b = self.boot_of(us)
+        since_boot = us - b.start_us - 3
+        if b is self.boots[-1]:
+            self.ring.append((since_boot, msg))  # what dmesg prints: the boot at capture only
+        if not self.cfg["host"].get("journal_kernel", True):
+            return  # kernel messages not in the journal (not forwarded, or a journal without them)
         self.journal.add(b, us, [("_TRANSPORT", "kernel"), ("SYSLOG_FACILITY", "0"),
                                  ("SYSLOG_IDENTIFIER", "kernel"), ("PRIORITY", str(prio)),
-                                 ("_SOURCE_MONOTONIC_TIMESTAMP", str(us - b.start_us - 3)),
+                                 ("_SOURCE_MONOTONIC_TIMESTAMP", str(since_boot)),
                                  ("MESSAGE", msg)])
 
     def pid1(self, us, msg, unit=None, mid=None, prio=6, extra=()):

@@ -12,6 +12,7 @@ struct CaptureRow {
 // Run on the node unless the command says otherwise; <...> is what the reader fills in.
 constexpr CaptureRow kCaptures[] = {
     {"journal.kernel", "journalctl -k -b --no-pager (or dmesg -T)"},
+    {"host.dmesg", "dmesg"},
     {"journal.systemd", "journalctl _PID=1 -b --no-pager"},
     {"journal.kubelet", "journalctl -u kubelet -b --no-pager"},
     {"journal.containerd", "journalctl -u containerd -b --no-pager"},

@@ -97,6 +97,58 @@ TEST_CASE("LoadBundle: nvidia-smi's stderr reaches its run whether its member co
   }
 }
 
+TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journal has no kernel line") {
+  // btime 1700000000: dmesg's 12.5 s is 1700000012.5 s; the boot id has its dashes dropped.
+  const std::string ring = "[    5.118236] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05\n"
+                           "[   12.500000] NVRM: Xid (PCI:0000:9a:00): 79, pid='<unknown>', name=<unknown>, "
+                           "GPU has fallen off the bus.\n";
+  const std::string kernel_entry =
+      R"({"__REALTIME_TIMESTAMP":"1700000005118300","__MONOTONIC_TIMESTAMP":"5118300",)"
+      R"("_BOOT_ID":"0123456789abcdef0123456789abcdef","_TRANSPORT":"kernel","SYSLOG_IDENTIFIER":"kernel",)"
+      R"("MESSAGE":"NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05"})"
+      "\n";
+  for (bool journal_has_kernel : {false, true}) {
+    CAPTURE(journal_has_kernel);
+    const std::string journal = journal_has_kernel ? kernel_entry : "";
+    const std::string stat = "cpu  1 2 3\nbtime 1700000000\n";
+    const std::string boot_id = "01234567-89ab-cdef-0123-456789abcdef\n";
+    auto artifact = [](const std::string& name, const std::string& instance, const std::string& kind,
+                       const std::string& stream, const std::string& member, const std::string& bytes) {
+      return R"({"name":")" + name + R"(","instance":")" + instance + R"(","kind":")" + kind +
+             R"(","context":"host","started_at_unix_ns":1,"ended_at_unix_ns":2,"duration_ns":1,"status":"ok",)"
+             R"("outputs":[{"stream":")" + stream + R"(","member":")" + member + R"(","size_bytes":)" +
+             std::to_string(bytes.size()) + R"(,"sha256":")" + Sha256Hex(bytes) + R"(","truncated":false}]})";
+    };
+    // dmesg first in the archive: it is read after every other member anyway.
+    std::string manifest =
+        R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},)"
+        R"("host":{},"collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},"options":{},)"
+        R"("artifacts":[)" + artifact("host.dmesg", "", "command", "stdout", "a", ring) + "," +
+        artifact("boot.proc_stat", "", "file", "content", "b", stat) + "," +
+        artifact("boot.boot_id", "", "file", "content", "c", boot_id) + "," +
+        artifact("journal.kernel", "boot:0", "command", "stdout", "d", journal) + "]}";
+    test::TempDir dir;
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", manifest}, {"a", ring}, {"b", stat}, {"c", boot_id},
+                                          {"d", journal}});
+    auto db = Database::Create(":memory:");
+    REQUIRE(db.ok());
+    auto loaded = LoadBundle(dir / "b.tar.zst", *db);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    const std::string from_dmesg = Query(*db,
+        "SELECT j.line, j.boot_offset, j.realtime_us, j.source_monotonic_us, j.boot_id, j.transport "
+        "FROM journal_entries j JOIN artifacts a USING (artifact_id) WHERE a.name = 'host.dmesg' ORDER BY j.line");
+    if (journal_has_kernel) {
+      // Already in the journal: dmesg stays lines, never counted twice.
+      CHECK(from_dmesg.empty());
+      CHECK(Query(*db, "SELECT count(*) FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
+                       "WHERE a.name = 'host.dmesg'") == "2\n");
+    } else {
+      CHECK(from_dmesg == "1|0|1700000005118236|5118236|0123456789abcdef0123456789abcdef|kernel\n"
+                          "2|0|1700000012500000|12500000|0123456789abcdef0123456789abcdef|kernel\n");
+    }
+  }
+}
+
 TEST_CASE("LoadBundle: the artifact table names only loaders of loader.cc, and each is named") {
   std::set<std::string_view> named;
   for (const auto& row : ArtifactTable()) {

@@ -12,6 +12,7 @@
 #include "chain/plugin_since_start.h"
 #include "collector/discovery.h"
 #include "common/artifacts.h"
+#include "common/journal_slices.h"
 #include "common/pci_role.h"
 #include "common/text_lines.h"
 #include "common/vocabulary.h"
@@ -95,6 +96,7 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
   std::optional<int64_t> kubelet_sock_ns;
   std::vector<PluginContainer> containers;
   std::map<std::string, const ProbeResult*> views;  // plugin.nvidia_smi_list by container
+  std::string host_unit;  // the plugin's unit, where its journal of this boot has lines
   int64_t driver_gpus = 0;
   for (const auto& r : results) {
     const ManifestArtifact& a = r.artifact;
@@ -135,6 +137,8 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
       for (auto stream : {kStreamContent, kStreamStdout, kStreamStderr}) {
         if (journal && stream != kStreamStdout) continue;
         plugin_texts.push_back(read(r, stream));
+        // Its unit's journal of this boot holds lines: the plugin runs on the host.
+        if (journal && !plugin_texts.back().empty()) host_unit = FindJournalSlice(a.name)->unit;
         plugin_formats.push_back(journal ? PluginLogSource::Format::kJournalJson
                                          : PluginLogSource::Format::kContainerLog);
       }
@@ -162,6 +166,7 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
   std::vector<PluginLogSource> sources;
   for (size_t i = 0; i < plugin_texts.size(); ++i) sources.push_back({plugin_formats[i], plugin_texts[i]});
   f.plugin = ReadPluginSinceStart(sources, boot_start_ns);
+  f.plugin.host_unit = host_unit;
   return f;
 }
 

@@ -200,8 +200,9 @@ class Loader : public BundleVisitor {
     return stream_.get();
   }
 
-  // After the last member: what was gathered across them.
-  void Finish() {
+  // After the last member: what was gathered across them. The manifest's
+  // artifacts that pending_ and last_ point into live until ReadBundle returns.
+  void OnEnd() override {
     if (!ctx_) return;
     // An artifact whose stderr member was missing from the archive.
     while (!pending_.empty()) RunPending(pending_.begin());
@@ -335,7 +336,6 @@ Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, cons
   LoadResult result;
   Status read = ReadBundle(bundle_path, BundleLimits{}, loader, result.integrity_issues);
   GPUF_RETURN_IF_ERROR(read.WithContext("reading '" + bundle_path + "'"));
-  loader.Finish();
   GPUF_RETURN_IF_ERROR(loader.status());
   GPUF_ASSIGN_OR_RETURN(Statement warn,
                         db.Prepare("INSERT INTO parse_warnings (member, message) VALUES (?, ?)"));

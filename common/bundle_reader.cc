@@ -230,6 +230,7 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
   for (const auto& [member, where] : expected) {
     if (!seen.count(member)) issues.push_back({member, "named in the manifest but missing from the archive"});
   }
+  visitor.OnEnd();
   return Status::Ok();
 }
 

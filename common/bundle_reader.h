@@ -73,6 +73,10 @@ class BundleVisitor {
   // Called before each OnMember with where the reader is; for progress
   // display only.
   virtual void OnProgress(const BundleReadProgress& /*progress*/) {}
+  // Called once after the last member of a bundle read to its end, while
+  // the manifest given to OnManifest (and every reference into it) is still
+  // alive.
+  virtual void OnEnd() {}
 };
 
 // Fails with BadInput (not a zstd tar, truncated, no manifest first, bad

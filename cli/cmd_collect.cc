@@ -61,6 +61,7 @@ int RunCollect(const std::vector<std::string>& args) {
       ("force", "replace an existing regular file at --output (never a device, FIFO, directory or link)")
       ("root", po::value<std::string>()->default_value("/"), "where the host's files are (e.g. /host in a pod)")
       ("node", po::value<std::string>(), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
+      ("node-object", po::value<std::string>(), "the Node as the API served it (kubectl get node NAME -o json), from FILE or - (stdin): stored as k8s.node where the host has no kubectl to ask; kubectl gpuforensics collect passes it")
       ("kubeconfig", po::value<std::string>(), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
       ("plugin-pattern", po::value<std::string>()->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
@@ -100,6 +101,11 @@ int RunCollect(const std::vector<std::string>& args) {
   o.exec_mode = v["exec"].as<std::string>();
   if (o.probe_timeout_ms <= 0 || o.deadline_ms <= 0 || o.journal_timeout_ms <= 0 || o.jobs < 1) {
     return ReportFailure("collect", Status::InvalidArgument("--timeout, --deadline and --jobs must be positive"));
+  }
+  if (v.count("node-object")) {
+    auto node = ReadSuppliedNode(v["node-object"].as<std::string>(), o.probe_timeout_ms);
+    if (!node.ok()) return ReportFailure("collect", node.status());
+    o.node_object = std::move(*node);
   }
   if (v.count("fixed-time")) {
     auto t = ParseRfc3339(v["fixed-time"].as<std::string>());

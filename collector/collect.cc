@@ -82,6 +82,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   const int64_t started_wall = WallClockNowNs();
   const int64_t started_mono = MonotonicNowNs();
   GPUF_ASSIGN_OR_RETURN(HostRoot host, HostRoot::Open(options.root));
+  if (options.node_object && !options.node.empty() && options.node != options.node_object->name) {
+    return Status::InvalidArgument("--node '" + options.node + "' but --node-object is Node '" +
+                                   options.node_object->name + "'");
+  }
 
   Plan plan;
   plan.options = &options;
@@ -132,6 +136,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   env.progress = progress;
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
+  if (options.node_object) {
+    GPUF_ASSIGN_OR_RETURN(ProbeResult supplied, SuppliedNodeResult(*options.node_object, staging));
+    all.push_back(std::move(supplied));
+  }
 
   Manifest manifest = NewBundleManifest(options.tool_version);
   manifest.node_name = plan.node;

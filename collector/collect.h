@@ -14,6 +14,7 @@
 
 #include "collector/collect_progress.h"
 #include "collector/redact/redaction.h"
+#include "collector/supplied_node.h"
 #include "common/manifest.h"
 #include "common/status.h"
 
@@ -26,6 +27,7 @@ struct CollectOptions {
   bool force = false;               // --force: an existing regular file at the output may be replaced
   std::string node;                 // node name; "" = the host's hostname
   std::string kubeconfig;           // "" = $KUBECONFIG, else the kubelet's kubeconfig
+  std::optional<SuppliedNode> node_object;  // --node-object: k8s.node as given, not asked of the host's kubectl
   std::string plugin_pattern;       // RE2, case-insensitive
   std::string runtime_endpoint;     // crictl --runtime-endpoint, "" = crictl's default
   std::string containerd_address;   // ctr --address, "" = ctr's default

@@ -77,6 +77,7 @@ IdentifiedNode IdentifyNode(const CollectOptions& options, const HostRoot& host,
   };
   in.platform = platform;
   in.option_node = options.node;
+  if (options.node_object) in.node_object_name = options.node_object->name;
   in.env_node_name = Env("NODE_NAME");
   in.hostname = Hostname(host);
   in.option_kubeconfig = options.kubeconfig;

@@ -316,6 +316,7 @@ NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in) {
     return true;
   };
   bool named = decide({"option", in.option_node.empty() ? "" : "--node", in.option_node}) ||
+               decide({"node_object", in.node_object_name.empty() ? "" : "--node-object", in.node_object_name}) ||
                decide({"env", in.env_node_name.empty() ? "" : "$NODE_NAME", in.env_node_name});
   if (!named) {
     ManifestNameStep step{"kubelet_flag", "", ""};

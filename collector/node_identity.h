@@ -7,6 +7,7 @@
 // kept with what it saw (the manifest's host.node_name_steps):
 //
 //   option           --node
+//   node_object      metadata.name of the Node given with --node-object
 //   env              $NODE_NAME (the downward API in a DaemonSet or Job)
 //   kubelet_flag     --hostname-override of the running kubelet (/proc/PID/cmdline),
 //                    of its unit and drop-ins (Environment= and EnvironmentFile=
@@ -49,6 +50,7 @@ struct NodeIdentityInputs {
   std::function<std::optional<std::string>(const std::string&)> read_head;
   PlatformMatch platform;
   std::string option_node;              // --node
+  std::string node_object_name;         // metadata.name of --node-object
   std::string env_node_name;            // $NODE_NAME
   std::string hostname;                 // /etc/hostname or this machine's
   std::string option_kubeconfig;        // --kubeconfig

@@ -75,7 +75,18 @@ TEST_CASE("ResolveNodeIdentity: $NODE_NAME after --node") {
   in.env_node_name = "gpu-7";
   NodeIdentity id = ResolveNodeIdentity(in);
   CHECK(id.node_name == "gpu-7");
-  CHECK(id.steps == Steps{{"option", "", ""}, {"env", "$NODE_NAME", "gpu-7"}});
+  CHECK(id.steps == Steps{{"option", "", ""}, {"node_object", "", ""}, {"env", "$NODE_NAME", "gpu-7"}});
+}
+
+TEST_CASE("ResolveNodeIdentity: the name of a Node given with --node-object before $NODE_NAME") {
+  MemoryHostFiles host = AckHost();
+  NodeIdentityInputs in = Inputs(host, "izbp1d5x3k8f2q7hz2e7tkz");
+  in.node_object_name = "cn-hangzhou.10.42.7.19";
+  in.env_node_name = "cn-hangzhou.10.42.7.19";
+  NodeIdentity id = ResolveNodeIdentity(in);
+  CHECK(id.node_name == "cn-hangzhou.10.42.7.19");
+  CHECK(id.node_name_source == "node_object");
+  CHECK(id.steps == Steps{{"option", "", ""}, {"node_object", "--node-object", "cn-hangzhou.10.42.7.19"}});
 }
 
 TEST_CASE("ResolveNodeIdentity: ACK's --hostname-override from the kubeadm drop-in, not the ECS hostname") {
@@ -83,7 +94,7 @@ TEST_CASE("ResolveNodeIdentity: ACK's --hostname-override from the kubeadm drop-
   NodeIdentity id = ResolveNodeIdentity(Inputs(host, "izbp1d5x3k8f2q7hz2e7tkz"));
   CHECK(id.node_name == "cn-hangzhou.10.42.7.19");
   CHECK(id.node_name_source == "kubelet_flag");
-  CHECK(id.steps == Steps{{"option", "", ""},
+  CHECK(id.steps == Steps{{"option", "", ""}, {"node_object", "", ""},
                           {"env", "", ""},
                           {"kubelet_flag", "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf",
                            "cn-hangzhou.10.42.7.19"}});
@@ -261,7 +272,7 @@ TEST_CASE("ResolveNodeIdentity: the kubelet's journal, asked for only when nothi
   NodeIdentity id = ResolveNodeIdentity(in);
   CHECK(reads == 1);
   CHECK(id.node_name == "gpu-b");
-  CHECK(id.steps == Steps{{"option", "", ""},
+  CHECK(id.steps == Steps{{"option", "", ""}, {"node_object", "", ""},
                           {"env", "", ""},
                           {"kubelet_flag", "", ""},
                           {"kubelet_config", "", ""},
@@ -289,7 +300,7 @@ TEST_CASE("ResolveNodeIdentity: the hostname last, lower-cased as the kubelet do
   NodeIdentity none = ResolveNodeIdentity(Inputs(host, ""));
   CHECK(none.node_name == "");
   CHECK(none.node_name_source == "");
-  CHECK(none.steps.size() == 7);
+  CHECK(none.steps.size() == 8);
   CHECK(none.steps.back() == ManifestNameStep{"hostname", "", ""});
 }
 

@@ -1,8 +1,8 @@
 // Runs one external command without ever hanging the collector.
 //
 // The command runs from an argv (no shell) in its own process group, with
-// stdin from /dev/null, LC_ALL=C, and stdout/stderr captured into capped
-// files. At the deadline the whole group gets SIGTERM, then SIGKILL after a
+// stdin from /dev/null (or a given file), LC_ALL=C, and stdout/stderr
+// captured into capped files. At the deadline the whole group gets SIGTERM, then SIGKILL after a
 // grace period; a process that still does not die (a wedged GPU puts
 // nvidia-smi into uninterruptible sleep) is abandoned, never waited on.
 // A child that exits while a grandchild still holds its stdout open is given
@@ -26,6 +26,7 @@ struct CommandSpec {
   std::vector<std::string> argv;       // argv[0] is what the command sees as its name
   std::vector<std::string> extra_env;  // "NAME=value", added to the environment
   int64_t deadline_monotonic_ns = 0;   // absolute, CLOCK_MONOTONIC
+  std::string stdin_path = "/dev/null";  // a file the command reads as its stdin
   // nvidia-smi, crictl and kubectl exit on SIGTERM at once; one that does
   // not within half a second is stuck, and waiting longer only delays the
   // collection of a node that is already broken.

@@ -62,10 +62,11 @@ nlohmann::json CollectorPod(const CollectorPodSpec& spec) {
           {"spec", pod_spec}};
 }
 
-std::vector<std::string> CollectCommand(int64_t deadline_s, bool no_driver) {
+std::vector<std::string> CollectCommand(int64_t deadline_s, bool no_driver, bool node_object_on_stdin) {
   std::vector<std::string> argv = {"gpuforensics-collect", "collect", "--root",   "/host", "--exec",
                                    "chroot",               "--output", "-", "--deadline", std::to_string(deadline_s)};
   if (no_driver) argv.push_back("--no-driver");
+  if (node_object_on_stdin) argv.insert(argv.end(), {"--node-object", "-"});
   return argv;
 }
 

@@ -38,8 +38,9 @@ std::string CollectorPodName(std::string_view node, std::string_view run_id);
 
 nlohmann::json CollectorPod(const CollectorPodSpec& spec);
 
-// The command `kubectl exec` runs in the pod: collect with the bundle on stdout.
-std::vector<std::string> CollectCommand(int64_t deadline_s, bool no_driver);
+// The command `kubectl exec` runs in the pod: collect with the bundle on
+// stdout, and with `node_object_on_stdin` the Node's JSON on its stdin.
+std::vector<std::string> CollectCommand(int64_t deadline_s, bool no_driver, bool node_object_on_stdin);
 
 }  // namespace gpuf
 

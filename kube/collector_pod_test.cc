@@ -39,10 +39,13 @@ TEST_CASE("CollectorPod: pinned to the node, privileged, host PID, host / read-o
 }
 
 TEST_CASE("CollectCommand: collect with the bundle on stdout, reading the host under /host") {
-  CHECK(CollectCommand(120, false) == std::vector<std::string>{"gpuforensics-collect", "collect", "--root", "/host",
-                                                                "--exec", "chroot", "--output", "-", "--deadline",
-                                                                "120"});
-  CHECK(CollectCommand(40, true).back() == "--no-driver");
+  CHECK(CollectCommand(120, false, false) == std::vector<std::string>{"gpuforensics-collect", "collect", "--root",
+                                                                       "/host", "--exec", "chroot", "--output", "-",
+                                                                       "--deadline", "120"});
+  CHECK(CollectCommand(40, true, false).back() == "--no-driver");
+  auto with_node = CollectCommand(40, false, true);
+  CHECK(std::vector<std::string>(with_node.end() - 3, with_node.end()) ==
+        std::vector<std::string>{"40", "--node-object", "-"});
 }
 
 }  // TEST_SUITE

@@ -42,9 +42,11 @@ std::string KubectlRunner::NextCapturePath() const {
 }
 
 Status KubectlRunner::ToFile(const std::vector<std::string>& args, const std::string& path, int64_t cap_bytes,
-                             int64_t deadline_ns, const std::atomic<bool>* interrupt, std::string& err) const {
+                             int64_t deadline_ns, const std::atomic<bool>* interrupt, std::string& err,
+                             const std::string& stdin_path) const {
   CommandSpec spec;
   spec.executable = executable_;
+  if (!stdin_path.empty()) spec.stdin_path = stdin_path;
   spec.argv = {"kubectl"};
   spec.argv.insert(spec.argv.end(), global_args_.begin(), global_args_.end());
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());

@@ -3,7 +3,7 @@
 // config) reaches it for kubectl-gpuforensics too. Every call gets the
 // global flags the user gave (--kubeconfig, --context, --namespace) and
 // runs as collector/subprocess.h runs commands: own process group, stdin
-// from /dev/null, a deadline, and an interrupt that ends it.
+// from /dev/null unless given, a deadline, and an interrupt that ends it.
 #ifndef GPUF_KUBE_KUBECTL_RUNNER_H_
 #define GPUF_KUBE_KUBECTL_RUNNER_H_
 
@@ -30,9 +30,11 @@ class KubectlRunner {
                              const std::atomic<bool>* interrupt) const;
 
   // As Output, but stdout goes into `path` (up to `cap_bytes`), and the
-  // stderr text is returned also on failure, through `err`.
+  // stderr text is returned also on failure, through `err`. kubectl reads
+  // `stdin_path` as its stdin (`exec -i`); "" is /dev/null.
   Status ToFile(const std::vector<std::string>& args, const std::string& path, int64_t cap_bytes,
-                int64_t deadline_ns, const std::atomic<bool>* interrupt, std::string& err) const;
+                int64_t deadline_ns, const std::atomic<bool>* interrupt, std::string& err,
+                const std::string& stdin_path = "") const;
 
   const std::string& work_dir() const { return work_dir_; }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "collector/supplied_node.h"
 #include "common/bundle_verify.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
@@ -88,6 +89,22 @@ void DeletePod(const std::string& pod_name, const NodeCollectionPlan& plan) {
   (void)deleted;  // what is left, the run's final sweep by label deletes
 }
 
+// The Node as the API serves it now, for collect to store (--node-object):
+// the pod has no API access of its own, and GKE's, Bottlerocket's and
+// RHCOS' hosts no kubectl. Its path, or "" when it could not be read; collect
+// then asks the host's kubectl, if any.
+std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
+                           int64_t deadline_ns) {
+  const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
+  std::string err;
+  Status read = plan.kubectl->ToFile({"get", "node", node.name, "-o", "json"}, path, kMaxNodeObjectBytes,
+                                     deadline_ns, plan.interrupt, err);
+  if (read.ok()) return path;
+  std::remove(path.c_str());
+  Tell(plan, node.name, "Node object not read (" + read.message() + "); collect asks the node's own kubectl");
+  return "";
+}
+
 // Steps 2 to 5; `outcome` gets the bundle or the problem.
 void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
                     int64_t deadline_ns, NodeOutcome& outcome) {
@@ -103,10 +120,17 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
       (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
   const std::string partial = final_path + ".partial";
   const int64_t remaining_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
+  const std::string node_object = ReadNodeObject(node, pod_name, plan, deadline_ns);
   Tell(plan, node.name, "collecting");
-  std::vector<std::string> args = {"exec", pod_name, "-c", std::string(kCollectorContainer), "--"};
-  for (auto& word : CollectCommand(CollectDeadlineSeconds(remaining_ms), plan.no_driver)) args.push_back(word);
-  status = plan.kubectl->ToFile(args, partial, kBundleCapBytes, deadline_ns, plan.interrupt, outcome.collect_err);
+  std::vector<std::string> args = {"exec"};
+  if (!node_object.empty()) args.push_back("-i");
+  args.insert(args.end(), {pod_name, "-c", std::string(kCollectorContainer), "--"});
+  for (auto& word : CollectCommand(CollectDeadlineSeconds(remaining_ms), plan.no_driver, !node_object.empty())) {
+    args.push_back(word);
+  }
+  status = plan.kubectl->ToFile(args, partial, kBundleCapBytes, deadline_ns, plan.interrupt, outcome.collect_err,
+                                node_object);
+  if (!node_object.empty()) std::remove(node_object.c_str());
   if (!status.ok()) {
     std::remove(partial.c_str());
     outcome.problem = status.message() == "deadline passed" || status.message() == "interrupted"

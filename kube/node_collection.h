@@ -4,7 +4,8 @@
 //   2. kubectl create the collector pod (collector_pod.h)
 //   3. kubectl get it until its container runs; a pod that can never run
 //      (image pull refused, evicted) is reported at once
-//   4. kubectl exec collect --output - with stdout into "<bundle>.partial"
+//   4. kubectl get node NAME -o json, then kubectl exec -i collect --output -
+//      --node-object - with the Node on stdin and stdout into "<bundle>.partial"
 //   5. verify the bundle (sizes and sha256 of every member, as `gpuforensics
 //      verify`) and give it its name, gpuforensics-<node>-<UTC time>.tar.zst
 //   6. kubectl delete the pod, whatever happened before (also on interrupt)

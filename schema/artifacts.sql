@@ -8,7 +8,7 @@ CREATE TABLE artifacts (
   kind            TEXT NOT NULL CHECK (kind IN ('command', 'file', 'listing', 'table')),  -- how it is stored
   argv_json       TEXT,                 -- command argv as a JSON array, NULL otherwise
   path            TEXT,                 -- host path(s) read, NULL for commands
-  context         TEXT NOT NULL,        -- 'host' | 'container'
+  context         TEXT NOT NULL,        -- 'host' | 'container' | 'cluster' (--node-object) | 'unknown' (imported)
   container_id    TEXT,                 -- container the probe ran in or about
   phase           INTEGER,              -- 1 passive .. 4 driver-touching
   started_at_ns   INTEGER NOT NULL,     -- Unix ns UTC

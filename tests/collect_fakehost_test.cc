@@ -669,6 +669,7 @@ TEST_CASE("collect: ACK's Node is named by the kubelet's --hostname-override, no
   CHECK(h["node_name_source"] == "kubelet_flag");
   CHECK(h["node_name_steps"] == json::parse(R"([
       {"source": "option", "from": null, "value": null},
+      {"source": "node_object", "from": null, "value": null},
       {"source": "env", "from": null, "value": null},
       {"source": "kubelet_flag", "from": "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf",
        "value": "cn-hangzhou.10.42.7.19"}])"));
@@ -700,6 +701,70 @@ TEST_CASE("collect: $NODE_NAME names the Node, as the watch DaemonSet and the Jo
   CHECK(m["host"]["node_name"] == "gpu-node-7b");
   CHECK(m["host"]["node_name_source"] == "env");
   CHECK(m["host"]["node_found"] == true);
+}
+
+// What `kubectl get node NAME -o json` prints, as kubectl-gpuforensics pipes it in.
+constexpr char kGivenNode[] =
+    "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Node\",\n    \"metadata\": {\"name\": \"gke-gpu-pool-k8x2\"},\n"
+    "    \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"4\"}, \"allocatable\": {\"nvidia.com/gpu\": \"4\"}}\n}\n";
+
+TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the Node") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("kubectl", KubectlKnowing("gpu-node-7"));
+  const std::string given = host.root() + "/../node.json";
+  test::WriteFile(given, kGivenNode);
+  Collected c = Collect(host, host.root() + "/../given.tar.zst", {"--node-object", given});
+  const json& h = c.manifest["host"];
+  CHECK(h["node_name"] == "gke-gpu-pool-k8x2");
+  CHECK(h["node_name_source"] == "node_object");
+  CHECK(h["node_name_steps"] == json::parse(R"([
+      {"source": "option", "from": null, "value": null},
+      {"source": "node_object", "from": "--node-object", "value": "gke-gpu-pool-k8x2"}])"));
+  CHECK(h["node_found"] == true);
+  const json* node = Artifact(c.manifest, "k8s.node");
+  REQUIRE(node);
+  CHECK((*node)["status"] == "ok");
+  CHECK((*node)["kind"] == "file");
+  CHECK((*node)["context"] == "cluster");
+  CHECK((*node)["path"] == given);
+  const std::string member = (*node)["outputs"][0]["member"];
+  auto stored = std::find_if(c.members.begin(), c.members.end(), [&](const auto& m) { return m.first == member; });
+  REQUIRE(stored != c.members.end());
+  CHECK(stored->second == kGivenNode);
+  // The host's kubectl still lists the Node's pods, and is never asked for the Node.
+  bool asked_for_node = false, asked_for_pods = false;
+  for (const auto& argv : host.LoggedArgv()) {
+    asked_for_node = asked_for_node || argv.find(" get node ") != std::string::npos;
+    asked_for_pods = asked_for_pods || argv.find("spec.nodeName=gke-gpu-pool-k8x2") != std::string::npos;
+  }
+  CHECK(!asked_for_node);
+  CHECK(asked_for_pods);
+  CHECK(c.process.err.find("(nvidia.com/gpu capacity 4, allocatable 4") != std::string::npos);
+  auto report = test::RunGpuforensics({"analyze", host.root() + "/../given.tar.zst"});
+  CHECK(report.out.find("Node capacity/allocatable            ok       nvidia.com/gpu capacity 4, allocatable 4") !=
+        std::string::npos);
+}
+
+TEST_CASE("collect: a --node-object that is not one named Node, or not the --node, is refused before any probe") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string list = host.root() + "/../list.json";
+  test::WriteFile(list, R"({"kind":"NodeList","items":[]})");
+  const std::string out = host.root() + "/../refused.tar.zst";
+  auto run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--node-object", list},
+                                   {host.PathEnv(), "KUBECONFIG="});
+  CHECK(run.exit_code == 64);
+  CHECK(run.err == "gpuforensics collect: --node-object " + list +
+                       " holds a 'NodeList', not a Node (kubectl get node NAME -o json)\n");
+  const std::string node = host.root() + "/../node.json";
+  test::WriteFile(node, kGivenNode);
+  run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--node-object", node, "--node", "gpu-b"},
+                              {host.PathEnv(), "KUBECONFIG="});
+  CHECK(run.exit_code == 64);
+  CHECK(run.err == "gpuforensics collect: --node 'gpu-b' but --node-object is Node 'gke-gpu-pool-k8x2'\n");
+  CHECK(!std::filesystem::exists(out));
+  CHECK(host.LoggedArgv().empty());
 }
 
 TEST_CASE("collect: a Node the API does not know is a wrong name, not missing access") {

@@ -7,7 +7,10 @@ Builds the fake host of one scenario:
   OUT_DIR/sysbin symlinks to this machine's tools minus the stubbable ones,
                  so PATH=OUT_DIR/bin:OUT_DIR/sysbin hides tools the scenario
                  lacks (e.g. kubectl) even where the build machine has them
-  OUT_DIR/collect.env  COLLECT_AT=<RFC3339> and PATH_PREFIX for scripts
+  OUT_DIR/collect.env  COLLECT_AT=<RFC3339> and PATH_PREFIX for scripts; on a
+                 platform whose hosts have no kubectl, NODE_OBJECT=api/node.json:
+                 the Node as `kubectl gpuforensics collect` reads it from the
+                 API and pipes it to collect (--node-object -)
 
 Needs root (mknod), python3 >= 3.11 and systemd-journal-remote. The same
 inputs give the same files, modes and mtimes (journal files included).
@@ -19,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # keep the source tree clean
 
+from fakehost import kube_fake  # noqa: E402
 from fakehost.host_output import Output  # noqa: E402
 from fakehost.scenario_engine import Host  # noqa: E402
 
@@ -54,9 +58,16 @@ def main(argv):
     o = Output(host, os.path.abspath(out), STUB)
     o.write()
     sysbin(os.path.abspath(out))
+    node_object = "kubectl" in host.layout.absent and host.cfg["host"].get("kubectl", True)
+    if node_object:
+        os.makedirs(os.path.join(out, "api"), exist_ok=True)
+        with open(os.path.join(out, "api", "node.json"), "w") as f:
+            f.write(kube_fake.node_json(host))
     with open(os.path.join(out, "collect.env"), "w") as f:
         f.write("COLLECT_AT=%s\n" % host.cfg["scenario"]["collect_at"])
         f.write("SCENARIO=%s\n" % host.name)
+        if node_object:
+            f.write("NODE_OBJECT=api/node.json\n")
     return 0
 
 

@@ -9,7 +9,8 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
               kubectl since 1.20 reads)
   nodes       GET /api/v1/nodes[?labelSelector=...], /api/v1/nodes/NAME
   pods        POST, GET (one or a list by labelSelector), DELETE
-  exec        /api/v1/namespaces/NS/pods/NAME/exec, over WebSocket
+  exec        /api/v1/namespaces/NS/pods/NAME/exec (stdin read to its end
+              and logged when asked for), over WebSocket
               (v5.channel.k8s.io, what kubectl 1.30+ asks first) or over
               SPDY/3.1 (v4.channel.k8s.io, what kubectl 1.20 only speaks
               and what newer ones fall back to when the WebSocket upgrade
@@ -29,7 +30,8 @@ The scenario (a JSON file) names the nodes and how each behaves:
               "exec": "bundle" | "fail" | "hang",
               "bundle": "/path/to/bundle.tar.zst",
               "stderr": "what collect says on stderr",
-              "exit_code": 74}]}
+              "exit_code": 74,
+              "node_reads": 1}]}           # GETs of the Node answered; later ones Forbidden
 
 usage: fake_apiserver.py SCENARIO LOG PORT_FILE CERT KEY
 Serves HTTPS with CERT (kubectl sends no credentials over plain HTTP).
@@ -193,6 +195,12 @@ class Handler(BaseHTTPRequestHandler):
         node = self.server.scenario["by_name"].get(rest[0])
         if not node:
             return self.send_json(404, status(404, "NotFound", f'nodes "{rest[0]}" not found'))
+        with LOCK:
+            node["reads"] = node.get("reads", 0) + 1
+            refused = node["reads"] > node.get("node_reads", 1 << 30)
+        if refused:
+            return self.send_json(403, status(403, "Forbidden", f'nodes "{rest[0]}" is forbidden: the stand-in '
+                                              f'answers {node["node_reads"]} read(s) of it'))
         return self.send_json(200, node_object(node))
 
     # --- pods ---------------------------------------------------------------
@@ -292,15 +300,32 @@ class Handler(BaseHTTPRequestHandler):
         else:
             return self.send_json(400, status(400, "BadRequest", "Upgrade request required"))
         self.close_connection = True
+        def record_stdin(text, closed):
+            entry = {"method": "STDIN", "path": self.url.path + "/stdin", "stdin": text, "stdin_closed": closed}
+            with LOCK, open(self.server.log_path, "a") as log:
+                log.write(json.dumps(entry, sort_keys=True) + "\n")
+
         try:
             stream.start()
-            run_exec(node, stream)
+            run_exec(node, stream, query.get("stdin") == ["true"], record_stdin)
         except (BrokenPipeError, ConnectionResetError, OSError, EOFError):
             pass
 
 
-def run_exec(node, stream):
-    """What the collect command in the pod answers, as the scenario says."""
+def read_stdin(stream, timeout=10):
+    """Everything kubectl sends on stdin, up to its end (kubectl exec -i)."""
+    deadline = time.monotonic() + timeout
+    while not stream.stdin_closed and not stream.conn.eof and time.monotonic() < deadline:
+        stream.pump(0.2)
+    return bytes(stream.stdin)
+
+
+def run_exec(node, stream, wants_stdin, record):
+    """What the collect command in the pod answers, as the scenario says.
+    What it was given on stdin is recorded, as {"stdin": text, "stdin_closed": bool}."""
+    if wants_stdin:
+        given = read_stdin(stream)
+        record(given.decode("utf-8", "replace"), stream.stdin_closed)
     behaviour = node.get("exec", "bundle")
     if behaviour == "hang":
         while not stream.conn.eof:  # until kubectl goes away
@@ -370,6 +395,8 @@ class WebSocketStreams:
     def __init__(self, handler):
         self.h = handler
         self.conn = Conn(handler.connection)
+        self.stdin = bytearray()
+        self.stdin_closed = False
 
     def start(self):
         key = self.h.headers["Sec-WebSocket-Key"]
@@ -415,7 +442,8 @@ class WebSocketStreams:
         return buf[0] & 0x0F, data
 
     def pump(self, timeout):
-        """Pings get pongs; a close frame ends the connection."""
+        """Pings get pongs; a close frame ends the connection. Binary frames
+        on channel 0 are stdin; v5's close signal (channel 255, then 0) ends it."""
         self.conn.fill(timeout)
         while (frame := self.parse_one()) is not None:
             opcode, data = frame
@@ -423,6 +451,10 @@ class WebSocketStreams:
                 self.frame(0xA, data)
             elif opcode == 0x8:
                 self.conn.eof = True
+            elif opcode == 0x2 and data[:1] == b"\x00":
+                self.stdin += data[1:]
+            elif opcode == 0x2 and data[:2] == b"\xff\x00":
+                self.stdin_closed = True
 
     def send(self, channel, data):
         self.frame(0x2, bytes([WS_CHANNELS[channel]]) + data)
@@ -471,6 +503,8 @@ class SpdyStreams:
         self.inflate = zlib.decompressobj(zdict=SPDY_DICTIONARY)
         self.deflate = zlib.compressobj(9, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY, zdict=SPDY_DICTIONARY)
         self.streams = {}  # stream type -> id
+        self.stdin = bytearray()
+        self.stdin_closed = False
 
     def start(self):
         self.conn.send(b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n"
@@ -512,12 +546,18 @@ class SpdyStreams:
                 return
             payload = self.conn.take(8 + length)[8:]
             if not first & 0x80000000:
-                continue  # data from the client: no stdin is asked for
+                # Data from the client: only its stdin stream sends any; FIN ends it.
+                if first == self.streams.get("stdin"):
+                    self.stdin += payload
+                    self.stdin_closed = self.stdin_closed or bool(word >> 24 & 1)
+                continue
             frame_type = first & 0xFFFF
             if frame_type == SYN_STREAM:
                 stream_id = struct.unpack(">I", payload[:4])[0] & 0x7FFFFFFF
                 headers = self.parse_headers(payload[10:])
                 self.streams[headers.get("streamtype", "")] = stream_id
+                if headers.get("streamtype") == "stdin" and word >> 24 & 1:
+                    self.stdin_closed = True
                 # SYN_REPLY carries a header block of its own (empty).
                 self.control(SYN_REPLY, 0, struct.pack(">I", stream_id) + self.headers_block([]))
             elif frame_type == PING:

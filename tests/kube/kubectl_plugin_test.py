@@ -232,9 +232,16 @@ def case_selector_success(tmp, minor):
             execs = [r for r in requests if r["path"] == f"/api/v1/namespaces/{NS}/pods/{pod}/exec"]
             check(execs and execs[-1]["query"] == {
                 "command": ["gpuforensics-collect", "collect", "--root", "/host", "--exec", "chroot",
-                            "--output", "-", "--deadline", "120"],
-                "container": ["collect"], "stdout": ["true"], "stderr": ["true"]},
-                f"selector: {node}: exec runs collect with the bundle on stdout, no stdin, no tty")
+                            "--output", "-", "--deadline", "120", "--node-object", "-"],
+                "container": ["collect"], "stdin": ["true"], "stdout": ["true"], "stderr": ["true"]},
+                f"selector: {node}: exec runs collect with the bundle on stdout, the Node on stdin, no tty")
+            check(any(r["method"] == "GET" and r["path"] == f"/api/v1/nodes/{node}" for r in requests),
+                  f"selector: {node}: the Node is read by its name before the exec")
+            given = [r for r in requests if r["path"] == f"/api/v1/namespaces/{NS}/pods/{pod}/exec/stdin"]
+            node_given = json.loads(given[-1]["stdin"]) if given else {}
+            check(given and given[-1]["stdin_closed"] and node_given.get("kind") == "Node" and
+                  node_given.get("metadata", {}).get("name") == node,
+                  f"selector: {node}: collect's stdin is that Node's JSON, then closed ({given[-1:]!r})")
             deletes = [r for r in requests if r["method"] == "DELETE" and r["path"].endswith("/" + pod)]
             check(deletes and deletes[0]["body"] == {"propagationPolicy": "Background"},
                   f"selector: {node}: the pod is deleted without waiting")
@@ -309,7 +316,8 @@ def case_deadline_and_interrupt(tmp, minor):
         check(f"gpu-hang: FAILED: deadline passed while collecting\n" in err, f"deadline: reported ({err!r})")
         check(seconds < 8 + 15, f"deadline: ended at the node's deadline ({seconds:.1f} s)")
         execs = [r for r in requests if r["path"].endswith("/exec")]
-        check(execs and execs[-1]["query"]["command"][-2:] == ["--deadline", "5"],
+        command = execs[-1]["query"]["command"] if execs else []
+        check("--deadline" in command and command[command.index("--deadline") + 1] == "5",
               "deadline: collect in the pod gets what is left of the node's deadline, at least 5 s")
         steps = pod_requests(requests, f"gpuforensics-gpu-hang-{run_id}")
         check(steps and steps[-1] == ("DELETE", "pod"), "deadline: the pod is deleted")
@@ -358,7 +366,29 @@ def case_spdy_fallback(tmp, minor):
         bundles = os.listdir(os.path.join(c.dir, "out"))
         check(len(bundles) == 1 and sha256(os.path.join(c.dir, "out", bundles[0])) == sha256(SAMPLE),
               "spdy: the bundle arrives whole")
+        given = [r for r in c.requests() if r["path"].endswith("/exec/stdin")]
+        check(given and given[-1]["stdin_closed"] and json.loads(given[-1]["stdin"])["metadata"]["name"] == "gpu-a",
+              f"spdy: collect's stdin is the Node's JSON, then closed ({given[-1:]!r})")
         check(c.pods_left() == [], "spdy: no pod left")
+    finally:
+        c.stop()
+
+
+def case_node_unreadable(tmp, minor):
+    """The Node named at the start cannot be read again before the exec: collect runs without it, as before."""
+    c = Cluster(tmp, "unreadable", [{"name": "gpu-a", "bundle": SAMPLE, "node_reads": 1}])
+    try:
+        rc, out, err, _ = c.run(["gpu-a"])
+        requests = c.requests()
+        reads = [r for r in requests if r["path"] == "/api/v1/nodes/gpu-a"]
+        check(len(reads) == 2, f"unreadable: the Node is asked for twice, by name ({len(reads)})")
+        execs = [r for r in requests if r["path"].endswith("/exec")]
+        check(execs and "stdin" not in execs[-1]["query"] and "--node-object" not in execs[-1]["query"]["command"],
+              f"unreadable: exec without stdin and without --node-object ({execs[-1:]!r})")
+        check(not any(r["path"].endswith("/exec/stdin") for r in requests), "unreadable: nothing sent on stdin")
+        bundles = os.listdir(os.path.join(c.dir, "out"))
+        check(rc == 0 and len(bundles) == 1, f"unreadable: the node is still collected (exit {rc}, {err!r})")
+        check(c.pods_left() == [], "unreadable: no pod left")
     finally:
         c.stop()
 
@@ -421,6 +451,7 @@ def main():
         case_selector_success(tmp, minor)
         case_failures(tmp, minor)
         case_spdy_fallback(tmp, minor)
+        case_node_unreadable(tmp, minor)
         case_deadline_and_interrupt(tmp, minor)
     print(f"{len(FAILURES)} failed" if FAILURES else "all passed")
     return 1 if FAILURES else 0

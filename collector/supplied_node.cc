@@ -1,0 +1,111 @@
+#include "collector/supplied_node.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "collector/probe_table.h"
+#include "collector/secrets.h"
+#include "common/artifacts.h"
+#include "common/bundle_layout.h"
+#include "common/file_io.h"
+#include "common/time_format.h"
+#include "common/vocabulary.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr int64_t kNsPerMs = 1'000'000;
+
+Status TooLarge(const std::string& source) {
+  return Status::InvalidArgument("--node-object " + source + " is larger than " +
+                                 FormatByteLimit(kMaxNodeObjectBytes));
+}
+
+// stdin to its end. A pipe that stays open past the timeout is given up on:
+// collect must not wait on whoever feeds it.
+Result<std::string> ReadStdin(int64_t timeout_ms) {
+  if (isatty(STDIN_FILENO)) {
+    return Status::InvalidArgument("--node-object -: stdin is a terminal; pipe the Node's JSON into it");
+  }
+  const int64_t deadline_ns = MonotonicNowNs() + timeout_ms * kNsPerMs;
+  std::string text;
+  char buffer[65536];
+  while (true) {
+    const int64_t left_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
+    if (left_ms <= 0) {
+      return Status::InvalidArgument("--node-object -: stdin did not end within " + std::to_string(timeout_ms) + " ms");
+    }
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    int ready = poll(&p, 1, static_cast<int>(left_ms));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return Status::InvalidArgument("--node-object -", std::strerror(errno));
+    if (ready == 0) continue;
+    ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::InvalidArgument("--node-object -", std::strerror(errno));
+    if (n == 0) return text;
+    text.append(buffer, static_cast<size_t>(n));
+    if (static_cast<int64_t>(text.size()) > kMaxNodeObjectBytes) return TooLarge("-");
+  }
+}
+
+}  // namespace
+
+Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
+  const std::string what = "--node-object " + source;
+  auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return Status::InvalidArgument(what + " is not a JSON object");
+  auto kind = doc.find("kind");
+  if (kind == doc.end() || !kind->is_string() || *kind != "Node") {
+    std::string said = kind != doc.end() && kind->is_string() ? "a '" + kind->get<std::string>() + "'" : "no kind";
+    return Status::InvalidArgument(what + " holds " + said + ", not a Node (kubectl get node NAME -o json)");
+  }
+  const auto& metadata = doc.value("metadata", nlohmann::json::object());
+  auto name = metadata.is_object() ? metadata.find("name") : metadata.end();
+  if (!metadata.is_object() || name == metadata.end() || !name->is_string() || name->get<std::string>().empty()) {
+    return Status::InvalidArgument(what + " is a Node without metadata.name");
+  }
+  return SuppliedNode{name->get<std::string>(), std::move(text), std::move(source)};
+}
+
+Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms) {
+  std::string text;
+  if (path == "-") {
+    GPUF_ASSIGN_OR_RETURN(text, ReadStdin(timeout_ms));
+  } else {
+    auto read = ReadWholeFile(path, kMaxNodeObjectBytes + 1);
+    if (!read.ok()) return Status::InvalidArgument("--node-object " + path, read.status().message());
+    if (static_cast<int64_t>(read->size()) > kMaxNodeObjectBytes) return TooLarge(path);
+    text = std::move(*read);
+  }
+  return ParseSuppliedNode(std::move(text), path);
+}
+
+Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir) {
+  ProbeResult result;
+  ManifestArtifact& a = result.artifact;
+  a.name = std::string(artifact::kK8sNode);
+  a.kind = std::string(ArtifactKindName(ArtifactKind::kFile));
+  a.path = node.source;
+  a.context = "cluster";
+  a.phase = kPhasePassive;
+  a.started_at_unix_ns = a.ended_at_unix_ns = WallClockNowNs();
+  a.status = std::string(Name(ProbeStatus::kOk));
+  std::string text = node.json;
+  a.redactions = RedactText(text, RedactionFor(a.name));
+  const std::string staged = staging_dir + "/supplied-node.stdout";
+  GPUF_RETURN_IF_ERROR(WriteWholeFile(staged, text));
+  ManifestOutput out;
+  out.stream = std::string(kStreamStdout);
+  a.outputs.push_back(out);
+  result.staged.push_back({out.stream, staged});
+  return result;
+}
+
+}  // namespace gpuf

@@ -1,0 +1,45 @@
+// The Node object handed to collect with --node-object: what the API server
+// answered `kubectl get node NAME -o json` off the node, for hosts that have
+// no kubectl to ask it themselves (GKE's COS, Bottlerocket, OpenShift's
+// RHCOS, a collector pod without API access). kubectl-gpuforensics reads it
+// and pipes it to collect in the pod. It is stored as the k8s.node artifact,
+// context "cluster", in place of the host's own `kubectl get node`:
+//
+//   {"apiVersion":"v1","kind":"Node","metadata":{"name":"gke-ml-...-k8x2",...},
+//    "status":{"capacity":{"nvidia.com/gpu":"4",...},...}}
+#ifndef GPUF_COLLECTOR_SUPPLIED_NODE_H_
+#define GPUF_COLLECTOR_SUPPLIED_NODE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "collector/probe_runner.h"
+#include "common/status.h"
+
+namespace gpuf {
+
+inline constexpr int64_t kMaxNodeObjectBytes = 16LL << 20;
+
+struct SuppliedNode {
+  std::string name;    // metadata.name
+  std::string json;    // the object as given
+  std::string source;  // where collect read it: a path, or "-" for stdin
+};
+
+// Reads the object from `path` ("-": stdin, which must not be a terminal),
+// waiting at most `timeout_ms` for the end of a pipe. Fails with
+// InvalidArgument when it cannot be read, is larger than
+// kMaxNodeObjectBytes, or is not one Node with a name.
+Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms);
+
+// Checks that `text` is one Node with a name. Fails with InvalidArgument
+// saying what it is instead.
+Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
+
+// The k8s.node artifact of a supplied Node, its bytes staged in
+// `staging_dir` and scrubbed as the host's `kubectl get node` output is.
+Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COLLECTOR_SUPPLIED_NODE_H_

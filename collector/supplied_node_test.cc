@@ -1,0 +1,104 @@
+#include "collector/supplied_node.h"
+
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include "common/bundle_layout.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+constexpr char kNode[] =
+    R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2"},)"
+    R"("status":{"capacity":{"nvidia.com/gpu":"4"},"allocatable":{"nvidia.com/gpu":"0"}}})";
+
+// Runs `read` with stdin on a pipe that holds `text`; the pipe's write end
+// stays open (nothing ends it) unless `close_it`.
+template <typename Fn>
+auto WithStdinPipe(const std::string& text, bool close_it, Fn read) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  REQUIRE(write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  if (close_it) close(fds[1]);
+  int saved = dup(STDIN_FILENO);
+  dup2(fds[0], STDIN_FILENO);
+  close(fds[0]);
+  auto result = read();
+  dup2(saved, STDIN_FILENO);
+  close(saved);
+  if (!close_it) close(fds[1]);
+  return result;
+}
+
+}  // namespace
+
+TEST_SUITE("supplied_node") {
+
+TEST_CASE("ParseSuppliedNode: one Node and its name") {
+  auto node = ParseSuppliedNode(kNode, "node.json");
+  REQUIRE(node.ok());
+  CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
+  CHECK(node->json == kNode);
+  CHECK(node->source == "node.json");
+}
+
+TEST_CASE("ParseSuppliedNode: what is not one named Node is refused, saying what it is") {
+  CHECK(ParseSuppliedNode("No resources found", "-").status().message() ==
+        "--node-object - is not a JSON object");
+  CHECK(ParseSuppliedNode(R"({"kind":"NodeList","items":[]})", "a.json").status().message() ==
+        "--node-object a.json holds a 'NodeList', not a Node (kubectl get node NAME -o json)");
+  CHECK(ParseSuppliedNode(R"({"metadata":{"name":"x"}})", "a.json").status().message() ==
+        "--node-object a.json holds no kind, not a Node (kubectl get node NAME -o json)");
+  CHECK(ParseSuppliedNode(R"({"kind":"Node","metadata":{"name":""}})", "a.json").status().message() ==
+        "--node-object a.json is a Node without metadata.name");
+  CHECK(ParseSuppliedNode(R"({"kind":"Node","metadata":[]})", "a.json").status().message() ==
+        "--node-object a.json is a Node without metadata.name");
+}
+
+TEST_CASE("ReadSuppliedNode: from a file, and not past the size limit") {
+  test::TempDir dir;
+  test::WriteFile(dir / "node.json", kNode);
+  auto node = ReadSuppliedNode(dir / "node.json", 1000);
+  REQUIRE(node.ok());
+  CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
+  CHECK(ReadSuppliedNode(dir / "absent.json", 1000).status().message().rfind(
+            "--node-object " + (dir / "absent.json"), 0) == 0);
+  test::WriteFile(dir / "big.json", std::string(kMaxNodeObjectBytes + 1, ' '));
+  CHECK(ReadSuppliedNode(dir / "big.json", 1000).status().message() ==
+        "--node-object " + (dir / "big.json") + " is larger than 16 MiB");
+}
+
+TEST_CASE("ReadSuppliedNode: from stdin to its end, and never waiting past the timeout") {
+  auto node = WithStdinPipe(kNode, true, [] { return ReadSuppliedNode("-", 5000); });
+  REQUIRE(node.ok());
+  CHECK(node->source == "-");
+  CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
+  auto open = WithStdinPipe(kNode, false, [] { return ReadSuppliedNode("-", 200); });
+  CHECK(open.status().message() == "--node-object -: stdin did not end within 200 ms");
+}
+
+TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as given") {
+  test::TempDir dir;
+  auto node = ParseSuppliedNode(kNode, "-");
+  REQUIRE(node.ok());
+  auto result = SuppliedNodeResult(*node, dir.path());
+  REQUIRE(result.ok());
+  const ManifestArtifact& a = result->artifact;
+  CHECK(a.name == "k8s.node");
+  CHECK(a.kind == "file");
+  CHECK(a.path == "-");
+  CHECK(a.context == "cluster");
+  CHECK(a.status == "ok");
+  CHECK(a.redactions == 0);
+  REQUIRE(a.outputs.size() == 1);
+  CHECK(a.outputs[0].stream == kStreamStdout);
+  REQUIRE(result->staged.size() == 1);
+  CHECK(test::ReadFile(result->staged[0].staging_path) == kNode);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

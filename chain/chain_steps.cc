@@ -90,7 +90,15 @@ ChainStep Runtime(const Facts& f) {
     return step;
   }
   step.detail = "plugin container " + f.plugin_container->id + " " + f.plugin_container->state + "; " + runtime_note;
-  step.status = f.plugin_container->state == "CONTAINER_RUNNING" ? StepStatus::kOk : StepStatus::kFailed;
+  const bool running = f.plugin_container->state == "CONTAINER_RUNNING";
+  if (!running && f.plugin.nvml_failure && !f.container_view) {
+    // The runtime started it, and it ended on its own NVML failure (step 7):
+    // whether the runtime had given it the GPUs no exited container can show.
+    step.detail += "; it exited after its NVML init failed";
+    step.missing = "nvidia-smi cannot run in an exited container: whether the runtime gave it the GPUs is not known";
+    return step;
+  }
+  step.status = running ? StepStatus::kOk : StepStatus::kFailed;
   // What NVML says inside the container is the toolkit's and the device
   // cgroup's work; nvidia-smi missing from the image tells nothing either way.
   if (!f.container_view) {

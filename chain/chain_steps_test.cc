@@ -91,6 +91,23 @@ TEST_CASE("JudgeChain: the plugin's NVML failure, a module not loaded, fewer GPU
   CHECK(steps[6].detail == "Failed to initialize NVML: ERROR_UNKNOWN");
 }
 
+TEST_CASE("JudgeChain: a plugin container that exited on its NVML failure breaks step 7, not the runtime's") {
+  ChainFacts f = Healthy();
+  f.plugin_container = ChainFacts::PluginContainer{"CONTAINER_EXITED", "52000a7887eed"};
+  f.container_view.reset();
+  f.plugin = ChainFacts::Plugin{true, "failed to initialize nvml: Unknown Error", 0, std::nullopt, ""};
+  f.node = ChainFacts::Node{"0", "0", false, false};
+  auto steps = JudgeChain(f);
+  CHECK(Statuses(steps) == "ok ok ok ok unknown ok failed failed failed unknown");
+  CHECK(steps[4].detail == "plugin container 52000a7887eed CONTAINER_EXITED; default runtime not captured; it exited "
+                           "after its NVML init failed");
+  CHECK(steps[4].missing ==
+        "nvidia-smi cannot run in an exited container: whether the runtime gave it the GPUs is not known");
+  // Exited without an NVML failure in its log: nothing but the runtime is seen to fail.
+  f.plugin.nvml_failure.reset();
+  CHECK(JudgeChain(f)[4].status == StepStatus::kFailed);
+}
+
 TEST_CASE("JudgeChain: more allocatable than GPUs is sharing or MIG, fewer is a failure") {
   ChainFacts f = Healthy();
   f.node = ChainFacts::Node{"8", "8", false, false};  // time-slicing, 4 replicas per GPU on 2 GPUs

@@ -22,6 +22,9 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kKernelDevices, ProbeKind::kFile, kPhasePassive, "/proc/devices"},
     // The kernel ring: the analyzer reads it where the journal has no kernel line of the boot.
     {artifact::kHostDmesg, ProbeKind::kCommand, kPhasePassive, "dmesg", KeepMode::kTail, 16 * kMiB},
+    // The fabric manager logs its reasons to its own file; the journal gets its start and stop.
+    {artifact::kHostFabricmanagerLog, ProbeKind::kFile, kPhasePassive,
+     "/var/log/fabricmanager.log|/run/nvidia/driver/var/log/fabricmanager.log", KeepMode::kTail, 16 * kMiB},
     {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version", KeepMode::kHead,
      16 * kMiB, false, true},
     {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/gpus/*/information",
@@ -43,6 +46,8 @@ constexpr ProbeRow kStaticProbes[] = {
     {artifact::kVersionsKubelet, ProbeKind::kCommand, kPhasePassive, "kubelet --version"},
     {artifact::kVersionsSystemctl, ProbeKind::kCommand, kPhasePassive, "systemctl --version"},
     {artifact::kVersionsCrictl, ProbeKind::kCommand, kPhasePassive, "crictl --version"},
+    {artifact::kVersionsCrio, ProbeKind::kCommand, kPhasePassive, "crio --version"},
+    {artifact::kVersionsCrun, ProbeKind::kCommand, kPhasePassive, "crun --version"},
     {artifact::kSystemdUnits, ProbeKind::kCommand, kPhasePassive,
      "systemctl show --no-pager "
      "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"

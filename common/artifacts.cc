@@ -57,6 +57,8 @@ constexpr ArtifactRow kArtifacts[] = {
     {kVersionsKubelet, kCommand, kNotDriver, "versions", kLines, "kubelet --version"},
     {kVersionsSystemctl, kCommand, kNotDriver, "versions", kLines, "systemctl --version"},
     {kVersionsCrictl, kCommand, kNotDriver, "versions", kLines, "crictl --version"},
+    {kVersionsCrio, kCommand, kNotDriver, "versions", kLines, "crio --version"},
+    {kVersionsCrun, kCommand, kNotDriver, "versions", kLines, "crun --version"},
     {kSystemdUnits, kCommand, kDriver, "", kLines,
      "systemctl show of nvidia-persistenced, nvidia-fabricmanager, kubelet, containerd and crio"},
     // Configuration files: nvidia-smi cannot change them.
@@ -109,6 +111,8 @@ constexpr ArtifactRow kArtifacts[] = {
     {kJournalContainerd, kCommand, kDriver, "journal", kNoLines, "containerd's unit (also CRI-O's)"},
     {kJournalNvidiaPersistenced, kCommand, kDriver, "journal", kNoLines, "nvidia-persistenced's unit"},
     {kJournalNvidiaFabricmanager, kCommand, kDriver, "journal", kNoLines, "nvidia-fabricmanager's unit"},
+    {kHostFabricmanagerLog, kFile, kNotDriver, "", kLines,
+     "the fabric manager's own log (LOG_FILE_NAME), on the host or in the GPU Operator's driver root"},
     {kJournalNvidiaDevicePlugin, kCommand, kDriver, "journal", kNoLines,
      "the device plugin's unit, where it runs as a host service"},
     {kJournalJournald, kCommand, kDriver, "journal", kNoLines,

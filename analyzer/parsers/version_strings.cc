@@ -31,6 +31,10 @@ const Banner kBanners[] = {
     {"kubelet", R"(Kubernetes (v\S+))"},
     {"systemd", R"(systemd (\d{1,9})(?: \(([^)]*)\))?)"},
     {"crictl", R"(crictl version (\S+))"},
+    // "crio version 1.29.1", then "Version:" repeating it (1.18 on); from 1.31
+    // the whole block follows on the first line: "crio version Version: 1.31.0".
+    {"crio", R"(crio version (?:Version:\s*)?(\d\S*))"},
+    {"crun", R"(crun version (\S+))"},
 };
 
 const std::vector<std::unique_ptr<RE2>>& CompiledBanners() {

@@ -174,6 +174,36 @@ TEST_CASE("ParseVersionOutput: systemd with and without a package version, crict
   CHECK(crictl.components[0].parts.patch == 1);
 }
 
+TEST_CASE("ParseVersionOutput: CRI-O before and after 1.31, and crun") {
+  auto crio = ParseVersionOutput(
+      "crio version 1.18.3\n"
+      "Version:       1.18.3\n"
+      "GitCommit:     61de18161fb4ccda720768c001713592b5a04e46\n"
+      "GitTreeState:  clean\n"
+      "BuildDate:     2020-08-05T09:40:33Z\n"
+      "GoVersion:     go1.14.6\n"
+      "Compiler:      gc\n"
+      "Platform:      linux/amd64\n"
+      "Linkmode:      dynamic\n");
+  CHECK(crio.warnings.empty());
+  REQUIRE(crio.components.size() == 1);
+  CHECK(crio.components[0].component == "crio");
+  CHECK(crio.components[0].version == "1.18.3");
+  auto newer = ParseVersionOutput("crio version Version:        1.31.0\nGitCommit:      f68b12ced5b49799aaa42097540def6a67dc6643\n");
+  REQUIRE(newer.components.size() == 1);
+  CHECK(newer.components[0].version == "1.31.0");
+  CHECK(newer.components[0].parts.minor == 31);
+  auto crun = ParseVersionOutput(
+      "crun version 1.14.4\n"
+      "commit: a220ca661ce078f2c37b38c92e66cf66c012d9c1\n"
+      "rundir: /run/user/1000/crun\n"
+      "spec: 1.0.0\n"
+      "+SYSTEMD +SELINUX +APPARMOR +CAP +SECCOMP +EBPF +CRIU +YAJL\n");
+  REQUIRE(crun.components.size() == 1);
+  CHECK(crun.components[0].component == "crun");
+  CHECK(crun.components[0].version == "1.14.4");
+}
+
 TEST_CASE("ParseVersionOutput: a banner with an unreadable version is a warning") {
   auto parsed = ParseVersionOutput("runc version unknown\nspec: 1.0.2-dev\n");
   CHECK(parsed.components.empty());

@@ -29,7 +29,7 @@ from fakehost.scenario_engine import Host  # noqa: E402
 STUB = os.path.normpath(os.path.join(HERE, "..", "..", "tests", "fakehost", "stub"))
 STUBBABLE = {"uname", "dmesg", "containerd", "runc", "nvidia-ctk", "nvidia-container-cli",
              "kubelet", "systemctl", "crictl", "kubectl", "nvidia-smi", "bpftool",
-             "ctr"}  # no fake host answers ctr: this machine's would reach its own containerd
+             "ctr", "crio", "crun"}  # no fake host answers ctr: this machine's would reach its own containerd
 
 
 def sysbin(out):

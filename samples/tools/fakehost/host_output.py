@@ -251,6 +251,11 @@ class Output:
             T.file("etc/cdi/nvidia.yaml", self.cdi_spec(), base + 3_700 * 10**9)
         for rel, text in h.cfg.get("files", {}).items():
             T.file(rel, text, base + 5_000 * 10**9)
+        if h.fm_log:
+            # The fabric manager's own log (LOG_FILE_NAME), in local time.
+            lines = ["[%s] [%s] [tid %d] %s\n" % (h.clock.local(us).strftime("%b %d %Y %H:%M:%S"), level, pid, msg)
+                     for us, level, pid, msg in h.fm_log]
+            T.file("var/log/fabricmanager.log", "".join(lines), self.ns(max(us for us, *_ in h.fm_log)), 0o644)
 
     def containerd_toml(self):
         h = self.h
@@ -738,6 +743,15 @@ spec:
         A("kubelet", ["--version"], "Kubernetes %s\n" % h.kubelet_version)
         A("systemctl", ["--version"], "%s\n%s\n" % (P["systemd_full"], P["systemd_features"]))
         A("crictl", ["--version"], "crictl version %s\n" % v.get("crictl", "v1.31.1"))
+        if h.layout.runtime_unit == "crio.service":
+            crio = v.get("crio", h.containerd_version.lstrip("v"))
+            A("crio", ["--version"], "crio version {0}\nVersion:        {0}\nGitCommit:      {1}\n"
+              "GitCommitDate:  2024-10-08T13:22:51Z\nGitTreeState:   clean\nBuildDate:      1970-01-01T00:00:00Z\n"
+              "GoVersion:      go1.21.13 (Red Hat 1.21.13-4.el9_4)\nCompiler:       gc\nPlatform:       linux/amd64\n"
+              "Linkmode:       dynamic\n".format(crio, hexid("crio", crio, n=40)))
+            crun = v.get("crun", "1.16.1")
+            A("crun", ["--version"], "crun version %s\ncommit: %s\nrundir: /run/crun\nspec: 1.0.0\n"
+              "+SYSTEMD +SELINUX +APPARMOR +CAP +SECCOMP +EBPF +CRIU +YAJL\n" % (crun, hexid("crun", crun, n=40)))
         A("systemctl", ["show", "--no-pager",
                         "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload",
                         "nvidia-persistenced.service", "nvidia-fabricmanager.service",

@@ -118,6 +118,7 @@ class Host:
                        for n, (p, gi) in enumerate(zip(mg["profiles"], mg["gi"]))]
         self.boots = [Boot(self, i, b) for i, b in enumerate(self.cfg["boot"])]
         self.ring = []  # the kernel ring of the boot at capture: (µs since boot, message)
+        self.fm_log = []  # /var/log/fabricmanager.log, every boot: (µs, level, pid, message)
         self.journal = Journal(self.machine_id, self.hostname)
         self.pods, self.containers = [], []
         self.kubelet_pid = None
@@ -408,7 +409,14 @@ class Host:
         v = self.sysd
         self.pid1(t, os_profiles.msg_starting(v, unit, desc), unit, MSG_STARTING,
                   extra=[("JOB_TYPE", "start")])
+        fmv = fm.get("fm_version", self.cfg["versions"]["driver"])
+        self.fm_log.append((t + 40_000, "INFO", pid, "Fabric Manager version %s is running with the following "
+                            "configuration options" % fmv))
+        self.fm_log.append((t + 40_100, "INFO", pid, "Logging level = 4"))
         if fm.get("outcome", "ok") == "ok":
+            self.fm_log.append((t + 410_000, "INFO", pid, "Connected to 1 node."))
+            self.fm_log.append((t + 9_870_000, "INFO", pid, "Successfully configured all the available GPUs and "
+                                "NVSwitches to route NVLink traffic."))
             self.svc(t + 410_000, unit, "nv-fabricmanager", pid, "Connected to 1 node.",
                      transport="syslog", exe="/usr/bin/nv-fabricmanager")
             self.svc(t + 9_870_000, unit, "nv-fabricmanager", pid,
@@ -419,7 +427,9 @@ class Host:
             self.units[unit] = dict(state="active", sub="running", enter_us=t + 9_871_000,
                                     exec_us=t + 4_000, pid=pid, nrestarts=0)
             return
-        fmv = fm["fm_version"]
+        self.fm_log.append((t + 52_000, "ERROR", pid, "fabric manager NVIDIA GPU driver interface version %s don't "
+                            "match with driver version %s. Please update with matching NVIDIA driver package."
+                            % (fmv, self.cfg["versions"]["driver"])))
         self.svc(t + 52_000, unit, "nv-fabricmanager", pid,
                  "fabric manager NVIDIA GPU driver interface version %s don't match with driver version %s. Please update with matching NVIDIA driver package."
                  % (fmv, self.cfg["versions"]["driver"]), prio=3, transport="syslog",

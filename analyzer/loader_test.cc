@@ -97,19 +97,26 @@ TEST_CASE("LoadBundle: nvidia-smi's stderr reaches its run whether its member co
   }
 }
 
-TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journal has no kernel line") {
+TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journal has no kernel line of them") {
   // btime 1700000000: dmesg's 12.5 s is 1700000012.5 s; the boot id has its dashes dropped.
   const std::string ring = "[    5.118236] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05\n"
                            "[   12.500000] NVRM: Xid (PCI:0000:9a:00): 79, pid='<unknown>', name=<unknown>, "
                            "GPU has fallen off the bus.\n";
-  const std::string kernel_entry =
+  // Without the kernel's own stamp: no telling which of dmesg's records the journal holds.
+  const std::string unstamped_entry =
       R"({"__REALTIME_TIMESTAMP":"1700000005118300","__MONOTONIC_TIMESTAMP":"5118300",)"
       R"("_BOOT_ID":"0123456789abcdef0123456789abcdef","_TRANSPORT":"kernel","SYSLOG_IDENTIFIER":"kernel",)"
       R"("MESSAGE":"NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.127.05"})"
       "\n";
-  for (bool journal_has_kernel : {false, true}) {
-    CAPTURE(journal_has_kernel);
-    const std::string journal = journal_has_kernel ? kernel_entry : "";
+  // A journal vacuumed from the boot's start: its first kernel line is the Xid, stamped 12.5 s.
+  const std::string vacuumed_entry =
+      R"({"__REALTIME_TIMESTAMP":"1700000012500400","__MONOTONIC_TIMESTAMP":"12500400",)"
+      R"("_SOURCE_MONOTONIC_TIMESTAMP":"12500000","_BOOT_ID":"0123456789abcdef0123456789abcdef",)"
+      R"("_TRANSPORT":"kernel","SYSLOG_IDENTIFIER":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:9a:00): 79, )"
+      R"(pid='<unknown>', name=<unknown>, GPU has fallen off the bus."})"
+      "\n";
+  for (const std::string& journal : {std::string(), unstamped_entry, vacuumed_entry}) {
+    CAPTURE(journal);
     const std::string stat = "cpu  1 2 3\nbtime 1700000000\n";
     const std::string boot_id = "01234567-89ab-cdef-0123-456789abcdef\n";
     auto artifact = [](const std::string& name, const std::string& instance, const std::string& kind,
@@ -137,11 +144,15 @@ TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journ
     const std::string from_dmesg = Query(*db,
         "SELECT j.line, j.boot_offset, j.realtime_us, j.source_monotonic_us, j.boot_id, j.transport "
         "FROM journal_entries j JOIN artifacts a USING (artifact_id) WHERE a.name = 'host.dmesg' ORDER BY j.line");
-    if (journal_has_kernel) {
-      // Already in the journal: dmesg stays lines, never counted twice.
+    if (journal == unstamped_entry) {
+      // Maybe already in the journal: dmesg stays lines, never counted twice.
       CHECK(from_dmesg.empty());
       CHECK(Query(*db, "SELECT count(*) FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
                        "WHERE a.name = 'host.dmesg'") == "2\n");
+    } else if (journal == vacuumed_entry) {
+      // What the journal lost before its first kernel line, and not the Xid it holds.
+      CHECK(from_dmesg == "1|0|1700000005118236|5118236|0123456789abcdef0123456789abcdef|kernel\n");
+      CHECK(Query(*db, "SELECT count(*) FROM journal_entries WHERE message LIKE 'NVRM: Xid%'") == "1\n");
     } else {
       CHECK(from_dmesg == "1|0|1700000005118236|5118236|0123456789abcdef0123456789abcdef|kernel\n"
                           "2|0|1700000012500000|12500000|0123456789abcdef0123456789abcdef|kernel\n");

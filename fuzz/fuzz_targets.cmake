@@ -4,7 +4,7 @@
 #   entry point, and ctest replays fuzz/regressions/<name>/ with it.
 set(GPUF_FUZZ_TARGETS
   bundle_reader bundle_tar manifest rule_parser
-  cgroup_facts cri_log crictl_json journal_json klog kube_node kube_text kubelet_log listing
+  cgroup_facts cri_log crictl_json journal_json kernel_ring klog kube_node kube_text kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml nvidia_smi_query_text bpf_device_program plugin_log proc_nvidia
   runtime_config version_strings
   text_redactor imported_text saved_input journal_export)

@@ -38,6 +38,7 @@ MEMBER_TARGETS = {
     "dev.char_links": ("listing", None),
     "dev.nvidia_nodes": ("listing", None),
     "host.nvidia_smi_list": ("nvidia_smi_list", None),
+    "host.dmesg": ("kernel_ring", None),
     "plugin.nvidia_smi_list": ("nvidia_smi_list", None),
     "host.nvidia_smi_query_xml": ("nvidia_smi_xml", None),
     "plugin.bpf_device_program": ("bpf_device_program", None),

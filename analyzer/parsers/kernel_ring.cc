@@ -8,8 +8,9 @@
 namespace gpuf {
 
 KernelRing ParseKernelRing(std::string_view text) {
-  // "<6>" before the stamp is dmesg -r's priority.
-  static const RE2 stamped(R"(^(?:<\d{1,3}>)?\[ *(\d{1,9})\.(\d{1,9})\] ?(.*)$)");
+  // "<6>" before the stamp is dmesg -r's priority. Latin-1: a message with
+  // bytes that are not UTF-8 is still a record of its own.
+  static const RE2 stamped(R"(^(?:<\d{1,3}>)?\[ *(\d{1,9})\.(\d{1,9})\] ?(.*)$)", RE2::Latin1);
   KernelRing ring;
   ForEachLine(text, [&](int number, std::string_view raw) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);

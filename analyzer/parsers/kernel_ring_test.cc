@@ -30,6 +30,13 @@ TEST_CASE("ParseKernelRing: stamps, -r priorities, a record of several lines, te
   CHECK(ParseKernelRing("").records.empty());
 }
 
+TEST_CASE("ParseKernelRing: a record whose message is not UTF-8 is still a record of its own") {
+  KernelRing ring = ParseKernelRing("[    1.000000] first\n[    2.000000] usb 1-1: Product: \xff\xfe\n");
+  REQUIRE(ring.records.size() == 2);
+  CHECK(ring.records[1].since_boot_us == 2000000);
+  CHECK(ring.records[1].message == "usb 1-1: Product: \xff\xfe");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "analyzer/boot_at_capture.h"
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/kernel_ring.h"
 #include "analyzer/query.h"
@@ -32,37 +33,6 @@ Result<std::optional<int64_t>> JournalKernelStart(LoadContext& ctx) {
       "WHERE a.bundle_id = :bundle AND j.transport = 'kernel' AND j.boot_offset = 0", ctx.bundle_id()));
   if (!first) return std::optional<int64_t>(INT64_MAX);
   return std::optional<int64_t>(Int64Or(*first, 0));
-}
-
-// The boot at capture as the journal knows it (its id, and its start from
-// an entry with both clocks), else /proc/sys/kernel/random/boot_id and
-// /proc/stat's btime.
-struct BootAtCapture {
-  std::string id;               // 32 hex digits, as the journal writes it; "" unknown
-  std::optional<int64_t> start_us;
-};
-
-Result<BootAtCapture> FindBootAtCapture(LoadContext& ctx) {
-  BootAtCapture boot;
-  for (const auto& [id, end] : ctx.journal_boot_ends().ends()) {
-    if (end.boot_offset == 0) {
-      boot.id = id;
-      boot.start_us = end.realtime_us - end.monotonic_us;
-    }
-  }
-  if (boot.id.empty()) {
-    GPUF_ASSIGN_OR_RETURN(auto id, QueryText(ctx.db(),
-        "SELECT replace(l.text, '-', '') FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
-        "WHERE a.bundle_id = :bundle AND a.name = 'boot.boot_id' AND l.line = 1", ctx.bundle_id()));
-    boot.id = id.value_or("");
-  }
-  if (!boot.start_us) {
-    GPUF_ASSIGN_OR_RETURN(auto btime, QueryText(ctx.db(),
-        "SELECT substr(l.text, 7) FROM artifact_lines l JOIN artifacts a USING (artifact_id) "
-        "WHERE a.bundle_id = :bundle AND a.name = 'boot.proc_stat' AND l.text LIKE 'btime %'", ctx.bundle_id()));
-    if (btime) boot.start_us = Int64Or(*btime, 0) * 1000000;
-  }
-  return boot;
 }
 
 Status LoadRing(LoadContext& ctx, const MemberInput& in) {

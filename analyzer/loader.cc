@@ -57,6 +57,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"kube_pods", LoadKubePods},
     {"kube_node_text", LoadKubeNodeText},
     {"kernel_ring", LoadKernelRing, false, false, true},
+    {"kubelet_log_file", LoadKubeletLog, false, false, true},
 };
 
 // Every text stream up to this size also lands in artifact_lines, unless

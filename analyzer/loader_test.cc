@@ -28,6 +28,26 @@ std::string Entry(int i) {
          std::string(static_cast<size_t>(i % 97), 'x') + R"("})";
 }
 
+// One artifact of a bundle's manifest, with its one output.
+std::string ArtifactJson(const std::string& name, const std::string& instance, const std::string& kind,
+                         const std::string& stream, const std::string& member, const std::string& bytes) {
+  return R"({"name":")" + name + R"(","instance":")" + instance + R"(","kind":")" + kind +
+         R"(","context":"host","started_at_unix_ns":1,"ended_at_unix_ns":2,"duration_ns":1,"status":"ok",)"
+         R"("outputs":[{"stream":")" + stream + R"(","member":")" + member + R"(","size_bytes":)" +
+         std::to_string(bytes.size()) + R"(,"sha256":")" + Sha256Hex(bytes) + R"(","truncated":false}]})";
+}
+
+// A bundle of `artifacts` (ArtifactJson) whose collection started at
+// `started_ns` with the collector's clock `utc_offset` seconds off UTC.
+std::string ManifestJson(const std::vector<std::string>& artifacts, int64_t started_ns = 1, int utc_offset = 0) {
+  std::string list;
+  for (const auto& a : artifacts) list += (list.empty() ? "" : ",") + a;
+  return R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},"host":{},)"
+         R"("collection":{"started_at_unix_ns":)" + std::to_string(started_ns) +
+         R"(,"ended_at_unix_ns":)" + std::to_string(started_ns + 1) + R"(,"complete":true,"utc_offset_seconds":)" +
+         std::to_string(utc_offset) + R"(},"options":{},"artifacts":[)" + list + "]}";
+}
+
 std::string Query(Database& db, const std::string& sql) {
   auto s = db.Prepare(sql);
   REQUIRE(s.ok());
@@ -119,21 +139,11 @@ TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journ
     CAPTURE(journal);
     const std::string stat = "cpu  1 2 3\nbtime 1700000000\n";
     const std::string boot_id = "01234567-89ab-cdef-0123-456789abcdef\n";
-    auto artifact = [](const std::string& name, const std::string& instance, const std::string& kind,
-                       const std::string& stream, const std::string& member, const std::string& bytes) {
-      return R"({"name":")" + name + R"(","instance":")" + instance + R"(","kind":")" + kind +
-             R"(","context":"host","started_at_unix_ns":1,"ended_at_unix_ns":2,"duration_ns":1,"status":"ok",)"
-             R"("outputs":[{"stream":")" + stream + R"(","member":")" + member + R"(","size_bytes":)" +
-             std::to_string(bytes.size()) + R"(,"sha256":")" + Sha256Hex(bytes) + R"(","truncated":false}]})";
-    };
     // dmesg first in the archive: it is read after every other member anyway.
-    std::string manifest =
-        R"({"format":"gpuforensics-bundle","format_version":1,"tool":{"name":"g","version":"1"},)"
-        R"("host":{},"collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},"options":{},)"
-        R"("artifacts":[)" + artifact("host.dmesg", "", "command", "stdout", "a", ring) + "," +
-        artifact("boot.proc_stat", "", "file", "content", "b", stat) + "," +
-        artifact("boot.boot_id", "", "file", "content", "c", boot_id) + "," +
-        artifact("journal.kernel", "boot:0", "command", "stdout", "d", journal) + "]}";
+    std::string manifest = ManifestJson({ArtifactJson("host.dmesg", "", "command", "stdout", "a", ring),
+                                         ArtifactJson("boot.proc_stat", "", "file", "content", "b", stat),
+                                         ArtifactJson("boot.boot_id", "", "file", "content", "c", boot_id),
+                                         ArtifactJson("journal.kernel", "boot:0", "command", "stdout", "d", journal)});
     test::TempDir dir;
     test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", manifest}, {"a", ring}, {"b", stat}, {"c", boot_id},
                                           {"d", journal}});
@@ -156,6 +166,50 @@ TEST_CASE("LoadBundle: dmesg becomes kernel journal entries only where the journ
     } else {
       CHECK(from_dmesg == "1|0|1700000005118236|5118236|0123456789abcdef0123456789abcdef|kernel\n"
                           "2|0|1700000012500000|12500000|0123456789abcdef0123456789abcdef|kernel\n");
+    }
+  }
+}
+
+TEST_CASE("LoadBundle: RKE2's kubelet.log becomes the kubelet's journal entries, placed in the collector's zone") {
+  // btime 1700000000 is 2023-11-15 06:13:20 at +08:00, the collector's offset.
+  const std::string log =
+      "I1115 06:00:00.000000    1201 server.go:486] \"Kubelet version\" kubeletVersion=\"v1.30.5+rke2r1\"\n"
+      "I1115 06:13:45.500000    1544 server.go:486] \"Kubelet version\" kubeletVersion=\"v1.30.5+rke2r1\"\n"
+      "E1115 06:14:06.000000    1544 server.go:144] \"Got registration request from device plugin with resource\" "
+      "resourceName=\"nvidia.com/gpu\"\n"
+      "\tgoroutine 1 [running]:\n";
+  const std::string stat = "cpu  1 2 3\nbtime 1700000000\n";
+  const std::string kubelet_entry =
+      R"({"__REALTIME_TIMESTAMP":"1700000025500000","__MONOTONIC_TIMESTAMP":"25500000",)"
+      R"("_BOOT_ID":"0123456789abcdef0123456789abcdef","SYSLOG_IDENTIFIER":"kubelet",)"
+      R"("MESSAGE":"I1115 06:13:45.500000    1544 server.go:486] \"Kubelet version\""})"
+      "\n";
+  for (const std::string& journal : {std::string(), kubelet_entry}) {
+    CAPTURE(journal);
+    const std::string manifest =
+        ManifestJson({ArtifactJson("host.kubelet_log", "", "file", "content", "a", log),
+                      ArtifactJson("boot.proc_stat", "", "file", "content", "b", stat),
+                      ArtifactJson("journal.kubelet", "boot:0", "command", "stdout", "c", journal)},
+                     1700003600LL * 1000000000, 8 * 3600);
+    test::TempDir dir;
+    test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", manifest}, {"a", log}, {"b", stat}, {"c", journal}});
+    auto db = Database::Create(":memory:");
+    REQUIRE(db.ok());
+    auto loaded = LoadBundle(dir / "b.tar.zst", *db);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    const std::string from_file = Query(*db,
+        "SELECT j.line, ifnull(j.boot_offset, '-'), j.realtime_us, ifnull(j.boot_id, '-'), j.identifier, j.pid, "
+        "j.priority, ifnull(j.event, '-') FROM journal_entries j JOIN artifacts a USING (artifact_id) "
+        "WHERE a.name = 'host.kubelet_log' ORDER BY j.line");
+    if (journal.empty()) {
+      CHECK(from_file == "1|-|1699999200000000|-|kubelet|1201|6|kubelet_starting\n"
+                         "2|0|1700000025500000|-|kubelet|1544|6|kubelet_starting\n"
+                         "3|0|1700000046000000|-|kubelet|1544|3|registration_request\n");
+      CHECK(Query(*db, "SELECT message FROM parse_warnings") ==
+            "1 lines without a klog header (or with a date that does not exist) not read\n");
+    } else {
+      // The journal has the kubelet's own lines: the file is not read twice.
+      CHECK(from_file.empty());
     }
   }
 }

@@ -116,6 +116,8 @@ class JournalLineLoader {
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
 // load_kernel_ring.cc
 void LoadKernelRing(LoadContext& ctx, const MemberInput& in);
+// load_kubelet_log.cc
+void LoadKubeletLog(LoadContext& ctx, const MemberInput& in);
 
 // The writers under the loaders, for what writes as if it had read a
 // bundle (rule samples, sample_fixture.h).

@@ -55,6 +55,7 @@ SELECT :bundle, artifact_id, line,
                   WHEN 'unit_failed' THEN 'Unit Failed' ELSE 'Log Line' END,
        CASE WHEN source_monotonic_us IS NOT NULL AND boot_start IS NOT NULL THEN 'boot_relative' ELSE 'explicit_utc' END,
        CASE WHEN pid = 1 THEN 'systemd' WHEN transport = 'kernel' THEN 'kernel'
+            WHEN name = $artifact(host.kubelet_log) THEN 'kubelet'
             ELSE replace(substr(name, 9), '_', '-') END,
        boot_id, boot_offset,
        CASE
@@ -66,6 +67,11 @@ SELECT :bundle, artifact_id, line,
               THEN $milestone(fabricmanager_started)
          WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN $milestone(containerd_started)
          WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN $milestone(kubelet_started)
+         -- A kubelet no unit starts (RKE2's, logging to its own file): its first line is its start.
+         WHEN event = 'kubelet_starting' AND NOT EXISTS (
+                SELECT 1 FROM journal_entries u JOIN artifacts ua USING (artifact_id)
+                WHERE ua.bundle_id = :bundle AND u.event = 'unit_started' AND u.event_subject LIKE 'kubelet%')
+              THEN $milestone(kubelet_started)
          WHEN event = 'unit_started' AND event_subject = 'nvidia-k8s-device-plugin.service'
               THEN $milestone(plugin_service_started)
          WHEN event IN ('daemon_reload', 'daemon_reloading') THEN $milestone(daemon_reload)

@@ -118,6 +118,9 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
                         WorkDir::Beside(OutputPathFor(options, "", stamp_ns), ".gpuforensics-staging-"));
   const std::string& staging = staging_dir.path();
   plan.unit_dirs = SystemdUnitDirs(platform.distribution);
+  if (platform.distribution && platform.distribution->kubelet_log != "journal") {
+    plan.kubelet_log_file = std::string(platform.distribution->kubelet_log);
+  }
   const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
   plan.node = node.identity.node_name;
   plan.kubeconfig = node.kubectl_kubeconfig;

@@ -181,6 +181,16 @@ bool UnitInstalled(const Plan& plan, std::string_view unit) {
   return false;
 }
 
+// The kubelet's log where the platform's kubelet writes a file instead of
+// the journal: its newest lines, as a journal slice keeps them.
+void PlanKubeletLogFile(const Plan& plan, std::vector<ProbeTask>& tasks) {
+  if (plan.kubelet_log_file.empty()) return;
+  ProbeTask t = FileTask(artifact::kHostKubeletLog, kPhasePassive, plan.kubelet_log_file, "");
+  t.keep = KeepMode::kTail;
+  t.cap_bytes = 64 * kMiB;
+  tasks.push_back(t);
+}
+
 void PlanJournal(const Plan& plan, std::vector<ProbeTask>& tasks) {
   std::vector<std::string> base = {"journalctl"};
   for (const auto& arg : plan.exec->JournalRootArgs()) base.push_back(arg);
@@ -343,6 +353,7 @@ std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
     if (row.phase == kPhasePassive) PlanStaticRow(row, plan, tasks);
   }
   PlanJournal(plan, tasks);
+  PlanKubeletLogFile(plan, tasks);
   PlanStaticPods(plan, tasks);
   PlanPodLogs(plan, tasks);
   if (!plan.have_crictl && plan.have_ctr) {

@@ -40,6 +40,8 @@ struct Plan {
   std::string ctr_unreachable;
   // Where systemd keeps unit files on this host (common/platforms.h).
   std::vector<std::string> unit_dirs = SystemdUnitDirs(nullptr);
+  // The file the platform's kubelet logs to instead of the journal (RKE2's), "" when none.
+  std::string kubelet_log_file;
 };
 
 // A device-plugin container and what its inspection told.

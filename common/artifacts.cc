@@ -108,6 +108,8 @@ constexpr ArtifactRow kArtifacts[] = {
      "dmesg: the kernel ring, read as journal lines where the journal holds no kernel line of the boot"},
     {kJournalSystemd, kCommand, kDriver, "journal", kNoLines, "PID 1's entries: unit starts, daemon-reload"},
     {kJournalKubelet, kCommand, kDriver, "journal", kNoLines, "the kubelet's unit (also k3s and MicroK8s)"},
+    {kHostKubeletLog, kFile, kNotDriver, "kubelet_log_file", kNoLines,
+     "the kubelet's own log file where the platform has one (RKE2), read as its journal lines"},
     {kJournalContainerd, kCommand, kDriver, "journal", kNoLines, "containerd's unit (also CRI-O's)"},
     {kJournalNvidiaPersistenced, kCommand, kDriver, "journal", kNoLines, "nvidia-persistenced's unit"},
     {kJournalNvidiaFabricmanager, kCommand, kDriver, "journal", kNoLines, "nvidia-fabricmanager's unit"},
@@ -137,12 +139,14 @@ constexpr ArtifactRow kArtifacts[] = {
 
 constexpr std::string_view kPluginLogs[] = {kPluginLog, kPluginCrictlLogs, kJournalNvidiaDevicePlugin};
 constexpr std::string_view kKernelLogs[] = {kJournalKernel, kHostDmesg};
+constexpr std::string_view kKubeletLogs[] = {kJournalKubelet, kHostKubeletLog};
 // Where each GPU's PCI address, UUID and serial are written together.
 constexpr std::string_view kGpuInventory[] = {kDriverGpuInformation, kHostNvidiaSmiQueryXml};
 
 constexpr ArtifactGroup kGroups[] = {
     {kPluginLogsGroup, kPluginLogs, "the device plugin's own log lines, wherever it ran"},
     {kKernelLogsGroup, kKernelLogs, "the kernel's lines: its journal entries, or dmesg where the journal has none"},
+    {kKubeletLogsGroup, kKubeletLogs, "the kubelet's lines: its journal entries, or its own log file (RKE2)"},
     {"gpu_inventory", kGpuInventory, "each GPU's PCI address, UUID and serial"},
 };
 

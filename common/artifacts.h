@@ -75,6 +75,7 @@ inline constexpr std::string_view kPluginLog = "plugin.log";
 inline constexpr std::string_view kJournalKernel = "journal.kernel";
 inline constexpr std::string_view kHostDmesg = "host.dmesg";
 inline constexpr std::string_view kHostFabricmanagerLog = "host.fabricmanager_log";
+inline constexpr std::string_view kHostKubeletLog = "host.kubelet_log";
 inline constexpr std::string_view kJournalSystemd = "journal.systemd";
 inline constexpr std::string_view kJournalKubelet = "journal.kubelet";
 inline constexpr std::string_view kJournalContainerd = "journal.containerd";
@@ -142,6 +143,7 @@ inline constexpr std::string_view kPluginLogsGroup = "plugin_logs";
 // the journal holds none of the boot at capture (volatile, or kernel lines
 // not forwarded).
 inline constexpr std::string_view kKernelLogsGroup = "kernel_logs";
+inline constexpr std::string_view kKubeletLogsGroup = "kubelet_logs";
 
 std::span<const ArtifactGroup> ArtifactGroups();
 

@@ -91,8 +91,8 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     // journal.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
-                  kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kJournalKubelet, kJournalContainerd,
-                  kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kPciNvidiaFunctions,
+                  kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kJournalKubelet, kHostKubeletLog,
+                  kJournalContainerd, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kPciNvidiaFunctions,
                   kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
   }
   if (kind == "must-gather") {
@@ -100,7 +100,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     // the driver pod's nvidia-bug-report.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
-                  kPluginSystemdScope, kJournalKubelet, kJournalContainerd, kJournalSystemd,
+                  kPluginSystemdScope, kJournalKubelet, kHostKubeletLog, kJournalContainerd, kJournalSystemd,
                   kJournalNvidiaDevicePlugin, kPciNvidiaFunctions, kSystemdUnits, kConfigContainerd,
                   kConfigNvidiaContainerRuntime});
   }

@@ -86,7 +86,10 @@ void ReadAllocateFailure(std::string_view text, KubeletEvent* e) {
 KubeletEvent Structured(std::string_view m) {
   KubeletEvent e;
   using K = KubeletEventKind;
-  if (StartsWith(m, "\"Got registration request from device plugin with resource\"")) {
+  if (StartsWith(m, "\"Kubelet version\"")) {
+    e.kind = K::kKubeletStarting;
+    e.detail = Field(m, "kubeletVersion");
+  } else if (StartsWith(m, "\"Got registration request from device plugin with resource\"")) {
     e.kind = K::kRegistrationRequest;
     e.resource = Field(m, "resourceName");
   } else if (StartsWith(m, "\"Registered client\"")) {
@@ -232,6 +235,7 @@ const char* KubeletEventKindName(KubeletEventKind kind) {
     case KubeletEventKind::kCheckpointReadFailed: return "checkpoint_read_failed";
     case KubeletEventKind::kAdmissionError: return "admission_error";
     case KubeletEventKind::kNodeRebooted: return "node_rebooted";
+    case KubeletEventKind::kKubeletStarting: return "kubelet_starting";
   }
   return "unknown";
 }

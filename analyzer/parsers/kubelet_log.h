@@ -33,6 +33,7 @@ enum class KubeletEventKind {
   kCheckpointReadFailed,  // error: any other failure to read the device checkpoint
   kAdmissionError,        // resource, pod, error: UnexpectedAdmissionError / Allocate failed
   kNodeRebooted,          // node, boot_id (the Rebooted event)
+  kKubeletStarting,       // detail: the version ("Kubelet version" kubeletVersion=..., its first lines)
 };
 
 // "registration_request", "list_and_watch_ended", ...: stable names for storage.

@@ -104,6 +104,13 @@ TEST_CASE("ClassifyKubeletMessage: kubelet 1.31 registration, connection and cap
   }
 }
 
+TEST_CASE("ClassifyKubeletMessage: the kubelet's first lines name its version, and a start") {
+  KubeletEvent e = ClassifyKubeletMessage(R"("Kubelet version" kubeletVersion="v1.30.5+rke2r1")");
+  CHECK(e.kind == K::kKubeletStarting);
+  CHECK(e.detail == "v1.30.5+rke2r1");
+  CHECK(std::string(KubeletEventKindName(e.kind)) == "kubelet_starting");
+}
+
 TEST_CASE("ClassifyKubeletMessage: lines about other things stay unknown") {
   for (const std::string& m :
        FixtureMessages("formats/kubelet-klog_structured-in-journal_ansible-role-kubernetes-125.txt")) {

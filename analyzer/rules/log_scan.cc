@@ -88,9 +88,11 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     if (!a.usable) continue;
     Applicable applicable = ApplicableTo(a.name);
     if (applicable.patterns.empty()) continue;
-    // The kernel ring is read as the journal entries the loader made of it,
-    // which exist only where the journal holds no kernel line of the boot.
-    bool as_journal = FindJournalSlice(a.name) || a.name == artifact::kHostDmesg;
+    // The kernel ring and the kubelet's log file are read as the journal
+    // entries the loader made of them, which exist only where the journal
+    // lacks those lines (load_kernel_ring.cc, load_kubelet_log.cc).
+    bool as_journal =
+        FindJournalSlice(a.name) || a.name == artifact::kHostDmesg || a.name == artifact::kHostKubeletLog;
     auto& target = as_journal ? journal : container_logs.count(a.artifact_id) ? container : other;
     target[a.artifact_id] = std::move(applicable);
   }

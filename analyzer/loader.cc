@@ -31,7 +31,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"char_links", LoadCharLinks},
     {"plugin_sockets", LoadPluginSockets},
     {"node_resources", LoadNodeResources},
-    {"journal", LoadJournal},
+    {"journal", LoadJournal, false, false, false, true},
     {"crictl_ps", LoadCrictlPs},
     {"crictl_inspect", LoadCrictlInspect},
     {"ctr_container_info", LoadCtrContainerInfo},
@@ -56,8 +56,8 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"kube_pod_text", LoadKubePodText},
     {"kube_pods", LoadKubePods},
     {"kube_node_text", LoadKubeNodeText},
-    {"kernel_ring", LoadKernelRing, false, false, true},
-    {"kubelet_log_file", LoadKubeletLog, false, false, true},
+    {"kernel_ring", LoadKernelRing, false, false, true, true},
+    {"kubelet_log_file", LoadKubeletLog, false, false, true, true},
 };
 
 // Every text stream up to this size also lands in artifact_lines, unless
@@ -328,6 +328,18 @@ const MemberLoaderRow* FindMemberLoader(std::string_view id) {
     if (row.id == id) return &row;
   }
   return nullptr;
+}
+
+bool LoadsJournalEntries(std::string_view name) {
+  const ArtifactRow* row = FindArtifact(name);
+  bool journal = false;
+  if (row) {
+    ForEachLoaderId(*row, [&](std::string_view id) {
+      const MemberLoaderRow* loader = FindMemberLoader(id);
+      journal = journal || (loader && loader->journal_entries);
+    });
+  }
+  return journal;
 }
 
 Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {

@@ -214,6 +214,16 @@ TEST_CASE("LoadBundle: RKE2's kubelet.log becomes the kubelet's journal entries,
   }
 }
 
+TEST_CASE("LoadsJournalEntries: the journal slices, and the logs read as journal lines") {
+  for (auto name : {"journal.kernel", "journal.kubelet", "journal.nvidia_device_plugin", "host.dmesg",
+                    "host.kubelet_log"}) {
+    CHECK_MESSAGE(LoadsJournalEntries(name), name);
+  }
+  for (auto name : {"plugin.log", "host.fabricmanager_log", "boot.proc_stat", "no.such_artifact"}) {
+    CHECK_MESSAGE(!LoadsJournalEntries(name), name);
+  }
+}
+
 TEST_CASE("LoadBundle: the artifact table names only loaders of loader.cc, and each is named") {
   std::set<std::string_view> named;
   for (const auto& row : ArtifactTable()) {

@@ -34,11 +34,17 @@ struct MemberLoaderRow {
   bool with_stderr = false;
   // Called after every other member was loaded: it reads what they stored.
   bool after_all = false;
+  // Writes the artifact's lines as journal_entries rows (a journal slice,
+  // and the logs read as journal lines where the journal lacks them).
+  bool journal_entries = false;
 };
 
 std::span<const MemberLoaderRow> MemberLoaderTable();
 // The loader `id`, or nullptr.
 const MemberLoaderRow* FindMemberLoader(std::string_view id);
+// Whether a loader of artifact `name` writes its lines as journal entries,
+// so that they are read from journal_entries, not artifact_lines.
+bool LoadsJournalEntries(std::string_view name);
 
 // load_host.cc
 void LoadNvidiaSmiList(LoadContext& ctx, const MemberInput& in);

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "analyzer/member_loaders.h"
 #include "analyzer/rules/pattern_options.h"
-#include "common/artifacts.h"
-#include "common/journal_slices.h"
 
 namespace gpuf {
 
@@ -88,12 +87,9 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     if (!a.usable) continue;
     Applicable applicable = ApplicableTo(a.name);
     if (applicable.patterns.empty()) continue;
-    // The kernel ring and the kubelet's log file are read as the journal
-    // entries the loader made of them, which exist only where the journal
-    // lacks those lines (load_kernel_ring.cc, load_kubelet_log.cc).
-    bool as_journal =
-        FindJournalSlice(a.name) || a.name == artifact::kHostDmesg || a.name == artifact::kHostKubeletLog;
-    auto& target = as_journal ? journal : container_logs.count(a.artifact_id) ? container : other;
+    // Journal slices, and the kernel ring and the kubelet's log file where
+    // the loader made journal entries of them (MemberLoaderRow::journal_entries).
+    auto& target = LoadsJournalEntries(a.name) ? journal : container_logs.count(a.artifact_id) ? container : other;
     target[a.artifact_id] = std::move(applicable);
   }
   if (!journal.empty()) {

@@ -3,7 +3,9 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -42,7 +44,7 @@ Result<std::string> ReadStdin(int64_t timeout_ms) {
       return Status::InvalidArgument("--node-object -: stdin did not end within " + std::to_string(timeout_ms) + " ms");
     }
     pollfd p{STDIN_FILENO, POLLIN, 0};
-    int ready = poll(&p, 1, static_cast<int>(left_ms));
+    int ready = poll(&p, 1, static_cast<int>(std::min<int64_t>(left_ms, INT_MAX)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) return Status::InvalidArgument("--node-object -", std::strerror(errno));
     if (ready == 0) continue;

@@ -119,8 +119,9 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
   const std::string final_path =
       (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
   const std::string partial = final_path + ".partial";
-  const int64_t remaining_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
   const std::string node_object = ReadNodeObject(node, pod_name, plan, deadline_ns);
+  // What is left once the Node was read: collect must end before the stream is cut.
+  const int64_t remaining_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
   Tell(plan, node.name, "collecting");
   std::vector<std::string> args = {"exec"};
   if (!node_object.empty()) args.push_back("-i");

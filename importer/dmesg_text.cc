@@ -6,6 +6,7 @@
 //   [Feb23 16:24] ... then [  +0.000010] ...                       -H / --reltime: minutes, then deltas
 //   6,3964,206764307,-;nvidia-nvswitch2: open (major=510)          /dev/kmsg records (microseconds)
 //   <5>[    0.000000] Linux version 4.9.84-1 ...                    -r: the priority before the stamp
+//   10.5.0.2: kern: warning: [2024-05-02T10:11:12.123456789Z]: NVRM: ...  talosctl dmesg: node, facility, level, UTC
 //   NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>', ...           printk.time=0, or stamps cut off
 // A notice of several lines indents the lines after the first; a stamped
 // line may itself start with a blank where a paste kept one.
@@ -57,6 +58,8 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
   static const RE2 minutes(R"(^\[([^\d\s\]]+) ?(\d{1,2}) (\d\d):(\d\d)\] ?(.*)$)");
   static const RE2 delta(R"(^\[ *\+(\d{1,9})\.(\d+)\] ?(.*)$)");
   static const RE2 kmsg(R"(^\d+,\d+,(\d{1,15}),[^;]*;(.*)$)");
+  static const RE2 talos(
+      R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?Z\]: (.*)$)");
   re2::StringPiece input(raw.data(), raw.size());
   while (!input.empty() && input[0] == ' ') input.remove_prefix(1);
   RE2::Consume(&input, decode);
@@ -64,6 +67,12 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
   Stamped s;
   std::string a, b, c;
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (RE2::FullMatch(line, talos, &year, &month, &day, &hour, &minute, &second, &b, &s.message)) {
+    auto utc = UnixNsFromUtcCivil(year, month, day, hour, minute, second);
+    if (!utc) return std::nullopt;
+    s.wall_ns = *utc + Micros("0", b) * 1000;
+    return s;
+  }
   if (RE2::FullMatch(line, seconds, &a, &b, &s.message)) {
     s.monotonic_us = Micros(a, b);
     return s;

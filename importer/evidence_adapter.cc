@@ -338,12 +338,14 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     }
   }
   // dmesg after the journal texts: their kernel lines are kept over dmesg's.
+  // Several dmesg files (two parts of one paste) are read together.
+  const bool kernel_from_journal = plan.Has("journal.kernel");
   for (auto& f : files) {
     if (!f.recognised.shape || f.recognised.shape->conversion != Conversion::kDmesg || !f.record.read_as.empty()) {
       continue;
     }
     f.record.read_as = std::string(f.recognised.shape->id);
-    if (plan.Has("journal.kernel")) {
+    if (kernel_from_journal) {
       f.record.not_read = "a journal text already holds the kernel's lines";
       continue;
     }

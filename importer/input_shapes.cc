@@ -105,12 +105,17 @@ bool AdmissionEvent(std::string_view t) {
 bool AdmissionMessage(std::string_view t) {
   return Is(FirstLine(TrimLeft(t)), R"(\s*(?:Pod |Message:\s+)?(?:Allocate failed due to|Pod was rejected: ).*)");
 }
-// A device plugin's output without any time stamp (v1.8, or one fatal line quoted).
+// A device plugin's output without any time stamp (v1.8, or one fatal line
+// quoted): a line starts with the plugin's own words. NVML named inside
+// another tool's line (an strace of nvidia-smi, a wrapper's error) is not it.
 bool UnstampedPluginOutput(std::string_view t) {
   int lines = 0;
   ForEachLine(t, [&](int, std::string_view l) { lines += !Trim(l).empty(); });
   return lines > 0 && lines <= 6 &&
-         Has(t, R"((?i)nvml|device plugin|plugin manager|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server)");
+         Has(t, R"((?mi)^\s*(?:loading NVML|Failed to (?:start|initialize) NVML|error starting plugins|)"
+                R"(error creating plugin manager|Retr(?:ei|ie)ving plugins|Starting (?:FS|OS) watcher|Starting GRPC server|)"
+                R"(Starting to serve|Registered device plugin|Fetching devices|Could not (?:start|register) device plugin|)"
+                R"(If this is a GPU node|You can check the prerequisites))");
 }
 
 // --- line shapes: most output lines match ------------------------------------
@@ -145,6 +150,8 @@ const std::vector<InputShape>& Table() {
       {"dmesg", R"(^\s*(?:<\d{1,3}>)?\[ *\d+\.\d+(?: <[ \d.]+>)?\] )", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
       {"dmesg -T", R"(^\s*\[\S+ +\S+ +\d{1,2} \d\d:\d\d:\d\d \d{4}\] )", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
       {"dmesg --time-format iso", R"(^(?:\w+ *:\w+ *: )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d+[+-]\d\d:?\d\d )", nullptr,
+       "journal.kernel", C::kDmesg, V::kHost, ""},
+      {"talosctl dmesg", R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\]: )", nullptr,
        "journal.kernel", C::kDmesg, V::kHost, ""},
       {"dmesg -H", R"(^\[(?:[^\d\s\]]+ ?\d{1,2} \d\d:\d\d| *\+\d+\.\d+)\] )", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
       {"/dev/kmsg", R"(^\d+,\d+,\d+,[^;]*;)", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
@@ -193,7 +200,8 @@ std::string KlogWriter(std::string_view text) {
       R"(generic|pleg|status_manager|apiserver|plugin_watcher|checkpoint\w*|asm_amd64)\.go$|^asm_amd64\.s$)");
   static const RE2 plugin_words(
       R"((?i)NVML|device plugin|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server|Loading configuration|XidCriticalError|)"
-      R"(marked unhealthy|failOnInitError|migStrategy|deviceListStrategy|nvidiaDriverRoot|)"
+      R"(marked unhealthy|Marking it unhealthy|support heal\w*checking|failOnInitError|migStrategy|deviceListStrategy|)"
+      R"(nvidiaDriverRoot|)"
       // GKE's nvidia-gpu-device-plugin
       R"(device-plugin (?:started|registered|server))");
   int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0;

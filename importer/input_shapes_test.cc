@@ -98,6 +98,12 @@ TEST_CASE("RecogniseInput: every saved output of the corpus is read as what it i
       {"website-8668-docker-status-de-locale/systemctl-status-docker.txt", "systemctl status", ""},
       {"pytorch-35710-cuda-802-bandwidthtest/pytorch-error.txt", "", ""},
       {"nvidia-docker-676-selinux-insufficient-permissions/packages.txt", "", ""},
+      {"ogkm-446-talos-a100-xid62-154-gsp-rpc-timeout/talos-dmesg-1.txt", "talosctl dmesg", ""},
+      {"k8s-device-plugin-399-mig-monitor-devices-memory-info/plugin-error.txt", "device plugin output without stamps",
+       ""},
+      // NVML named by another tool: an strace of nvidia-smi in a pod, nvidia-docker 1.0's wrapper.
+      {"nvidia-docker-966-cpu-manager-static-strace/strace-in-pod.txt", "", ""},
+      {"nvidia-docker-584-stale-libnvidia-ml-symlink/nvidia-docker-run.txt", "", ""},
   };
   for (const auto& c : cases) {
     CAPTURE(c.file);
@@ -131,6 +137,7 @@ TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's")
   CHECK(KlogWriter(Corpus("hami-1568-plugin-pod-not-on-nvidia-runtime/plugin.log")) == "plugin");
   CHECK(KlogWriter(Corpus("nvidia-docker-1246-driver-root-without-driver-container/nvidia-container-toolkit.log")) ==
         "toolkit");
+  CHECK(KlogWriter(Corpus("k8s-device-plugin-33-gtx760-too-old-for-healthchecks/plugin.log")) == "plugin");
   CHECK(KlogWriter("I0101 00:00:00.000000       1 widget.go:1] hello\n") == "plugin");  // PID 1: a pod's process
   CHECK(KlogWriter("I0101 00:00:00.000000    4242 widget.go:1] hello\n") == "");
 }

@@ -15,9 +15,10 @@ namespace {
 //   root@node4:~# dmesg -T           [root@test-node1 system]# systemctl status kubelet -l
 //   bash-5.1# systemctl status ...   (host) # nvidia-smi -L      $ kubectl logs ...     ~ ❯❯❯ nvidia-smi
 //   (venv) root@node1:~/kubespray# nvidia-smi    (a Python or conda environment's name first)
+//   `[root@gpu1 ~]# kubectl logs ...              (a stray backtick left from the page's inline code)
 const RE2& PromptPattern() {
   static const RE2 prompt(
-      R"(^(?:\([\w.-]+\) )?(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
+      R"(^`*(?:\([\w.-]+\) )?(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
   return prompt;
 }
 
@@ -77,7 +78,9 @@ std::string PromptCommand(std::string_view line) {
     if (RE2::FullMatch(trimmed, bare)) return std::string(trimmed);
     return "";
   }
-  bool bare_prompt = user_host.empty() && bracket_host.empty() && (line[0] == '$' || line[0] == '#' || line[0] == '>');
+  size_t start = line.find_first_not_of('`');
+  char first = start == std::string_view::npos ? '\0' : line[start];
+  bool bare_prompt = user_host.empty() && bracket_host.empty() && (first == '$' || first == '#' || first == '>');
   if (bare_prompt && !KnownTool(command)) return "";
   return std::string(Trim(command));
 }

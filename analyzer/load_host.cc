@@ -125,12 +125,25 @@ void JournalLineLoader::Store(const Row& row) {
            NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
            ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
   // The plugin's own lines; PID 1's about its unit stay systemd's.
-  if (in_.artifact.name == kPluginJournalSlice && !FromSystemd(e)) StorePluginJournalLine(ctx_, in_, row.number, e);
+  if (in_.artifact.name == kPluginJournalSlice && !FromSystemd(e)) {
+    StorePluginJournalLine(ctx_, in_, row.number, e);
+    plugin_messages_.emplace_back(row.number, e.message.substr(0, LoadContext::kMaxLineBytes));
+  }
+}
+
+void JournalLineLoader::Finish() {
+  if (plugin_messages_.empty()) return;
+  std::vector<LogMessage> lines;
+  lines.reserve(plugin_messages_.size());
+  for (const auto& [number, message] : plugin_messages_) lines.push_back({number, message});
+  StorePluginConfigs(ctx_, in_, std::nullopt, lines);
+  plugin_messages_.clear();
 }
 
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {
   JournalLineLoader loader(ctx, in);
   ForEachLine(in.bytes, [&](int number, std::string_view line) { loader.Line(number, line); });
+  loader.Finish();
 }
 
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in) {

@@ -120,6 +120,7 @@ class JournalStream : public MemberStream {
     if (!pending_.empty()) Emit(pending_);
     pending_.clear();
     rows_.Close();
+    lines_.Finish();
     ctx_.Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
              verified, in_.artifact_id, in_.output.stream);
   }

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "analyzer/member_loaders.h"
@@ -212,6 +213,31 @@ TEST_CASE("LoadBundle: RKE2's kubelet.log becomes the kubelet's journal entries,
       CHECK(from_file.empty());
     }
   }
+}
+
+TEST_CASE("LoadBundle: the configuration a plugin run as a host service prints is read from its journal") {
+  // Bottlerocket runs the plugin as a unit: "Running with config:" and its JSON are journal lines.
+  std::string bytes;
+  int i = 0;
+  for (const char* message : {"I0207 00:54:34.639929    4284 main.go:253] ", "Running with config:", "{",
+                              "  \"version\": \"v1\",", "  \"flags\": {", "    \"migStrategy\": \"single\",",
+                              "    \"failOnInitError\": true", "  }", "}"}) {
+    bytes += R"({"__REALTIME_TIMESTAMP":")" + std::to_string(1700000000000000LL + ++i) +
+             R"(","_SYSTEMD_UNIT":"nvidia-k8s-device-plugin.service","SYSLOG_IDENTIFIER":"nvidia-device-plugin",)"
+             R"("_PID":"4284","MESSAGE":)" + nlohmann::json(message).dump() + "}\n";
+  }
+  const std::string member = "artifacts/0001-journal.nvidia_device_plugin.stdout";
+  test::TempDir dir;
+  test::WriteTarZst(dir / "b.tar.zst",
+                    {{"manifest.json", ManifestJson({ArtifactJson("journal.nvidia_device_plugin", "boot:0", "command",
+                                                                  "stdout", member, bytes)})},
+                     {member, bytes}});
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  REQUIRE(LoadBundle(dir / "b.tar.zst", *db).ok());
+  CHECK(Query(*db, "SELECT count(*) FROM log_lines") == "9\n");
+  CHECK(Query(*db, "SELECT key, value, source FROM plugin_config ORDER BY key") ==
+        "failOnInitError|true|config_dump\nmigStrategy|single|config_dump\n");
 }
 
 TEST_CASE("LoadsJournalEntries: the journal slices, and the logs read as journal lines") {

@@ -113,11 +113,14 @@ class JournalLineLoader {
       : ctx_(ctx), in_(in), boot_(boot_offset) {}
   void Store(const Row& row);
   void Line(int number, std::string_view line) { Store(Parse(number, line)); }
+  // After the last row: the plugin's configuration dumps among its lines.
+  void Finish();
 
  private:
   LoadContext& ctx_;
   const MemberInput& in_;
   std::optional<int64_t> boot_;
+  std::vector<std::pair<int, std::string>> plugin_messages_;  // the plugin slice's own lines
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
 // load_kernel_ring.cc

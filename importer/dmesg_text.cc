@@ -8,6 +8,7 @@
 //   <5>[    0.000000] Linux version 4.9.84-1 ...                    -r: the priority before the stamp
 //   10.5.0.2: kern: warning: [2024-05-02T10:11:12.123456789Z]: NVRM: ...  talosctl dmesg: node, facility, level, UTC
 //   NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>', ...           printk.time=0, or stamps cut off
+//   [   10.004542] nvidia-device-plugin[4284]: I0207 00:54:34 ...  a console log: the service's line, to its slice
 // A notice of several lines indents the lines after the first; a stamped
 // line may itself start with a blank where a paste kept one.
 #include <re2/re2.h>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -111,6 +113,26 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
   return std::nullopt;
 }
 
+// A service's line as the console shows it, behind the kernel's stamp
+// ("[   10.004542] nvidia-device-plugin[4284]: I0207 ..."): journald
+// forwards it there. It belongs to the service's slice, not the kernel's.
+// Only services with a slice count: "python3[811]: segfault at ..." is the
+// kernel's own line about a process.
+std::optional<ShortLine> ConsoleServiceLine(std::string_view message) {
+  static const RE2 service(R"(^([A-Za-z][\w.@-]*)\[(\d{1,9})\]: (.*)$)");
+  std::string identifier, rest;
+  int64_t pid = 0;
+  if (!RE2::FullMatch(message, service, &identifier, &pid, &rest)) return std::nullopt;
+  if (identifier == "kernel" || (identifier != "systemd" && JournalSliceForIdentifier(identifier) == nullptr)) {
+    return std::nullopt;
+  }
+  ShortLine l;
+  l.identifier = std::move(identifier);
+  l.pid = pid;
+  l.message = std::move(rest);
+  return l;
+}
+
 // A line printed without a time stamp (printk.time=0, or a capture that cut
 // them) still reads as a kernel message when it starts with its subsystem:
 // "NVRM: ...", "nvidia-nvlink: ...".
@@ -127,16 +149,22 @@ JournalSplit ConvertDmesgText(std::string_view text, const TimeHints& hints) {
   std::optional<int64_t> pending_monotonic_us;
   bool has_pending = false;
   std::optional<int64_t> last_wall_ns;  // -H: deltas count from the last printed minute
+  bool pending_kernel = true;
   auto flush = [&] {
-    if (has_pending) writer.Add(pending, true, pending_monotonic_us);
+    if (has_pending) writer.Add(pending, pending_kernel, pending_monotonic_us);
     has_pending = false;
   };
   auto start = [&](std::string message, int64_t time_ns, std::optional<int64_t> monotonic_us) {
     flush();
-    pending = ShortLine();
-    pending.identifier = "kernel";
-    pending.message = std::move(message);
+    auto service = ConsoleServiceLine(message);
+    pending_kernel = !service;
+    pending = service ? std::move(*service) : ShortLine();
+    if (pending_kernel) {
+      pending.identifier = "kernel";
+      pending.message = std::move(message);
+    }
     pending.time_ns = time_ns;
+    pending.timed = pending_kernel || time_ns != 0;  // a service line before the boot's start is known: untimed
     pending_monotonic_us = monotonic_us;
     has_pending = true;
   };

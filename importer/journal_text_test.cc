@@ -243,6 +243,26 @@ std::vector<JournalEntry> Entries(const std::string& json_lines) {
 
 }  // namespace
 
+TEST_CASE("ConvertDmesgText: a console log's service lines go to their slices, a process named by the kernel stays") {
+  // tests/corpus/bottlerocket-3726-console-plugin-lines-uptime-prefix: journald forwards to the console.
+  TimeHints hints;
+  hints.boot_start_ns = 1794971859000000000LL;
+  JournalSplit split = ConvertDmesgText(
+      "[  OK  ] Reached target Multi-User System.\n"
+      "[   10.004542] nvidia-device-plugin[4284]: I0207 00:54:34.638748    4284 main.go:154] Starting FS watcher.\n"
+      "[   10.500000] python3[811]: segfault at 0 ip 00007f sp 00007ffd error 4\n",
+      hints);
+  CHECK(split.lines_skipped == 1);
+  auto plugin = Entries(split.slices["journal.nvidia_device_plugin"]);
+  REQUIRE(plugin.size() == 1);
+  CHECK(plugin[0].message == "I0207 00:54:34.638748    4284 main.go:154] Starting FS watcher.");
+  CHECK(plugin[0].pid == 4284);
+  CHECK(plugin[0].realtime_us == 1794971869004542LL);
+  auto kernel = Entries(split.slices["journal.kernel"]);
+  REQUIRE(kernel.size() == 1);
+  CHECK(kernel[0].message == "python3[811]: segfault at 0 ip 00007f sp 00007ffd error 4");
+}
+
 TEST_CASE("ConvertJournalText: a month in another locale, lines without their prefix, a priority word") {
   TimeHints hints;
   hints.year = 2023;

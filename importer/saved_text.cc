@@ -45,10 +45,23 @@ bool IsHexId(std::string_view host) {
 }
 
 // Lines a person added that are not output: elisions, markers, a grep
-// separator, a lone backtick.
+// separator, a lone backtick, the banner of the Ansible task that ran the command.
 bool IsNoise(std::string_view line) {
-  static const RE2 noise(R"(^\s*(?:\.{3,}|…|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,})\s*$)");
+  static const RE2 noise(
+      R"(^\s*(?:\.{3,}|…|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,}|(?:TASK|PLAY|RUNNING HANDLER) \[[^\]]*\] \*{3,})\s*$)");
   return RE2::FullMatch(line, noise);
+}
+
+// A line the page showed in bold ("**[root@node003 ~]# kubectl get pods**",
+// "  **nvidia.com/gpu:  0**"): markdown's markers around it, not output.
+std::string WithoutBold(std::string_view line) {
+  size_t start = line.find_first_not_of(' ');
+  std::string_view rest = Trim(line);
+  if (start == std::string_view::npos || rest.size() <= 4 || rest.substr(0, 2) != "**" ||
+      rest.substr(rest.size() - 2) != "**") {
+    return std::string(line);
+  }
+  return std::string(line.substr(0, start)) + std::string(rest.substr(2, rest.size() - 4));
 }
 
 }  // namespace
@@ -121,7 +134,9 @@ std::vector<SavedPiece> SplitTranscript(std::string_view text) {
 SavedText CleanSavedText(std::string_view text) {
   SavedText out;
   std::string original_first;
-  ForEachLine(text, [&](int, std::string_view line) {
+  ForEachLine(text, [&](int, std::string_view raw) {
+    const std::string unwrapped = WithoutBold(raw);
+    std::string_view line = unwrapped;
     if (original_first.empty() && !Trim(line).empty()) original_first = std::string(Trim(line));
     std::string command = PromptCommand(line);
     if (!command.empty()) {

@@ -21,8 +21,11 @@ TEST_CASE("PromptCommand: the prompts people paste, and lines that only look lik
   CHECK(PromptCommand("k describe po hami-device-plugin-tp8b9") == "k describe po hami-device-plugin-tp8b9");
   CHECK(PromptCommand("cmd: systemctl --version | head -n1") == "systemctl --version | head -n1");
   CHECK(PromptCommand("cat /sys/fs/cgroup/devices/devices.list ") == "cat /sys/fs/cgroup/devices/devices.list");
+  CHECK(PromptCommand("`[root@hgxlearn1000-mgmt ~]# kubectl logs nvidia-cuda-validator-nr8cq -n gpu-operator-resources") ==
+        "kubectl logs nvidia-cuda-validator-nr8cq -n gpu-operator-resources");
   // Not prompts: a shell comment, output, an indented value that names a command.
   CHECK(PromptCommand("# HELP the number of GPUs") == "");
+  CHECK(PromptCommand("`# HELP the number of GPUs") == "");
   CHECK(PromptCommand("NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>'") == "");
   CHECK(PromptCommand("  kubectl describe pod of the operator would show the memory limit") == "");
 }
@@ -30,13 +33,21 @@ TEST_CASE("PromptCommand: the prompts people paste, and lines that only look lik
 TEST_CASE("CleanSavedText: the output stays, what a person added is dropped and counted") {
   SavedText s = CleanSavedText(
       "----------------- content begin ----------------\n"
+      "TASK [cuda : Enable NVIDIA Persistence Daemon] *****************\n"
       "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.\n"
       "....\n"
       "--\n");
   CHECK(s.text == "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.\n");
-  CHECK(s.dropped.size() == 3);
+  CHECK(s.dropped.size() == 4);
   CHECK(s.first_line == "Sep 18 03:19:01 ubuntu2404 systemd[1]: nvidia-fabricmanager.service: Failed with result 'exit-code'.");
   CHECK(s.view.view == View::kUnknown);
+}
+
+TEST_CASE("CleanSavedText: markdown's bold around a whole line is taken off") {
+  // tests/corpus/kubevirt-gpu-device-plugin-20-a100-name-not-in-pci-ids
+  SavedText s = CleanSavedText("**[root@node003 ~]# kubectl get pods**\nAllocatable:\n  **nvidia.com/gpu:  0**\n  cpu:  8\n");
+  CHECK(s.commands == std::vector<std::string>{"kubectl get pods"});
+  CHECK(s.text == "Allocatable:\n  nvidia.com/gpu:  0\n  cpu:  8\n");
 }
 
 TEST_CASE("CleanSavedText: the view the text itself gives") {

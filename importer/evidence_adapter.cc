@@ -19,6 +19,7 @@
 #include "common/artifacts.h"
 #include "collector/secrets.h"
 #include "common/text_lines.h"
+#include "common/time_format.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
 #include "importer/conversions.h"
@@ -135,6 +136,24 @@ std::string SmiName(View view, bool table) {
   return prefix + (table ? "nvidia_smi" : "nvidia_smi_list");
 }
 
+// The newest time a line prints with its year, at the line's start
+// ("2017/11/24 09:06:24 ...", "2024-08-09T13:32:51.87Z ..."), read as UTC;
+// nullopt when no line does.
+std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
+  static const RE2 dated(R"((?m)^(?:\[[^\]\n]*\] )?(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d):(\d\d):(\d\d))");
+  std::optional<int64_t> newest;
+  for (const auto& f : files) {
+    re2::StringPiece input(f.recognised.saved.text);
+    int year, month, day, hour, minute, second;
+    while (RE2::FindAndConsume(&input, dated, &year, &month, &day, &hour, &minute, &second)) {
+      if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) continue;
+      auto ns = UnixNsFromUtcCivil(year, month, day, hour, minute, second);
+      if (ns && (!newest || *ns > *newest)) newest = ns;
+    }
+  }
+  return newest;
+}
+
 }  // namespace
 
 ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_name) {
@@ -193,6 +212,12 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
   }
   hints.year = YearOf(hints.boot_start_ns > 0 ? hints.boot_start_ns : plan.captured_at_ns);
   hints.not_after_ns = plan.captured_at_ns;
+  // Files saved long after the outputs were printed: a line that prints its
+  // own year dates the yearless ones beside it better than the files' mtime.
+  if (auto dated = NewestDatedLine(files); dated && hints.boot_start_ns == 0 && *dated < hints.not_after_ns) {
+    hints.not_after_ns = *dated;
+    hints.year = YearOf(*dated);
+  }
   const char* zone_note = offset ? "" : "local times read as UTC (no date -R or timedatectl beside it)";
 
   std::string plugin_id;

@@ -63,7 +63,9 @@ bool DescribePod(std::string_view t) {
 }
 bool DescribeNode(std::string_view t) {
   return Has(t, R"((?m)^(?:Capacity|Allocatable|Allocated resources|System Info|Addresses|Conditions):\s*$)") ||
-         (Has(t, R"((?m)^Roles:\s)") && Has(t, R"((?m)^Labels:\s)")) || Has(t, R"((?m)^Labels:\s*$)");
+         (Has(t, R"((?m)^Roles:\s)") && Has(t, R"((?m)^Labels:\s)")) || Has(t, R"((?m)^Labels:\s*$)") ||
+         // The Labels row alone, where its first label is one only Nodes carry.
+         Has(t, R"((?m)^Labels:\s+(?:nvidia\.com/|feature\.node\.kubernetes\.io/|node\.kubernetes\.io/|node-role\.kubernetes\.io/|(?:beta\.)?kubernetes\.io/(?:hostname|arch|os)=))");
 }
 bool NodeYaml(std::string_view t) {
   return Has(t, R"((?m)^kind: Node\s*$)") || Has(t, R"((?m)^\s*(?:allocatable|capacity):\s*$)");

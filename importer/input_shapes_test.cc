@@ -104,6 +104,7 @@ TEST_CASE("RecogniseInput: every saved output of the corpus is read as what it i
       // NVML named by another tool: an strace of nvidia-smi in a pod, nvidia-docker 1.0's wrapper.
       {"nvidia-docker-966-cpu-manager-static-strace/strace-in-pod.txt", "", ""},
       {"nvidia-docker-584-stale-libnvidia-ml-symlink/nvidia-docker-run.txt", "", ""},
+      {"k8s-device-plugin-990-time-slicing-config-not-applied/node-labels.txt", "kubectl describe node", ""},
   };
   for (const auto& c : cases) {
     CAPTURE(c.file);

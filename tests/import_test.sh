@@ -258,6 +258,16 @@ r = json.loads(subprocess.run(['$gpuforensics', 'analyze', '$work/nvidia-bug-rep
                               capture_output=True, text=True).stdout)
 print(int('plugin.log' in r['coverage']['cannot_show'] and r['coverage']['input_kind'] == 'nvidia-bug-report'))")"
 
+# Files saved years after they were printed: the journal's yearless dates take
+# the year of the plugin's dated lines beside them, not the files' mtime.
+mkdir "$work/dated" && cp "$top/tests/corpus/k8s-device-plugin-10-kubelet-device-plugins-gate-off/"*.txt \
+   "$top/tests/corpus/k8s-device-plugin-10-kubelet-device-plugins-gate-off/"*.log "$work/dated/"
+touch -d 2026-12-01 "$work/dated/"*
+"$gpuforensics" import "$work/dated" -o "$work/dated.tar.zst" >/dev/null 2>&1
+check "saved outputs: yearless journal lines dated by the dated lines beside them" "2017|2017" \
+  "$(sql "$work/dated.tar.zst" "SELECT min(strftime('%Y', realtime_us / 1e6, 'unixepoch')) || '|' ||
+                                max(strftime('%Y', realtime_us / 1e6, 'unixepoch')) AS years FROM journal_entries")"
+
 # The imported manifest: origin fields documented, every documented one written.
 python3 - "$work/nbr.tar.zst" "$top/schema/bundle.md" > "$work/fields.out" <<'EOF'
 import json, re, subprocess, sys

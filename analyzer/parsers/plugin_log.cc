@@ -38,7 +38,7 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kRetrievingPlugins, R"((Retreiving|Retrieving) plugins\.)", Slot::kDetail},
     {PluginEventKind::kNonNvmlPlatform, R"(Detected non-NVML platform: (.*))", Slot::kError},
     {PluginEventKind::kNonNvmlPlatform, R"(NVML not detected: (.*))", Slot::kError},
-    {PluginEventKind::kPlatformDetected, R"(Detected (.+ platform: .*))", Slot::kDetail},
+    {PluginEventKind::kPlatformDetected, R"(Detected ((?:.+ )?platform: .*))", Slot::kDetail},
     {PluginEventKind::kIncompatiblePlatform,
      R"(Incompatible platform detected|Incompatible strategy detected (.*))", Slot::kDetail},
     {PluginEventKind::kNvmlInitFailed, kPluginNvmlFailedPattern, Slot::kError},

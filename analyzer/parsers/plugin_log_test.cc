@@ -74,6 +74,13 @@ TEST_CASE("ClassifyPluginMessage: platform detection lines of v0.13-v0.15") {
   CHECK(e[6].kind == K::kRegistered);
 }
 
+TEST_CASE("ClassifyPluginMessage: v0.17's platform line names no kind of platform") {
+  // tests/corpus/k8s-device-plugin-1963-jetson-thor-platform-unknown-v0.19
+  PluginEvent e = ClassifyPluginMessage("Detected platform: unknown");
+  CHECK(e.kind == K::kPlatformDetected);
+  CHECK(e.detail == "platform: unknown");
+}
+
 TEST_CASE("ClassifyPluginMessage: registration refused by an old kubelet") {
   auto e = ClassifyFixture("formats/device-plugin_golog-registration-failed_k8s-device-plugin-109.txt");
   REQUIRE(e.size() == 5);

@@ -105,7 +105,8 @@ bool AdmissionEvent(std::string_view t) {
   return Is(FirstLine(TrimLeft(t)), R"(\s*(?:\S+\s+)?Warning\s+UnexpectedAdmissionError\s.*)");
 }
 bool AdmissionMessage(std::string_view t) {
-  return Is(FirstLine(TrimLeft(t)), R"(\s*(?:Pod |Message:\s+)?(?:Allocate failed due to|Pod was rejected: ).*)");
+  return Is(FirstLine(TrimLeft(t)),
+            R"(\s*(?:Pod |Message:\s+)?(?:Allocate failed due to|Update plugin resources failed due to|Pod was rejected: ).*)");
 }
 // A device plugin's output without any time stamp (v1.8, or one fatal line
 // quoted): a line starts with the plugin's own words. NVML named inside

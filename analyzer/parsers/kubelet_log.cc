@@ -72,8 +72,15 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// The kubelet refusing a pod the devices it asks for: the device manager's
+// words, or the admit handler's ("Update plugin resources failed due to").
+bool IsAllocateFailure(std::string_view text) {
+  return text.find("Allocate failed due to") != std::string_view::npos ||
+         text.find("Update plugin resources failed due to") != std::string_view::npos;
+}
+
 void ReadAllocateFailure(std::string_view text, KubeletEvent* e) {
-  static const RE2 failure(R"(Allocate failed due to (.*), which is unexpected)", RE2::Latin1);
+  static const RE2 failure(R"((?:Allocate|Update plugin resources) failed due to (.*), which is unexpected)", RE2::Latin1);
   static const RE2 unavailable(R"(unavailable for (\S+?)\. Requested)", RE2::Latin1);
   static const RE2 unhealthy(R"(cannot allocate unhealthy devices (\S+?),? which)", RE2::Latin1);
   std::string error;
@@ -130,8 +137,7 @@ KubeletEvent Structured(std::string_view m) {
   } else if (StartsWith(m, "\"Pod admission denied\"")) {
     std::string reason = Field(m, "reason");
     std::string message = Field(m, "message");
-    if (reason != "UnexpectedAdmissionError" &&
-        message.find("Allocate failed due to") == std::string::npos) {
+    if (reason != "UnexpectedAdmissionError" && !IsAllocateFailure(message)) {
       return e;
     }
     e.kind = K::kAdmissionError;
@@ -208,7 +214,7 @@ KubeletEvent Unstructured(std::string_view text) {
       e.kind = K::kNodeRebooted;
       break;
     default:
-      if (text.find("Allocate failed due to") != std::string_view::npos) {
+      if (IsAllocateFailure(text)) {
         // The pod's status message or event, as kubectl and kubelet show it.
         e.kind = K::kAdmissionError;
         ReadAllocateFailure(text, &e);

@@ -212,6 +212,14 @@ TEST_CASE("ClassifyKubeletMessage: UnexpectedAdmissionError with the device mana
             .kind == K::kUnknown);
 }
 
+TEST_CASE("ClassifyKubeletMessage: the admit handler's wording of the same refusal") {
+  KubeletEvent e = ClassifyKubeletMessage(
+      R"("Failed to admit pod" pod="ml/trainer-0" message="Update plugin resources failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected.")");
+  CHECK(e.kind == K::kAdmissionError);
+  CHECK(e.resource == "nvidia.com/gpu");
+  CHECK(e.error == "requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0");
+}
+
 TEST_CASE("ClassifyKubeletMessage: the Rebooted event and the log line recording it") {
   // Real event text: `kubectl describe node` output in a public issue.
   KubeletEvent e = ClassifyKubeletMessage(

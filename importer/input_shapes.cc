@@ -299,6 +299,20 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
       }
     }
   }
+  // nvidia-smi typed at a prompt and failing: its error is nvidia-smi's,
+  // whatever a preloaded library printed before it (HAMi's "[4pdvGPU Warn(...)]").
+  if (r.shape == nullptr || r.shape->conversion == Conversion::kKlogLog) {
+    static const RE2 ran_smi(R"(^(?:sudo )?nvidia-smi(?: -L)?\s*$)");
+    static const RE2 smi_error(
+        R"((?m)^\s*(?:Failed to initialize NVML|NVIDIA-SMI has failed|No devices were found|Unable to determine the device handle))");
+    if (!r.saved.commands.empty() && RE2::FullMatch(r.saved.commands.back(), ran_smi) &&
+        RE2::PartialMatch(body, smi_error)) {
+      for (const auto& shape : shapes) {
+        if (shape.document == SmiListOrError) r.shape = &shape;
+      }
+      r.lines_matched = r.lines_considered = 0;
+    }
+  }
   if (r.shape == nullptr) return r;
   switch (r.shape->view) {
     case ShapeView::kHost: r.view = {View::kHost, "the node's by nature"}; break;

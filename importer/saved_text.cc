@@ -39,6 +39,12 @@ const RE2& ExecPattern() {
   return exec;
 }
 
+// What a container printed, read back through its runtime or the API.
+const RE2& LogsPattern() {
+  static const RE2 logs(R"(\b(?:kubectl|k|oc|crictl|docker|nerdctl|podman) +logs\b)");
+  return logs;
+}
+
 bool IsHexId(std::string_view host) {
   if (host.size() != 12 && host.size() != 64) return false;
   return std::all_of(host.begin(), host.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
@@ -48,7 +54,7 @@ bool IsHexId(std::string_view host) {
 // separator, a lone backtick, the banner of the Ansible task that ran the command.
 bool IsNoise(std::string_view line) {
   static const RE2 noise(
-      R"(^\s*(?:\.{3,}|…|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,}|(?:TASK|PLAY|RUNNING HANDLER) \[[^\]]*\] \*{3,})\s*$)");
+      R"(^\s*(?:\.{3,}|…|·{3,}|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,}|(?:TASK|PLAY|RUNNING HANDLER) \[[^\]]*\] \*{3,})\s*$)");
   return RE2::FullMatch(line, noise);
 }
 
@@ -62,6 +68,23 @@ std::string WithoutBold(std::string_view line) {
     return std::string(line);
   }
   return std::string(line.substr(0, start)) + std::string(rest.substr(2, rest.size() - 4));
+}
+
+// An output a page indented as a whole (a code block inside a list item):
+// the blanks every line shares are the page's, not the output's.
+std::string WithoutCommonIndent(const std::string& text) {
+  size_t common = std::string::npos;
+  ForEachLine(text, [&](int, std::string_view line) {
+    size_t indent = line.find_first_not_of(' ');
+    if (indent != std::string_view::npos) common = std::min(common, indent);
+  });
+  if (common == 0 || common == std::string::npos) return text;
+  std::string out;
+  ForEachLine(text, [&](int, std::string_view line) {
+    out.append(line.size() >= common ? line.substr(common) : std::string_view());
+    out += '\n';
+  });
+  return out;
 }
 
 }  // namespace
@@ -155,6 +178,8 @@ SavedText CleanSavedText(std::string_view text) {
         out.view = {View::kContainer, "run with `" + command.substr(0, command.find(" --") == std::string::npos
                                                                            ? command.size()
                                                                            : command.find(" --")) + "`"};
+      } else if (RE2::PartialMatch(command, LogsPattern())) {
+        out.view = {View::kContainer, "a container's log (`" + command.substr(0, command.find(' ', command.find("logs"))) + "`)"};
       } else if (command.find("sheltie") != std::string::npos) {
         out.view = {View::kHost, "Bottlerocket's sheltie gives the host's shell"};
       }
@@ -169,6 +194,7 @@ SavedText CleanSavedText(std::string_view text) {
     out.text += '\n';
   });
   if (out.first_line.empty()) out.first_line = original_first;
+  out.text = WithoutCommonIndent(out.text);
   return out;
 }
 

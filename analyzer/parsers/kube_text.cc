@@ -287,8 +287,11 @@ KubeNodeText ParseKubeNodeText(std::string_view text) {
   static const RE2 label(R"(^\s*([\w./-]+)=(\S*)\s*$)");
   Block block = Block::kNone;
   int block_indent = -1;
+  int block_rows = 0;
+  bool block_flat = false;  // rows at the head's own depth: a paste lost kubectl's indentation
   Block jq = Block::kNone;
   auto add = [&](int number, const std::string& key, const std::string& value) {
+    ++block_rows;
     if (block == Block::kLabels) {
       out.labels.push_back({number, key, value});
     } else if (key.find('/') != std::string::npos) {
@@ -304,6 +307,8 @@ KubeNodeText ParseKubeNodeText(std::string_view text) {
     if (RE2::FullMatch(line, block_head, &indent, &name, &brace, &value)) {
       block = BlockOf(name);
       block_indent = static_cast<int>(indent.size());
+      block_rows = 0;
+      block_flat = false;
       std::string k, v;
       if (block == Block::kLabels && RE2::FullMatch(value, label, &k, &v)) add(number, k, v);
       return;
@@ -319,10 +324,16 @@ KubeNodeText ParseKubeNodeText(std::string_view text) {
       return;
     }
     int line_indent = static_cast<int>(line.find_first_not_of(' '));
-    if (block != Block::kNone && block_indent >= 0 && line_indent <= block_indent) block = Block::kNone;
+    std::string k, v;
+    if (block != Block::kNone && block_indent >= 0 && line_indent <= block_indent) {
+      const bool row_at_head_depth = line_indent == block_indent && block != Block::kLabels &&
+                                     (block_rows == 0 || block_flat) && RE2::FullMatch(line, pair, &k, &v) &&
+                                     !v.empty();
+      block_flat = row_at_head_depth;
+      if (!row_at_head_depth) block = Block::kNone;
+    }
     if (block == Block::kNone && jq != Block::kNone && trimmed.front() == '"') block = jq;
     if (block == Block::kNone) return;
-    std::string k, v;
     if (block == Block::kLabels && RE2::FullMatch(line, label, &k, &v)) {
       add(number, k, v);
       return;

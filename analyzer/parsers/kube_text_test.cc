@@ -128,6 +128,20 @@ TEST_CASE("ParseKubeNodeText: describe node, -o yaml, and a jq part of the JSON"
   CHECK(marked);
 }
 
+TEST_CASE("ParseKubeNodeText: a describe node whose paste lost the indentation of its rows") {
+  // tests/corpus/jk97-my-note-kubeflow-master-1080ti-gpu-zero-zh: every row at its section's depth.
+  KubeNodeText d = ParseKubeNodeText(Corpus("jk97-my-note-kubeflow-master-1080ti-gpu-zero-zh/describe-nodes.txt"));
+  REQUIRE(d.resources.size() == 2);
+  CHECK(d.resources[0].field == "capacity");
+  CHECK(d.resources[0].quantity == "0");
+  CHECK(d.resources[1].field == "allocatable");
+  CHECK(d.resources[1].quantity == "0");
+  // A section head after the rows still ends the block.
+  KubeNodeText e = ParseKubeNodeText("Capacity:\ncpu:  16\nnvidia.com/gpu:  8\nSystem Info:\nnvidia.com/gpu:  3\n");
+  REQUIRE(e.resources.size() == 1);
+  CHECK(e.resources[0].quantity == "8");
+}
+
 TEST_CASE("ParseKubeNodeText: labels of describe node, and time-slicing's renamed resource") {
   KubeNodeText d = ParseKubeNodeText(Corpus("cnd-time-slicing-rename-by-default-gpu-zero/describe-node.txt"));
   CHECK(d.warnings.empty());

@@ -95,7 +95,7 @@ bool Versions(std::string_view t) {
 }
 // A container runtime's or the NVIDIA hook's error, pasted alone.
 bool RuntimeErrors(std::string_view t) {
-  return Has(t, R"(failed to create (?:containerd task|shim task|shim)|OCI runtime (?:create|start) failed|error running (?:prestart |createContainer )?hook|(?:prestart|createRuntime|createContainer|startContainer|poststart) hook #\d+: |nvidia-container-cli(?:\.real)?: \w+ error|Error response from daemon|(?m)^(?:INFO|WARN|ERRO)\[\d{4}\] )");
+  return Has(t, R"(failed to create (?:containerd task|shim task|shim)|failed to (?:start|create|get) sandbox|OCI runtime (?:create|start) failed|error running (?:prestart |createContainer )?hook|(?:prestart|createRuntime|createContainer|startContainer|poststart) hook #\d+: |nvidia-container-cli(?:\.real)?: \w+ error|Error response from daemon|(?m)^(?:INFO|WARN|ERRO)\[\d{4}\] )");
 }
 // The kubelet's refusal to admit a pod, quoted alone: an event row, or the
 // pod's status message ("Pod Allocate failed due to device plugin ...").
@@ -203,7 +203,8 @@ std::string KlogWriter(std::string_view text) {
       R"(generic|pleg|status_manager|apiserver|plugin_watcher|checkpoint\w*|asm_amd64)\.go$|^asm_amd64\.s$)");
   static const RE2 plugin_words(
       R"((?i)NVML|device plugin|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server|Loading configuration|XidCriticalError|)"
-      R"(marked unhealthy|Marking it unhealthy|support heal\w*checking|failOnInitError|migStrategy|deviceListStrategy|)"
+      R"(marked unhealthy|Marking it unhealthy|support heal\w*checking|error starting plugins|failOnInitError|)"
+      R"(migStrategy|deviceListStrategy|)"
       R"(nvidiaDriverRoot|)"
       // GKE's nvidia-gpu-device-plugin
       R"(device-plugin (?:started|registered|server))");

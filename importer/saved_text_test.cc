@@ -50,7 +50,7 @@ TEST_CASE("CleanSavedText: markdown's bold around a whole line is taken off") {
   CHECK(s.text == "Allocatable:\n  nvidia.com/gpu:  0\n  cpu:  8\n");
 }
 
-TEST_CASE("CleanSavedText: blanks every line shares are the page's; middle dots are an elision") {
+TEST_CASE("CleanSavedText: blanks every line shares are the page's, and middle dots are an elision") {
   // tests/corpus/jk97-my-note-kubeflow-master-1080ti-gpu-zero-zh
   SavedText s = CleanSavedText("$ kubectl describe nodes\n    \u00b7\u00b7\u00b7\n    Capacity:\n      cpu:  16\n");
   CHECK(s.text == "Capacity:\n  cpu:  16\n");

@@ -108,6 +108,15 @@ bool AdmissionMessage(std::string_view t) {
   return Is(FirstLine(TrimLeft(t)),
             R"(\s*(?:Pod |Message:\s+)?(?:Allocate failed due to|Update plugin resources failed due to|Pod was rejected: ).*)");
 }
+// The GPU Operator's toolkit container, in logrus's logfmt: it installs the
+// NVIDIA runtime and writes the container runtime's configuration. Other
+// operator components log the same way (dcgm-exporter, the MIG manager) and
+// are not the runtime's.
+bool ToolkitContainerLog(std::string_view t) {
+  return Has(t, R"re((?m)^(?:\S+ )?time="\d{4}-\d\d-\d\dT[^"]*" level=\w+ msg=)re") &&
+         Has(t, R"((?i)nvidia-toolkit|nvidia-container-(?:toolkit|runtime|cli)|nvidia-ctk|unable to (?:load|setup) (?:config|runtime)|config\.toml)");
+}
+
 // A device plugin's output without any time stamp (v1.8, or one fatal line
 // quoted): a line starts with the plugin's own words. NVML named inside
 // another tool's line (an strace of nvidia-smi, a wrapper's error) is not it.
@@ -187,6 +196,7 @@ const std::vector<InputShape>& Table() {
       {"container runtime or NVIDIA hook error", "", RuntimeErrors, "runtime.errors", C::kAsIs, V::kHost, ""},
       {"kubelet admission event", "", AdmissionEvent, "k8s.events", C::kAsIs, V::kApi, ""},
       {"kubelet admission message", "", AdmissionMessage, "k8s.pod_text", C::kAsIs, V::kApi, ""},
+      {"GPU Operator toolkit container log", "", ToolkitContainerLog, "runtime.errors", C::kAsIs, V::kHost, ""},
       {"device plugin output without stamps", "", UnstampedPluginOutput, "", C::kKlogLog, V::kContainer, ""},
   };
   return shapes;

@@ -105,6 +105,8 @@ TEST_CASE("RecogniseInput: every saved output of the corpus is read as what it i
       {"nvidia-docker-966-cpu-manager-static-strace/strace-in-pod.txt", "", ""},
       {"nvidia-docker-584-stale-libnvidia-ml-symlink/nvidia-docker-run.txt", "", ""},
       {"k8s-device-plugin-990-time-slicing-config-not-applied/node-labels.txt", "kubectl describe node", ""},
+      {"gpu-operator-2060-toolkit-1.14-containerd-v3-config/toolkit.log", "GPU Operator toolkit container log", ""},
+      {"gpu-monitoring-tools-96-dcgm-exporter-gke-nvml-not-injected/dcgm-exporter.log", "", ""},
   };
   for (const auto& c : cases) {
     CAPTURE(c.file);

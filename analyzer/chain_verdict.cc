@@ -190,14 +190,12 @@ Status ReadNodeMissing(Database& db, int64_t bundle, ChainFacts& f) {
     f.node_missing = "the API has no Node of that name: a wrong node name, not missing API access";
     return Status::Ok();
   }
-  GPUF_ASSIGN_OR_RETURN(int64_t node_texts, QueryInt(db,
-      "SELECT count(*) FROM artifacts WHERE bundle_id = :bundle AND name = $artifact(k8s.node_text)", bundle));
-  if (probes.empty() && node_texts > 0) {
-    f.node_missing = "the Node text saved holds only part of it: not both its Capacity and its Allocatable";
-    return Status::Ok();
-  }
   if (probes.empty()) {
-    f.node_missing = "the capture holds no Node object: kubectl get node or describe node was not saved";
+    GPUF_ASSIGN_OR_RETURN(int64_t node_texts, QueryInt(db,
+        "SELECT count(*) FROM artifacts WHERE bundle_id = :bundle AND name = $artifact(k8s.node_text)", bundle));
+    f.node_missing = node_texts > 0
+                         ? "the Node text saved holds only part of it: not both its Capacity and its Allocatable"
+                         : "the capture holds no Node object: kubectl get node or describe node was not saved";
     return Status::Ok();
   }
   const Probe& probe = probes.front();

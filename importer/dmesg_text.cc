@@ -60,8 +60,7 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
   static const RE2 minutes(R"(^\[([^\d\s\]]+) ?(\d{1,2}) (\d\d):(\d\d)\] ?(.*)$)");
   static const RE2 delta(R"(^\[ *\+(\d{1,9})\.(\d+)\] ?(.*)$)");
   static const RE2 kmsg(R"(^\d+,\d+,(\d{1,15}),[^;]*;(.*)$)");
-  static const RE2 talos(
-      R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?Z\]: (.*)$)");
+  static const RE2 talos(R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[(\d{4}-\d\d-\d\dT[\d:.]+Z)\]: (.*)$)");
   re2::StringPiece input(raw.data(), raw.size());
   while (!input.empty() && input[0] == ' ') input.remove_prefix(1);
   RE2::Consume(&input, decode);
@@ -69,10 +68,10 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
   Stamped s;
   std::string a, b, c;
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (RE2::FullMatch(line, talos, &year, &month, &day, &hour, &minute, &second, &b, &s.message)) {
-    auto utc = UnixNsFromUtcCivil(year, month, day, hour, minute, second);
-    if (!utc) return std::nullopt;
-    s.wall_ns = *utc + Micros("0", b) * 1000;
+  if (RE2::FullMatch(line, talos, &a, &s.message)) {
+    auto utc = ParseRfc3339(a);
+    if (!utc.ok()) return std::nullopt;
+    s.wall_ns = *utc;
     return s;
   }
   if (RE2::FullMatch(line, seconds, &a, &b, &s.message)) {

@@ -146,8 +146,7 @@ std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
     re2::StringPiece input(f.recognised.saved.text);
     int year, month, day, hour, minute, second;
     while (RE2::FindAndConsume(&input, dated, &year, &month, &day, &hour, &minute, &second)) {
-      if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) continue;
-      auto ns = UnixNsFromUtcCivil(year, month, day, hour, minute, second);
+      auto ns = UnixNsFromUtcCivil(year, month, day, hour, minute, second);  // nullopt for an impossible date
       if (ns && (!newest || *ns > *newest)) newest = ns;
     }
   }

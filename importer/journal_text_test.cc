@@ -193,24 +193,6 @@ TEST_CASE("ConvertDmesgText: a notice of several lines, lines without stamps and
   CHECK(entries[2].realtime_us == 1795002242000000LL);  // 19:44:02 at +08:00
 }
 
-TEST_CASE("ConvertDmesgText: talosctl dmesg, with and without the node, keeps its UTC time") {
-  // tests/corpus/ogkm-446-talos-a100-xid62-154-gsp-rpc-timeout: the level right-aligned, 8 fraction digits.
-  JournalSplit split = ConvertDmesgText(
-      "192.168.11.119: kern:     err: [2026-04-22T21:25:20.466440686Z]: nvidia-nvswitch1: SXid (PCI:0000:aa:00.0): 24007\n"
-      "kern: warning: [2026-04-22T21:30:51.52643656Z]: NVRM: Xid (PCI:0000:48:00): 62, 00002740\n",
-      TimeHints{});
-  CHECK(split.lines_skipped == 0);
-  auto entries = std::vector<JournalEntry>();
-  ForEachLine(split.slices["journal.kernel"], [&](int, std::string_view line) {
-    if (auto e = ParseJournalJsonLine(line)) entries.push_back(*e);
-  });
-  REQUIRE(entries.size() == 2);
-  CHECK(entries[0].message == "nvidia-nvswitch1: SXid (PCI:0000:aa:00.0): 24007");
-  CHECK(entries[0].realtime_us == 1776893120466440LL);
-  CHECK(entries[1].message == "NVRM: Xid (PCI:0000:48:00): 62, 00002740");
-  CHECK(entries[1].realtime_us == 1776893451526436LL);
-}
-
 TEST_CASE("InferUtcOffsetFromJournal: containerd's own time next to the journal's local time") {
   CHECK(InferUtcOffsetFromJournal("Nov 18 11:18:00 n containerd[1]: time=\"2026-11-18T11:18:00.31+08:00\" level=info\n") ==
         8 * 3600);
@@ -242,6 +224,21 @@ std::vector<JournalEntry> Entries(const std::string& json_lines) {
 }
 
 }  // namespace
+
+TEST_CASE("ConvertDmesgText: talosctl dmesg, with and without the node, keeps its UTC time") {
+  // tests/corpus/ogkm-446-talos-a100-xid62-154-gsp-rpc-timeout: the level right-aligned, 8 fraction digits.
+  JournalSplit split = ConvertDmesgText(
+      "192.168.11.119: kern:     err: [2026-04-22T21:25:20.466440686Z]: nvidia-nvswitch1: SXid (PCI:0000:aa:00.0): 24007\n"
+      "kern: warning: [2026-04-22T21:30:51.52643656Z]: NVRM: Xid (PCI:0000:48:00): 62, 00002740\n",
+      TimeHints{});
+  CHECK(split.lines_skipped == 0);
+  auto entries = Entries(split.slices["journal.kernel"]);
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].message == "nvidia-nvswitch1: SXid (PCI:0000:aa:00.0): 24007");
+  CHECK(entries[0].realtime_us == 1776893120466440LL);
+  CHECK(entries[1].message == "NVRM: Xid (PCI:0000:48:00): 62, 00002740");
+  CHECK(entries[1].realtime_us == 1776893451526436LL);
+}
 
 TEST_CASE("ConvertDmesgText: a console log's service lines go to their slices, a process named by the kernel stays") {
   // tests/corpus/bottlerocket-3726-console-plugin-lines-uptime-prefix: journald forwards to the console.

@@ -88,11 +88,13 @@ bool Streamed(const ManifestArtifact& a, const ManifestOutput& o) {
 // Splits the chunks into lines exactly as ForEachLine splits a whole text,
 // and parses their JSON on the reading thread, while a worker classifies and
 // stores the rows of the lines before. The database is the worker's alone
-// until End.
+// until End. The stream keeps its own copy of the artifact: a bundle cut off
+// inside the member ends the read without End, and the rows still queued are
+// stored when the stream goes, after the reader's manifest has gone.
 class JournalStream : public MemberStream {
  public:
   JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
-      : ctx_(ctx), in_{artifact_id, a, o, {}}, lines_(ctx, in_),
+      : ctx_(ctx), artifact_(a), output_(o), in_{artifact_id, artifact_, output_, {}}, lines_(ctx, in_),
         rows_([this](const std::vector<JournalLineLoader::Row>& batch) {
                 for (const auto& row : batch) lines_.Store(row);
               },
@@ -136,6 +138,8 @@ class JournalStream : public MemberStream {
   }
 
   LoadContext& ctx_;
+  const ManifestArtifact artifact_;
+  const ManifestOutput output_;
   MemberInput in_;
   JournalLineLoader lines_;
   std::string pending_;

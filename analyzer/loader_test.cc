@@ -86,6 +86,26 @@ TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line
   CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
 }
 
+TEST_CASE("LoadBundle: a bundle cut off inside a streamed journal slice is an error, its read lines stored safely") {
+  // Cut after the reader has handed over chunks of the slice: the lines still
+  // queued are stored after the reader's manifest is gone.
+  std::string bytes;
+  for (int i = 1; i <= 3000; ++i) bytes += Entry(i) + "\n";
+  const std::string member = "artifacts/0001-journal.kubelet.stdout";
+  test::TempDir dir;
+  test::WriteTarZst(dir / "whole.tar.zst", {{"manifest.json", JournalManifest(member, bytes)}, {member, bytes}});
+  auto cut = test::RunProcess({"/bin/sh", "-c", "zstd -q -dc \"$0\" | head -c 200000 | zstd -q -o \"$1\"",
+                               dir / "whole.tar.zst", dir / "cut.tar.zst"});
+  REQUIRE(cut.exit_code == 0);
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  auto loaded = LoadBundle(dir / "cut.tar.zst", *db);
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.status().message().find("Truncated tar archive") != std::string::npos);
+  // The uncommitted rows of the lines read before the cut.
+  CHECK(std::stoi(Query(*db, "SELECT count(*) FROM journal_entries")) > 0);
+}
+
 TEST_CASE("LoadBundle: nvidia-smi's stderr reaches its run whether its member comes before stdout or after") {
   const std::string err = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
                           "that the latest NVIDIA driver is installed and running.\n";

@@ -1,8 +1,14 @@
 #include "collector/secrets.h"
 
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <vector>
 
 namespace gpuf {
 
@@ -41,10 +47,6 @@ constexpr std::string_view kSpecArtifacts[] = {
 };
 
 constexpr std::string_view kLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
-
-int ReplaceAll(std::string& text, const RE2& pattern, std::string_view rewrite) {
-  return RE2::GlobalReplace(&text, pattern, re2::StringPiece(rewrite.data(), rewrite.size()));
-}
 
 std::string RedactedValue() { return std::string(kRedacted); }
 
@@ -191,27 +193,90 @@ int RedactText(std::string& text, Redaction redaction) {
 namespace {
 
 // The part before a secret value: the key, an optional (JSON-escaped) quote,
-// the separator. Group 1 keeps it; the value patterns below replace the rest.
+// the separator. Group 1 keeps it; a keyed pass's pattern replaces the rest.
 constexpr char kSecretKey[] =
     "((?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|credential|apikey|api_key|"
     "api-key|access_key|private_key|identitytoken)[A-Za-z0-9_.-]*|auth|[A-Za-z0-9.-]*_pass|pass)"
     "\\\\?[\"']?[ \\t]*[:=][ \\t]*)";
 
-// Values are replaced in the quoting style they were written in, so JSON
-// (journal lines, runtime specs) stays valid JSON. Values already redacted
-// start with '<' and are left alone.
-int ScrubKeyValues(std::string& text) {
-  static const RE2 escaped_quoted(std::string("(?mi)") + kSecretKey + R"re(\\"(?:[^"\\<]|\\[^"])(?:[^"\\]|\\[^"])*\\")re");
-  static const RE2 quoted(std::string("(?mi)") + kSecretKey + R"re("[^"\\<\n](?:[^"\\\n]|\\.)*")re");
-  static const RE2 single_quoted(std::string("(?mi)") + kSecretKey + R"re('[^'<\n][^'\n]*')re");
-  static const RE2 bare(std::string("(?mi)") + kSecretKey + R"re([^\s,;}{["'<\\][^\s,;}"'\\]*)re");
-  int count = 0;
-  count += RE2::GlobalReplace(&text, escaped_quoted, R"(\1\\"<redacted>\\")");
-  count += RE2::GlobalReplace(&text, quoted, R"(\1"<redacted>")");
-  count += RE2::GlobalReplace(&text, single_quoted, R"(\1'<redacted>')");
-  count += RE2::GlobalReplace(&text, bare, R"(\1<redacted>)");
-  return count;
-}
+struct ScrubPass {
+  std::string_view pattern;
+  std::string_view rewrite;
+  bool keyed = false;  // the pattern is the value after kSecretKey
+};
+
+// Applied in this order. Keyed values are replaced in the quoting style they
+// were written in, so JSON (journal lines, runtime specs) stays valid JSON.
+// Values already redacted start with '<' and are left alone: no pass makes
+// text that another pass matches, so a pass whose pattern matches nowhere in
+// the text as it came can be skipped.
+constexpr ScrubPass kScrubPasses[] = {
+    {"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY-----",
+     "-----BEGIN PRIVATE KEY-----<redacted>-----END PRIVATE KEY-----"},
+    {"(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]{8,}", "\\1<redacted>"},
+    {"(?i)(authorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+)[A-Za-z0-9._~+/=-]{4,}", "\\1<redacted>"},
+    // A JWT, signed or not ("alg":"none" leaves the third part empty).
+    {"eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*", "<redacted>"},
+    // scheme://[user]:password@host, redis://:pw@host included.
+    {"([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@\"'<]*:)[^/\\s@\"'<]+@", "\\1<redacted>@"},
+    // "--password v", "-token v": the value after a secret-named flag.
+    {"(?i)((?:^|[\\s\"'])--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|"
+     "api-?key)[A-Za-z0-9_.-]*[ \\t]+)[^\\s<\"'-][^\\s\"']*",
+     "\\1<redacted>"},
+    {R"re(\\"(?:[^"\\<]|\\[^"])(?:[^"\\]|\\[^"])*\\")re", R"(\1\\"<redacted>\\")", true},
+    {R"re("[^"\\<\n](?:[^"\\\n]|\\.)*")re", R"(\1"<redacted>")", true},
+    {R"re('[^'<\n][^'\n]*')re", R"(\1'<redacted>')", true},
+    {R"re([^\s,;}{["'<\\][^\s,;}"'\\]*)re", R"(\1<redacted>)", true},
+};
+
+// The passes compiled once, with one RE2::Set of them that tells in a single
+// scan which can match: most text holds no secret, and each pass is a scan.
+class ScrubPasses {
+ public:
+  static const ScrubPasses& Get() {
+    static const ScrubPasses passes;
+    return passes;
+  }
+
+  // The passes that match somewhere in `text`, in order; all of them when
+  // the set cannot tell (its automaton ran out of memory).
+  std::vector<size_t> MatchingSomewhere(std::string_view text) const {
+    std::vector<int> hits;
+    RE2::Set::ErrorInfo error{};
+    bool answered = set_compiled_ && (set_.Match(re2::StringPiece(text.data(), text.size()), &hits, &error) ||
+                                      error.kind == RE2::Set::kNoError);
+    std::vector<size_t> passes;
+    for (size_t i = 0; i < std::size(kScrubPasses); ++i) {
+      if (!answered || std::find(hits.begin(), hits.end(), static_cast<int>(i)) != hits.end()) passes.push_back(i);
+    }
+    return passes;
+  }
+
+  const RE2& pattern(size_t i) const { return *patterns_[i]; }
+
+ private:
+  ScrubPasses() : set_(SetOptions(), RE2::UNANCHORED) {
+    bool added = true;
+    for (const auto& pass : kScrubPasses) {
+      std::string pattern = pass.keyed ? "(?mi)" + std::string(kSecretKey) + std::string(pass.pattern)
+                                       : std::string(pass.pattern);
+      patterns_.push_back(std::make_unique<RE2>(pattern));
+      added = added && set_.Add(pattern, nullptr) >= 0;
+    }
+    set_compiled_ = added && set_.Compile();
+  }
+
+  // Quiet: running out of memory only means every pass runs.
+  static RE2::Options SetOptions() {
+    RE2::Options options;
+    options.set_log_errors(false);
+    return options;
+  }
+
+  std::vector<std::unique_ptr<RE2>> patterns_;
+  RE2::Set set_;
+  bool set_compiled_ = false;
+};
 
 // Every line of `text` through one EnvValueScrubber, in place.
 int ScrubEnvLines(std::string& text) {
@@ -237,25 +302,12 @@ int ScrubEnvLines(std::string& text) {
 }  // namespace
 
 int ScrubText(std::string& text) {
-  static const RE2 private_key(
-      "-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY-----");
-  static const RE2 bearer("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]{8,}");
-  static const RE2 basic("(?i)(authorization[\"']?\\s*[:=]\\s*[\"']?basic\\s+)[A-Za-z0-9._~+/=-]{4,}");
-  // Signed or not ("alg":"none" leaves the third part empty).
-  static const RE2 jwt("eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*");
-  // scheme://[user]:password@host, redis://:pw@host included.
-  static const RE2 url_password("([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@\"'<]*:)[^/\\s@\"'<]+@");
-  // "--password v", "-token v": the value after a secret-named flag.
-  static const RE2 flag_value("(?i)((?:^|[\\s\"'])--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|"
-                              "api-?key)[A-Za-z0-9_.-]*[ \\t]+)[^\\s<\"'-][^\\s\"']*");
+  const ScrubPasses& passes = ScrubPasses::Get();
   int count = 0;
-  count += ReplaceAll(text, private_key, "-----BEGIN PRIVATE KEY-----<redacted>-----END PRIVATE KEY-----");
-  count += ReplaceAll(text, bearer, "\\1<redacted>");
-  count += ReplaceAll(text, basic, "\\1<redacted>");
-  count += ReplaceAll(text, jwt, "<redacted>");
-  count += ReplaceAll(text, url_password, "\\1<redacted>@");
-  count += ReplaceAll(text, flag_value, "\\1<redacted>");
-  count += ScrubKeyValues(text);
+  for (size_t i : passes.MatchingSomewhere(text)) {
+    const std::string_view rewrite = kScrubPasses[i].rewrite;
+    count += RE2::GlobalReplace(&text, passes.pattern(i), re2::StringPiece(rewrite.data(), rewrite.size()));
+  }
   count += ScrubEnvLines(text);
   return count;
 }

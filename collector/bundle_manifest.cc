@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <tuple>
 
+#include "collector/run_each.h"
 #include "common/bundle_layout.h"
 #include "common/sha256.h"
 
@@ -23,6 +24,7 @@ Result<std::vector<BundleMember>> AddStagedArtifacts(std::vector<ProbeResult>& a
     return std::tie(a.artifact.name, a.artifact.instance) < std::tie(b.artifact.name, b.artifact.instance);
   });
   std::vector<BundleMember> members;
+  std::vector<ManifestOutput*> outputs;  // by member
   int sequence = 0;
   for (auto& r : artifacts) {
     ++sequence;
@@ -30,14 +32,22 @@ Result<std::vector<BundleMember>> AddStagedArtifacts(std::vector<ProbeResult>& a
       for (const auto& staged : r.staged) {
         if (staged.stream != output.stream) continue;
         output.member = ArtifactMemberPath(sequence, r.artifact.name, output.stream);
-        GPUF_ASSIGN_OR_RETURN(output.sha256, Sha256OfFile(staged.staging_path));
-        std::error_code ec;
-        output.size_bytes = static_cast<int64_t>(std::filesystem::file_size(staged.staging_path, ec));
         members.push_back({output.member, staged.staging_path});
+        outputs.push_back(&output);
       }
     }
-    manifest.artifacts.push_back(r.artifact);
   }
+  // Hashing reads every staged byte once more: the files are spread over
+  // the cores.
+  std::vector<Result<std::string>> hashes(members.size(), Status::Internal("not hashed"));
+  RunEach(members.size(), CoreCount(), [&](size_t i) { hashes[i] = Sha256OfFile(members[i].source_path); });
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (!hashes[i].ok()) return hashes[i].status();
+    outputs[i]->sha256 = *hashes[i];
+    std::error_code ec;
+    outputs[i]->size_bytes = static_cast<int64_t>(std::filesystem::file_size(members[i].source_path, ec));
+  }
+  for (auto& r : artifacts) manifest.artifacts.push_back(r.artifact);
   return members;
 }
 

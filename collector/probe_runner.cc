@@ -277,8 +277,11 @@ void RunJournalRead(const ProbeTask& task, int sequence, const ProbeEnvironment&
   auto said = ReadWholeFile(err.path());
   std::remove(err.path().c_str());
   // Putting a slice back in time order and redacting it reads and rewrites
-  // its file: the slices are done side by side, on the cores the read left.
-  RunEach(slices.size(), slices.size(), [&](size_t i) {
+  // its file: two slices are done at a time, on the cores the read left.
+  // Each is held in memory meanwhile (up to its cap, twice while redacting),
+  // so no more than two: the collector runs on a node in trouble.
+  constexpr size_t kSlicesAtOnce = 2;
+  RunEach(slices.size(), std::min(CoreCount(), kSlicesAtOnce), [&](size_t i) {
     (void)outs[i]->Finish();
     if (said.ok()) (void)errs[i]->Write(*said);
     (void)errs[i]->Finish();

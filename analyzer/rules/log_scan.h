@@ -9,7 +9,9 @@
 // A line reaches the set only when RE2's own prefilter (re2::FilteredRE2:
 // the literal atoms every match must contain, read from the parsed pattern,
 // escapes and case folding included) lets one of the patterns that may apply
-// to it through. Captures are then taken with the matching pattern alone.
+// to it through. The atoms a line holds are found in one pass, by a second
+// set of the atoms as case-insensitive literals. Captures are then taken with
+// the matching pattern alone.
 //
 // Call order: Add (any number), Compile, Scan, then Matches.
 #ifndef GPUF_ANALYZER_RULES_LOG_SCAN_H_
@@ -83,10 +85,17 @@ class LogScanner {
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2::Set> set_;
   re2::FilteredRE2 filter_{3};           // ids are pattern indices
+  // Builds atom_set_ from the atoms FilteredRE2 returned.
+  void CompileAtomSet();
+  // Finds the atoms in `subject` one by one: the way when atom_set_ fails.
+  void FindAtomsOneByOne(std::string_view subject);
+
   std::vector<std::string> atoms_;       // lowercased, as FilteredRE2 returns them
   std::vector<int> non_ascii_atoms_;     // counted as present: ASCII folding cannot find them
+  std::unique_ptr<RE2::Set> atom_set_;   // the ASCII atoms; its index i is ascii_atoms_[i]
+  std::vector<int> ascii_atoms_;
   std::string lowered_;                  // the line at hand, ASCII-lowercased (reused)
-  std::vector<int> found_atoms_, potentials_;  // reused per line
+  std::vector<int> atom_hits_, found_atoms_, potentials_;  // reused per line
   std::map<std::pair<size_t, std::string>, std::vector<SelectionRow>> matches_;
   LogScanStats stats_;
 };

@@ -19,19 +19,16 @@ void Phase(const LoadProgressFn& progress, const char* phase) {
 // B-tree writes (schema/*.sql still declares them). The timeline reads the
 // journal's index to drop duplicate entries, so it is built before.
 constexpr std::string_view kLoadIndexes[] = {"journal_by_time", "log_lines_by_time"};
-constexpr std::string_view kTimelineIndexes[] = {"events_by_time"};
 
 }  // namespace
 
 Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
   GPUF_ASSIGN_OR_RETURN(std::vector<std::string> after_load, db.DropIndexes(kLoadIndexes));
-  GPUF_ASSIGN_OR_RETURN(std::vector<std::string> after_timeline, db.DropIndexes(kTimelineIndexes));
   GPUF_ASSIGN_OR_RETURN(LoadResult loaded, LoadBundle(bundle_path, db, progress));
   Phase(progress, "timeline");
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   for (const auto& create : after_load) GPUF_RETURN_IF_ERROR(db.Exec(create));
   GPUF_RETURN_IF_ERROR(BuildTimeline(db, loaded.bundle_id));
-  for (const auto& create : after_timeline) GPUF_RETURN_IF_ERROR(db.Exec(create));
   GPUF_RETURN_IF_ERROR(db.Exec("COMMIT"));
   return loaded;
 }

@@ -1,6 +1,7 @@
 #include "analyzer/chain_verdict.h"
 
 #include "analyzer/query.h"
+#include "analyzer/timeline_lines.h"
 #include "common/artifacts.h"
 #include "common/vocabulary.h"
 
@@ -144,8 +145,11 @@ constexpr char kSinceLastStart[] =
 Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
   // Whether the plugin wrote any line since its last start: asked as EXISTS,
   // which stops at the first line, where a count read every later event.
+  // Its lines are not stored among the events: they are placed as the timeline places them.
   GPUF_ASSIGN_OR_RETURN(int64_t any, QueryInt(db,
-      std::string("SELECT EXISTS (SELECT 1") + kSinceLastStart + " AND source = 'plugin')", bundle));
+      "SELECT EXISTS (SELECT 1 FROM (" + std::string(kPluginTimelineLines) + ") WHERE boot_offset = 0 AND "
+      "time_ns >= coalesce((SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 "
+      "AND milestone IN ($milestone(plugin_container_started), $milestone(plugin_service_started))), 0))", bundle));
   f.plugin.logged = any != 0;
   GPUF_ASSIGN_OR_RETURN(f.plugin.nvml_failure, QueryText(db,
       std::string("SELECT message") + kSinceLastStart +

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/timeline_lines.h"
 #include "common/vocabulary.h"
 
 namespace gpuf {
@@ -37,80 +38,6 @@ INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_sourc
 SELECT :bundle, start_ns, 1000000, 'Boot', CASE WHEN boot_id IS NULL THEN 'explicit_utc' ELSE 'boot_relative' END,
        'host', boot_id, boot_offset, $milestone(boot), 'boot ' || coalesce(boot_id, 'at capture (/proc/stat btime)')
 FROM temp.boots;
-)sql";
-
-// Journal entries, once each: PID 1's lines about a unit are in both the
-// systemd slice and the unit's own slice. Of the copies of one entry (same
-// boot, time and text) the one first in the bundle is kept; finding the
-// others through journal_by_time costs an index probe a row, where grouping
-// every row by its text sorted the whole journal.
-constexpr char kJournalEvents[] = R"sql(
-INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id,
-                    boot_offset, milestone, message)
-SELECT :bundle, artifact_id, line,
-       CASE WHEN source_monotonic_us IS NOT NULL AND boot_start IS NOT NULL
-            THEN boot_start + source_monotonic_us * 1000 ELSE realtime_us * 1000 END,
-       1000,
-       CASE event WHEN 'unit_started' THEN 'Unit Started' WHEN 'unit_stopped' THEN 'Unit Stopped'
-                  WHEN 'unit_failed' THEN 'Unit Failed' ELSE 'Log Line' END,
-       CASE WHEN source_monotonic_us IS NOT NULL AND boot_start IS NOT NULL THEN 'boot_relative' ELSE 'explicit_utc' END,
-       CASE WHEN pid = 1 THEN 'systemd' WHEN transport = 'kernel' THEN 'kernel'
-            WHEN name = $artifact(host.kubelet_log) THEN 'kubelet'
-            ELSE replace(substr(name, 9), '_', '-') END,
-       boot_id, boot_offset,
-       CASE
-         WHEN transport = 'kernel' AND message LIKE 'NVRM: loading NVIDIA UNIX%' THEN $milestone(driver_loaded)
-         WHEN transport = 'kernel' AND message LIKE '%NVRM: Xid%' THEN $milestone(xid)
-         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-persistenced%'
-              THEN $milestone(persistenced_started)
-         WHEN event = 'unit_started' AND event_subject LIKE 'nvidia-fabricmanager%'
-              THEN $milestone(fabricmanager_started)
-         WHEN event = 'unit_started' AND event_subject LIKE 'containerd%' THEN $milestone(containerd_started)
-         WHEN event = 'unit_started' AND event_subject LIKE 'kubelet%' THEN $milestone(kubelet_started)
-         -- A kubelet no unit starts (RKE2's, logging to its own file): its first line is its start.
-         WHEN event = 'kubelet_starting' AND NOT EXISTS (
-                SELECT 1 FROM journal_entries u JOIN artifacts ua USING (artifact_id)
-                WHERE ua.bundle_id = :bundle AND u.event = 'unit_started' AND u.event_subject LIKE 'kubelet%')
-              THEN $milestone(kubelet_started)
-         WHEN event = 'unit_started' AND event_subject = 'nvidia-k8s-device-plugin.service'
-              THEN $milestone(plugin_service_started)
-         WHEN event IN ('daemon_reload', 'daemon_reloading') THEN $milestone(daemon_reload)
-         WHEN event = 'registration_request' THEN $milestone(kubelet_registration_received)
-         WHEN event = 'list_and_watch_ended' THEN $milestone(kubelet_list_and_watch_ended)
-       END,
-       message
-FROM (SELECT j.artifact_id, j.line, j.realtime_us, j.source_monotonic_us, j.pid, j.transport, j.boot_id,
-             j.boot_offset, j.event, j.event_subject, j.message, a.name,
-             (SELECT b.start_ns FROM temp.boots b WHERE b.boot_id = j.boot_id) AS boot_start
-      FROM journal_entries j JOIN artifacts a USING (artifact_id)
-      WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
-        -- The plugin's own lines in its unit's journal are placed from log_lines, while
-        -- PID 1's lines about the unit stay journal lines.
-        AND NOT (a.name = $artifact(journal.nvidia_device_plugin) AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
-        AND NOT EXISTS (SELECT 1 FROM journal_entries d
-                        WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
-                          AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
-                          AND d.artifact_id IN (SELECT artifact_id FROM artifacts WHERE bundle_id = :bundle)));
-)sql";
-
-// Plugin lines know no boot: each gets the one it falls in as it is written
-// (an UPDATE afterwards would rewrite every row).
-constexpr char kPluginLogEvents[] = R"sql(
-INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
-                    container_id, boot_offset, boot_id, milestone, message)
-SELECT :bundle, l.artifact_id, l.line, l.time_ns, 1, 'Log Line', 'explicit_offset', 'plugin', l.container_id,
-       (SELECT b.boot_offset FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
-       (SELECT b.boot_id FROM temp.boots b WHERE b.start_ns <= l.time_ns ORDER BY b.start_ns DESC LIMIT 1),
-       CASE l.event WHEN 'nvml_init_failed' THEN $milestone(plugin_nvml_init_failed)
-                    WHEN 'serving' THEN $milestone(plugin_serving)
-                    WHEN 'registered' THEN $milestone(plugin_registered)
-                    WHEN 'kubelet_socket_created' THEN $milestone(plugin_kubelet_restart_seen)
-                    WHEN 'xid_critical' THEN $milestone(xid)
-                    WHEN 'device_unhealthy' THEN $milestone(device_unhealthy)
-                    WHEN 'all_devices_unhealthy' THEN $milestone(device_unhealthy) END,
-       l.message
-FROM log_lines l JOIN artifacts a USING (artifact_id)
-WHERE a.bundle_id = :bundle AND l.time_ns IS NOT NULL;
 )sql";
 
 // crictl reports container times with an explicit offset (or as Unix ns).
@@ -162,18 +89,30 @@ UPDATE events SET
 WHERE bundle_id = :bundle AND boot_offset IS NULL;
 )sql";
 
-constexpr char kWarnings[] = R"sql(
-INSERT INTO timeline_warnings (bundle_id, event_id, artifact_id, line, message)
-SELECT :bundle, event_id, artifact_id, line,
-       'kernel line placed at boot start + its boot-relative stamp (the journal stored it later)'
-FROM events WHERE bundle_id = :bundle AND time_source = 'boot_relative' AND milestone IS NOT $milestone(boot);
+// A kernel line placed through its boot-relative stamp is a guess, whether
+// or not it marks a milestone (event_id is set where it does).
+std::string KernelPlacementWarnings() {
+  return "INSERT INTO timeline_warnings (bundle_id, event_id, artifact_id, line, message) "
+         "SELECT :bundle, (SELECT e.event_id FROM events e WHERE e.artifact_id = j.artifact_id AND e.line = j.line), "
+         "j.artifact_id, j.line, "
+         "'kernel line placed at boot start + its boot-relative stamp (the journal stored it later)' "
+         "FROM (" + std::string(kJournalTimelineLines) + ") j WHERE j.time_source = 'boot_relative';\n";
+}
+
+constexpr char kNoBootWarning[] = R"sql(
 INSERT INTO timeline_warnings (bundle_id, message)
 SELECT :bundle, 'no boot start known: events are not assigned to boots'
 WHERE NOT EXISTS (SELECT 1 FROM temp.boots);
 )sql";
 
+// The lines that mark a milestone, stored as events of their own.
+std::string MilestoneLines(std::string_view lines) {
+  return "INSERT INTO events (" + std::string(kTimelineLineColumns) + ") SELECT " + std::string(kTimelineLineColumns) +
+         " FROM (" + std::string(lines) + ") WHERE milestone IS NOT NULL;\n";
+}
+
 // Runs a script with :bundle bound in every statement.
-Status RunScript(Database& db, const char* script, int64_t bundle_id) {
+Status RunScript(Database& db, std::string_view script, int64_t bundle_id) {
   std::string_view rest = script;
   while (true) {
     size_t start = rest.find_first_not_of(" \t\r\n");
@@ -249,11 +188,57 @@ std::optional<Occurrence> Pick(const BootMilestones& b, std::string_view name, b
   return std::nullopt;
 }
 
+// The plugin's first line in a boot (the first whose boot it is: at or after
+// the boot's start, before the next boot's), as an event: the one stored
+// for its milestone, or one stored now for the interval to refer to.
+class FirstPluginLine {
+ public:
+  static Result<FirstPluginLine> Prepare(Database& db, int64_t bundle_id) {
+    GPUF_ASSIGN_OR_RETURN(Statement find, db.Prepare(
+        "SELECT l.artifact_id, l.line FROM log_lines l JOIN artifacts a USING (artifact_id) "
+        "WHERE a.bundle_id = :bundle AND l.time_ns >= (SELECT start_ns FROM temp.boots WHERE boot_offset = :boot) "
+        "AND l.time_ns < coalesce((SELECT min(b.start_ns) FROM temp.boots b WHERE b.start_ns > "
+        "(SELECT start_ns FROM temp.boots WHERE boot_offset = :boot)), 9223372036854775807) "
+        "ORDER BY l.time_ns, l.rowid LIMIT 1"));
+    GPUF_ASSIGN_OR_RETURN(Statement stored, db.Prepare(
+        "SELECT event_id, time_ns FROM events WHERE artifact_id = :artifact AND line = :line"));
+    GPUF_ASSIGN_OR_RETURN(Statement store, db.Prepare(
+        "INSERT INTO events (" + std::string(kTimelineLineColumns) + ") SELECT " + std::string(kTimelineLineColumns) +
+        " FROM (" + std::string(kPluginTimelineLines) + ") WHERE artifact_id = :artifact AND line = :line"));
+    return FirstPluginLine(std::move(find), std::move(stored), std::move(store), bundle_id);
+  }
+
+  Result<std::optional<Occurrence>> Of(int64_t boot) {
+    find_.BindNamed(":bundle", bundle_id_).BindNamed(":boot", boot);
+    bool found = find_.Step();
+    int64_t artifact = found ? find_.ColumnInt(0) : 0, line = found ? find_.ColumnInt(1) : 0;
+    GPUF_RETURN_IF_ERROR(find_.status());
+    find_.Reset();
+    if (!found) return std::optional<Occurrence>();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      stored_.BindNamed(":artifact", artifact).BindNamed(":line", line);
+      std::optional<Occurrence> event;
+      if (stored_.Step()) event = Occurrence{stored_.ColumnInt(0), stored_.ColumnInt(1)};
+      GPUF_RETURN_IF_ERROR(stored_.status());
+      stored_.Reset();
+      if (event || attempt == 1) return event;
+      store_.BindNamed(":bundle", bundle_id_).BindNamed(":artifact", artifact).BindNamed(":line", line);
+      GPUF_RETURN_IF_ERROR(store_.Run());
+    }
+    return std::optional<Occurrence>();
+  }
+
+ private:
+  FirstPluginLine(Statement find, Statement stored, Statement store, int64_t bundle_id)
+      : find_(std::move(find)), stored_(std::move(stored)), store_(std::move(store)), bundle_id_(bundle_id) {}
+
+  Statement find_, stored_, store_;
+  int64_t bundle_id_;
+};
+
 Status BuildIntervals(Database& db, int64_t bundle_id) {
   GPUF_ASSIGN_OR_RETURN(auto boots, ReadMilestones(db, bundle_id));
-  GPUF_ASSIGN_OR_RETURN(Statement first_plugin_line, db.Prepare(
-      "SELECT event_id, time_ns FROM events WHERE bundle_id = ? AND boot_offset = ? AND source = 'plugin' "
-      "ORDER BY time_ns LIMIT 1"));
+  GPUF_ASSIGN_OR_RETURN(FirstPluginLine first_plugin_line, FirstPluginLine::Prepare(db, bundle_id));
   GPUF_ASSIGN_OR_RETURN(Statement insert, db.Prepare(
       "INSERT INTO intervals (bundle_id, boot_offset, name, from_event_id, to_event_id, seconds) VALUES (?,?,?,?,?,?)"));
   for (auto& [boot, b] : boots) {
@@ -262,16 +247,10 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
       // The plugin's start: its container's, or its unit's where it is a host service.
       auto started = Pick(b, M(Milestone::kPluginContainerStarted), last);
       if (!started) started = Pick(b, M(Milestone::kPluginServiceStarted), last);
-      if (started) {
-        table.emplace(kPluginStart, *started);
-        continue;
+      if (!started) {
+        GPUF_ASSIGN_OR_RETURN(started, first_plugin_line.Of(boot));
       }
-      first_plugin_line.Bind(1, bundle_id).Bind(2, boot);
-      if (first_plugin_line.Step()) {
-        table.emplace(kPluginStart, Occurrence{first_plugin_line.ColumnInt(0), first_plugin_line.ColumnInt(1)});
-      }
-      GPUF_RETURN_IF_ERROR(first_plugin_line.status());
-      first_plugin_line.Reset();
+      if (started) table.emplace(kPluginStart, *started);
     }
     for (const auto& spec : kIntervals) {
       auto from = Pick(b, spec.from, spec.from_last);
@@ -288,8 +267,11 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 }  // namespace
 
 Status BuildTimeline(Database& db, int64_t bundle_id) {
-  for (const char* script : {kBoots, kBootFromProcStat, kBootEvents, kJournalEvents, kPluginLogEvents,
-                             kContainerEvents, kSocketEvents, kCollectionEvent, kAssignBoots, kWarnings}) {
+  // Boots first: every line is placed through them.
+  const std::string scripts[] = {kBoots, kBootFromProcStat, kBootEvents, MilestoneLines(kJournalTimelineLines),
+                                 MilestoneLines(kPluginTimelineLines), kContainerEvents, kSocketEvents,
+                                 kCollectionEvent, kAssignBoots, KernelPlacementWarnings(), kNoBootWarning};
+  for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
   }
   return BuildIntervals(db, bundle_id).WithContext("computing intervals");

@@ -1,6 +1,10 @@
--- The merged timeline, built after loading: one row per timestamped event
--- from any source, with how its time was obtained. Named milestones mark the
--- steps of the GPU chain (see `milestone`).
+-- The timeline's marks, built after loading, with how each time was
+-- obtained: the boots, the plugin containers' starts and ends, the
+-- device-plugin socket files, the collection, and every journal entry or
+-- plugin log line that marks a step of the GPU chain (see `milestone`).
+-- The other lines stay in journal_entries and log_lines, not copied:
+-- `gpuforensics timeline --all` merges them in, placed and given their boot
+-- the same way (analyzer/timeline_lines.cc).
 -- Example: SELECT datetime(time_ns / 1e9, 'unixepoch'), milestone, message FROM events WHERE milestone IS NOT NULL ORDER BY time_ns;
 CREATE TABLE events (
   event_id        INTEGER PRIMARY KEY,  -- row id
@@ -32,3 +36,5 @@ CREATE TABLE events (
 CREATE INDEX events_by_time ON events(bundle_id, time_ns);
 -- The chain verdict, the intervals and the rules look up the few milestones among every log line.
 CREATE INDEX events_by_milestone ON events(bundle_id, milestone, time_ns) WHERE milestone IS NOT NULL;
+-- Merging the lines in asks, for each, whether it is stored here already.
+CREATE INDEX events_by_line ON events(artifact_id, line) WHERE line IS NOT NULL;

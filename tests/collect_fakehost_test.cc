@@ -499,14 +499,21 @@ TEST_CASE("collect: a device plugin run as a host service has its journal read a
   // PID 1's lines about the unit stay systemd's.
   CHECK(events.out == "event\nnvml_init_failed\ngrpc_server_starting\nregistered\nkubelet_socket_created\n");
   // On the timeline once each: the plugin's lines as the plugin's, PID 1's as systemd's.
-  auto timeline = test::RunGpuforensics({"sql", out,
-      "SELECT source, coalesce(milestone, '-') FROM events WHERE artifact_id IN "
-      "(SELECT artifact_id FROM artifacts WHERE name = 'journal.nvidia_device_plugin') ORDER BY time_ns"});
-  CHECK(timeline.out == "source\tcoalesce(milestone, '-')\nsystemd\tplugin_service_started\n"
-                        "plugin\tplugin_nvml_init_failed\nsystemd\t-\nsystemd\tplugin_service_started\nplugin\t-\n"
-                        "plugin\tplugin_registered\nplugin\tplugin_kubelet_restart_seen\n");
-  auto copies = test::RunGpuforensics({"sql", out, "SELECT count(*) FROM events WHERE message LIKE 'Started nvidia-k8s%'"});
-  CHECK(copies.out == "count(*)\n2\n");
+  auto timeline = test::RunGpuforensics({"timeline", out, "--all", "--format", "jsonl"});
+  std::string unit_lines;
+  int started_lines = 0;
+  std::istringstream rows(timeline.out);
+  for (std::string row; std::getline(rows, row);) {
+    json event = json::parse(row);
+    if (event["message"].get<std::string>().rfind("Started nvidia-k8s", 0) == 0) ++started_lines;
+    if (event["artifact"] != "journal.nvidia_device_plugin") continue;
+    unit_lines += event["source"].get<std::string>() + " " +
+                  (event["milestone"].is_null() ? "-" : event["milestone"].get<std::string>()) + "\n";
+  }
+  CHECK(unit_lines == "systemd plugin_service_started\nplugin plugin_nvml_init_failed\nsystemd -\n"
+                      "systemd plugin_service_started\nplugin -\nplugin plugin_registered\n"
+                      "plugin plugin_kubelet_restart_seen\n");
+  CHECK(started_lines == 2);
   auto starts = test::RunGpuforensics({"sql", out,
       "SELECT count(*) FROM events WHERE milestone = 'plugin_service_started'"});
   CHECK(starts.out == "count(*)\n2\n");

@@ -1,0 +1,28 @@
+// How each journal entry and each device-plugin log line is placed on the
+// timeline, as SQL: one SELECT per source whose columns are those of the
+// events table (schema/events.sql) less event_id, with :bundle to bind.
+//
+// The lines are not copied into events: BuildTimeline stores the few that
+// mark a milestone (milestone IS NOT NULL), and reading the whole timeline
+// merges the rest from these same queries. Both need the bundle's boot
+// events stored first: a line is placed and given its boot through them.
+#ifndef GPUF_ANALYZER_TIMELINE_LINES_H_
+#define GPUF_ANALYZER_TIMELINE_LINES_H_
+
+#include <string_view>
+
+namespace gpuf {
+
+// The columns both queries return, in order.
+extern const std::string_view kTimelineLineColumns;
+
+// Journal entries, once each: PID 1's lines about a unit are in both the
+// systemd slice and the unit's own slice.
+extern const std::string_view kJournalTimelineLines;
+
+// Lines of the device plugin's logs that have a time.
+extern const std::string_view kPluginTimelineLines;
+
+}  // namespace gpuf
+
+#endif  // GPUF_ANALYZER_TIMELINE_LINES_H_

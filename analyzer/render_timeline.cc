@@ -1,7 +1,6 @@
 #include "analyzer/render_timeline.h"
 
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "analyzer/render_text.h"
 #include "common/time_format.h"
@@ -37,38 +36,26 @@ nlohmann::ordered_json RowJson(const TimelineRow& r) {
 
 }  // namespace
 
-std::string RenderTimelineText(const std::vector<TimelineRow>& rows, const DisplayZone& zone) {
-  std::ostringstream out;
-  for (const auto& r : rows) {
-    std::string since = r.since_boot_ns ? FormatOffset(*r.since_boot_ns) : "";
-    std::string boot = r.boot_offset ? "boot " + std::to_string(*r.boot_offset) : "boot ?";
-    out << zone.Format(r.time_ns) << "  " << boot << "  " << since << "  " << r.source;
-    if (!r.milestone.empty()) out << "  [" << r.milestone << "]";
-    out << "  " << r.message << "\n";
-  }
-  return out.str();
+std::string TimelineTextLine(const TimelineRow& r, const DisplayZone& zone) {
+  std::string since = r.since_boot_ns ? FormatOffset(*r.since_boot_ns) : "";
+  std::string boot = r.boot_offset ? "boot " + std::to_string(*r.boot_offset) : "boot ?";
+  std::string line = zone.Format(r.time_ns) + "  " + boot + "  " + since + "  " + r.source;
+  if (!r.milestone.empty()) line += "  [" + r.milestone + "]";
+  return line + "  " + r.message + "\n";
 }
 
-std::string RenderTimelineJsonl(const std::vector<TimelineRow>& rows) {
-  std::string out;
-  for (const auto& r : rows) {
-    out += RowJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    out += "\n";
-  }
-  return out;
+std::string TimelineJsonLine(const TimelineRow& r) {
+  return RowJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-std::string RenderTimelineCsv(const std::vector<TimelineRow>& rows) {
-  std::string out = "datetime,timestamp_desc,message,timestamp,source,milestone,boot_offset,time_source,artifact,line,"
-                    "container_id\n";
-  for (const auto& r : rows) {
-    out += CsvField(FormatRfc3339Utc(r.time_ns)) + "," + CsvField(r.timestamp_desc) + "," + CsvField(r.message) +
-           "," + std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(r.milestone) + "," +
-           (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
-           CsvField(r.artifact) + "," + (r.line ? std::to_string(*r.line) : "") + "," + CsvField(r.container_id) +
-           "\n";
-  }
-  return out;
+const char kTimelineCsvHeader[] =
+    "datetime,timestamp_desc,message,timestamp,source,milestone,boot_offset,time_source,artifact,line,container_id\n";
+
+std::string TimelineCsvLine(const TimelineRow& r) {
+  return CsvField(FormatRfc3339Utc(r.time_ns)) + "," + CsvField(r.timestamp_desc) + "," + CsvField(r.message) + "," +
+         std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(r.milestone) + "," +
+         (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
+         CsvField(r.artifact) + "," + (r.line ? std::to_string(*r.line) : "") + "," + CsvField(r.container_id) + "\n";
 }
 
 }  // namespace gpuf

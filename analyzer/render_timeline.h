@@ -6,16 +6,17 @@
 #define GPUF_ANALYZER_RENDER_TIMELINE_H_
 
 #include <string>
-#include <vector>
 
 #include "analyzer/display_zone.h"
 #include "analyzer/timeline_view.h"
 
 namespace gpuf {
 
-std::string RenderTimelineText(const std::vector<TimelineRow>& rows, const DisplayZone& zone);
-std::string RenderTimelineJsonl(const std::vector<TimelineRow>& rows);
-std::string RenderTimelineCsv(const std::vector<TimelineRow>& rows);
+// One row as a line of each format, its newline included; CSV has a header.
+std::string TimelineTextLine(const TimelineRow& r, const DisplayZone& zone);
+std::string TimelineJsonLine(const TimelineRow& r);
+std::string TimelineCsvLine(const TimelineRow& r);
+extern const char kTimelineCsvHeader[];
 
 }  // namespace gpuf
 

@@ -23,7 +23,8 @@ std::string AllEvents() {
 
 }  // namespace
 
-Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, bool milestones_only) {
+Status ForEachTimelineRow(Database& db, int64_t bundle_id, bool milestones_only,
+                          const std::function<Status(const TimelineRow&)>& row) {
   // The few milestones come through their partial index and are sorted.
   std::string events = milestones_only
       ? "SELECT *, 0 AS tie FROM events WHERE bundle_id = :bundle AND milestone IS NOT NULL"
@@ -42,7 +43,6 @@ Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, b
       "LEFT JOIN boot_starts s ON s.boot_offset = e.boot_offset" + order;
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
   s.BindNamed(":bundle", bundle_id);
-  std::vector<TimelineRow> rows;
   while (s.Step()) {
     TimelineRow r;
     r.time_ns = s.ColumnInt(0);
@@ -56,9 +56,17 @@ Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, b
     if (!s.ColumnIsNull(8)) r.line = s.ColumnInt(8);
     r.container_id = s.ColumnText(9);
     r.message = s.ColumnText(10);
-    rows.push_back(std::move(r));
+    GPUF_RETURN_IF_ERROR(row(r));
   }
-  GPUF_RETURN_IF_ERROR(s.status());
+  return s.status();
+}
+
+Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, bool milestones_only) {
+  std::vector<TimelineRow> rows;
+  GPUF_RETURN_IF_ERROR(ForEachTimelineRow(db, bundle_id, milestones_only, [&](const TimelineRow& r) {
+    rows.push_back(r);
+    return Status::Ok();
+  }));
   return rows;
 }
 

@@ -4,6 +4,7 @@
 #define GPUF_ANALYZER_TIMELINE_VIEW_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,11 @@ struct Interval {
   double seconds = 0;
 };
 
+// Hands each row to `row` in time order, without holding them: every event
+// of a bundle is millions of rows. Stops at the first error `row` returns.
+Status ForEachTimelineRow(Database& db, int64_t bundle_id, bool milestones_only,
+                          const std::function<Status(const TimelineRow&)>& row);
+// All rows at once: for the milestones, a few dozen.
 Result<std::vector<TimelineRow>> ReadTimeline(Database& db, int64_t bundle_id, bool milestones_only);
 Result<std::vector<Interval>> ReadIntervals(Database& db, int64_t bundle_id);
 

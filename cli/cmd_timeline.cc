@@ -52,12 +52,16 @@ int RunTimeline(const std::vector<std::string>& args) {
   if (!loaded.ok()) return ReportFailure("timeline", loaded.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
   if (!zone.ok()) return ReportFailure("timeline", zone.status());
-  auto rows = ReadTimeline(*db, loaded->bundle_id, /*milestones_only=*/v.count("all") == 0);
-  if (!rows.ok()) return ReportFailure("timeline", rows.status());
-  std::string out = format == "jsonl" ? RenderTimelineJsonl(*rows)
-                    : format == "csv" ? RenderTimelineCsv(*rows)
-                                      : RenderTimelineText(*rows, *zone);
-  WriteStdout(out);
+  // Written as read: the whole timeline of a big bundle is millions of lines.
+  if (format == "csv") WriteStdout(kTimelineCsvHeader);
+  Status read = ForEachTimelineRow(*db, loaded->bundle_id, /*milestones_only=*/v.count("all") == 0,
+                                   [&](const TimelineRow& r) {
+    WriteStdout(format == "jsonl" ? TimelineJsonLine(r) : format == "csv" ? TimelineCsvLine(r)
+                                                                           : TimelineTextLine(r, *zone));
+    // A reader that went away (`| head`) ends the work, not only the writing.
+    return std::ferror(stdout) ? Status::IoError("writing to stdout") : Status::Ok();
+  });
+  if (!read.ok() && !std::ferror(stdout)) return ReportFailure("timeline", read);
   return kExitOk;
 }
 

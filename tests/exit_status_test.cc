@@ -134,6 +134,11 @@ TEST_CASE("exit status: a failed write to stdout is 74, and a NUL in the node na
                                 kSeed});
   CHECK(full.exit_code == 74);
   CHECK(full.err == "gpuforensics analyze: writing to stdout: No space left on device\n");
+  // The timeline is written as it is read: the failure ends it with the same one line.
+  auto timeline = test::RunProcess({"/bin/sh", "-c", "exec \"$0\" timeline --all \"$1\" >/dev/full",
+                                    test::GpuforensicsBinary(), kSeed});
+  CHECK(timeline.exit_code == 74);
+  CHECK(timeline.err == "gpuforensics timeline: writing to stdout: No space left on device\n");
 
   const std::string nul = WithManifest(kHealthy, dir / "nul.tar.zst", [](json& m) {
     m["host"]["node_name"] = std::string("gpu-node\0evil", 13);

@@ -137,28 +137,31 @@ Status ReadKubelet(Database& db, int64_t bundle, ChainFacts& f) {
 // The plugin instance that matters is the one running at capture: events of
 // the boot at capture since the last plugin start (its container's, or its
 // unit's where it runs as a host service).
-constexpr char kSinceLastStart[] =
-    " FROM events WHERE bundle_id = :bundle AND boot_offset = 0 AND time_ns >= coalesce("
+constexpr char kSinceLastStartOfBoot0[] =
+    "boot_offset = 0 AND time_ns >= coalesce("
     "(SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 "
     " AND milestone IN ($milestone(plugin_container_started), $milestone(plugin_service_started))), 0)";
+
+std::string EventsSinceLastStart() {
+  return std::string(" FROM events WHERE bundle_id = :bundle AND ") + kSinceLastStartOfBoot0;
+}
 
 Status ReadPlugin(Database& db, int64_t bundle, ChainFacts& f) {
   // Whether the plugin wrote any line since its last start: asked as EXISTS,
   // which stops at the first line, where a count read every later event.
   // Its lines are not stored among the events: they are placed as the timeline places them.
   GPUF_ASSIGN_OR_RETURN(int64_t any, QueryInt(db,
-      "SELECT EXISTS (SELECT 1 FROM (" + std::string(kPluginTimelineLines) + ") WHERE boot_offset = 0 AND "
-      "time_ns >= coalesce((SELECT max(time_ns) FROM events WHERE bundle_id = :bundle AND boot_offset = 0 "
-      "AND milestone IN ($milestone(plugin_container_started), $milestone(plugin_service_started))), 0))", bundle));
+      "SELECT EXISTS (SELECT 1 FROM (" + std::string(kPluginTimelineLines) + ") WHERE " + kSinceLastStartOfBoot0 + ")",
+      bundle));
   f.plugin.logged = any != 0;
   GPUF_ASSIGN_OR_RETURN(f.plugin.nvml_failure, QueryText(db,
-      std::string("SELECT message") + kSinceLastStart +
+      "SELECT message" + EventsSinceLastStart() +
           " AND milestone = $milestone(plugin_nvml_init_failed) ORDER BY time_ns", bundle));
   GPUF_ASSIGN_OR_RETURN(f.plugin.healthy_signs, QueryInt(db,
-      std::string("SELECT count(*)") + kSinceLastStart +
+      "SELECT count(*)" + EventsSinceLastStart() +
           " AND milestone IN ($milestone(plugin_serving), $milestone(plugin_registered))", bundle));
   GPUF_ASSIGN_OR_RETURN(auto registered, QueryText(db,
-      std::string("SELECT max(time_ns)") + kSinceLastStart + " AND milestone = $milestone(plugin_registered)",
+      "SELECT max(time_ns)" + EventsSinceLastStart() + " AND milestone = $milestone(plugin_registered)",
       bundle));
   if (registered) f.plugin.registered_ns = std::stoll(*registered);
   GPUF_ASSIGN_OR_RETURN(auto unit, QueryText(db,

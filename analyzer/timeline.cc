@@ -105,10 +105,13 @@ SELECT :bundle, 'no boot start known: events are not assigned to boots'
 WHERE NOT EXISTS (SELECT 1 FROM temp.boots);
 )sql";
 
-// The lines that mark a milestone, stored as events of their own.
-std::string MilestoneLines(std::string_view lines) {
+// The lines that mark a milestone are stored as events of their own.
+constexpr std::string_view kHasMilestone = "milestone IS NOT NULL";
+
+// Stores the lines of `lines` that pass `condition` as events of their own.
+std::string StoreLines(std::string_view lines, std::string_view condition) {
   return "INSERT INTO events (" + std::string(kTimelineLineColumns) + ") SELECT " + std::string(kTimelineLineColumns) +
-         " FROM (" + std::string(lines) + ") WHERE milestone IS NOT NULL;\n";
+         " FROM (" + std::string(lines) + ") WHERE " + std::string(condition) + ";\n";
 }
 
 // Runs a script with :bundle bound in every statement.
@@ -195,44 +198,39 @@ class FirstPluginLine {
  public:
   static Result<FirstPluginLine> Prepare(Database& db, int64_t bundle_id) {
     GPUF_ASSIGN_OR_RETURN(Statement find, db.Prepare(
-        "SELECT l.artifact_id, l.line FROM log_lines l JOIN artifacts a USING (artifact_id) "
+        "SELECT l.artifact_id, l.line, l.time_ns, (SELECT e.event_id FROM events e "
+        "WHERE e.artifact_id = l.artifact_id AND e.line = l.line) FROM log_lines l JOIN artifacts a USING (artifact_id) "
         "WHERE a.bundle_id = :bundle AND l.time_ns >= (SELECT start_ns FROM temp.boots WHERE boot_offset = :boot) "
         "AND l.time_ns < coalesce((SELECT min(b.start_ns) FROM temp.boots b WHERE b.start_ns > "
         "(SELECT start_ns FROM temp.boots WHERE boot_offset = :boot)), 9223372036854775807) "
         "ORDER BY l.time_ns, l.rowid LIMIT 1"));
-    GPUF_ASSIGN_OR_RETURN(Statement stored, db.Prepare(
-        "SELECT event_id, time_ns FROM events WHERE artifact_id = :artifact AND line = :line"));
     GPUF_ASSIGN_OR_RETURN(Statement store, db.Prepare(
-        "INSERT INTO events (" + std::string(kTimelineLineColumns) + ") SELECT " + std::string(kTimelineLineColumns) +
-        " FROM (" + std::string(kPluginTimelineLines) + ") WHERE artifact_id = :artifact AND line = :line"));
-    return FirstPluginLine(std::move(find), std::move(stored), std::move(store), bundle_id);
+        StoreLines(kPluginTimelineLines, "artifact_id = :artifact AND line = :line")));
+    return FirstPluginLine(db, std::move(find), std::move(store), bundle_id);
   }
 
   Result<std::optional<Occurrence>> Of(int64_t boot) {
     find_.BindNamed(":bundle", bundle_id_).BindNamed(":boot", boot);
     bool found = find_.Step();
     int64_t artifact = found ? find_.ColumnInt(0) : 0, line = found ? find_.ColumnInt(1) : 0;
+    int64_t time_ns = found ? find_.ColumnInt(2) : 0;
+    std::optional<int64_t> stored;
+    if (found && !find_.ColumnIsNull(3)) stored = find_.ColumnInt(3);
     GPUF_RETURN_IF_ERROR(find_.status());
     find_.Reset();
     if (!found) return std::optional<Occurrence>();
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      stored_.BindNamed(":artifact", artifact).BindNamed(":line", line);
-      std::optional<Occurrence> event;
-      if (stored_.Step()) event = Occurrence{stored_.ColumnInt(0), stored_.ColumnInt(1)};
-      GPUF_RETURN_IF_ERROR(stored_.status());
-      stored_.Reset();
-      if (event || attempt == 1) return event;
-      store_.BindNamed(":bundle", bundle_id_).BindNamed(":artifact", artifact).BindNamed(":line", line);
-      GPUF_RETURN_IF_ERROR(store_.Run());
-    }
-    return std::optional<Occurrence>();
+    if (stored) return std::optional<Occurrence>(Occurrence{*stored, time_ns});
+    store_.BindNamed(":bundle", bundle_id_).BindNamed(":artifact", artifact).BindNamed(":line", line);
+    GPUF_RETURN_IF_ERROR(store_.Run());
+    return std::optional<Occurrence>(Occurrence{db_.LastInsertId(), time_ns});
   }
 
  private:
-  FirstPluginLine(Statement find, Statement stored, Statement store, int64_t bundle_id)
-      : find_(std::move(find)), stored_(std::move(stored)), store_(std::move(store)), bundle_id_(bundle_id) {}
+  FirstPluginLine(Database& db, Statement find, Statement store, int64_t bundle_id)
+      : db_(db), find_(std::move(find)), store_(std::move(store)), bundle_id_(bundle_id) {}
 
-  Statement find_, stored_, store_;
+  Database& db_;
+  Statement find_, store_;
   int64_t bundle_id_;
 };
 
@@ -268,8 +266,8 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 
 Status BuildTimeline(Database& db, int64_t bundle_id) {
   // Boots first: every line is placed through them.
-  const std::string scripts[] = {kBoots, kBootFromProcStat, kBootEvents, MilestoneLines(kJournalTimelineLines),
-                                 MilestoneLines(kPluginTimelineLines), kContainerEvents, kSocketEvents,
+  const std::string scripts[] = {kBoots, kBootFromProcStat, kBootEvents, StoreLines(kJournalTimelineLines, kHasMilestone),
+                                 StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
                                  kCollectionEvent, kAssignBoots, KernelPlacementWarnings(), kNoBootWarning};
   for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));

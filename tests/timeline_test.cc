@@ -13,6 +13,7 @@
 #include "analyzer/chain_verdict.h"
 #include "analyzer/display_zone.h"
 #include "analyzer/query.h"
+#include "analyzer/timeline.h"
 #include "analyzer/timeline_view.h"
 #include "tests/test_support.h"
 
@@ -144,6 +145,38 @@ TEST_CASE("timeline: an entry in two journal slices is one event that points at 
   REQUIRE(started.ok());
   REQUIRE(started->has_value());
   CHECK(**started == "journal.nvidia_persistenced:13");
+}
+
+TEST_CASE("timeline: without a container or unit start the plugin's first line of the boot starts it") {
+  Loaded s = LoadSample("healthy");
+  // The same bundle as if its runtime state had not been captured.
+  for (const char* sql : {"DELETE FROM containers WHERE is_plugin", "DELETE FROM intervals",
+                          "DELETE FROM timeline_warnings", "DELETE FROM events"}) {
+    REQUIRE(s.db.Exec(sql).ok());
+  }
+  REQUIRE(BuildTimeline(s.db, s.bundle_id).ok());
+  auto first = QueryText(s.db,
+      "SELECT l.artifact_id || ':' || l.line FROM log_lines l JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = :bundle AND l.time_ns >= (SELECT time_ns FROM events WHERE bundle_id = :bundle "
+      "AND milestone = 'boot' AND boot_offset = 0) ORDER BY l.time_ns, l.rowid LIMIT 1", s.bundle_id);
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  auto from = QueryText(s.db,
+      "SELECT e.artifact_id || ':' || e.line || ' ' || e.source FROM intervals i JOIN events e "
+      "ON e.event_id = i.from_event_id WHERE i.bundle_id = :bundle AND i.boot_offset = 0 "
+      "AND i.name = 'registration_after_plugin_start'", s.bundle_id);
+  REQUIRE(from.ok());
+  CHECK(from->value_or("") == **first + " plugin");
+  // Stored for the interval to refer to, the line is still on the whole timeline once.
+  auto all = ReadTimeline(s.db, s.bundle_id, /*milestones_only=*/false);
+  REQUIRE(all.ok());
+  auto stored = QueryText(s.db,
+      "SELECT e.line || ' ' || e.message FROM intervals i JOIN events e ON e.event_id = i.from_event_id "
+      "WHERE i.bundle_id = :bundle AND i.boot_offset = 0 AND i.name = 'registration_after_plugin_start'", s.bundle_id);
+  REQUIRE(stored.ok());
+  CHECK(std::count_if(all->begin(), all->end(), [&](const TimelineRow& r) {
+          return r.source == "plugin" && r.line && std::to_string(*r.line) + " " + r.message == stored->value_or("");
+        }) == 1);
 }
 
 TEST_CASE("chain verdict: the seed incident fails at the plugin's NVML init, registration and allocatable") {

@@ -1,7 +1,9 @@
 -- The timeline's marks, built after loading, with how each time was
 -- obtained: the boots, the plugin containers' starts and ends, the
 -- device-plugin socket files, the collection, and every journal entry or
--- plugin log line that marks a step of the GPU chain (see `milestone`).
+-- plugin log line that marks a step of the GPU chain (see `milestone`);
+-- where a boot shows no start of the plugin's container or unit, also the
+-- plugin's first line of that boot, which its intervals start from.
 -- The other lines stay in journal_entries and log_lines, not copied:
 -- `gpuforensics timeline --all` merges them in, placed and given their boot
 -- the same way (analyzer/timeline_lines.cc).

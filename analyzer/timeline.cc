@@ -32,6 +32,22 @@ WHERE a.bundle_id = :bundle AND a.name = $artifact(boot.proc_stat) AND l.text LI
 LIMIT 1;
 )sql";
 
+// The entries the timeline leaves out, as repeats of one before them
+// (schema/journal_copies.sql). Only a time two entries share can hide a
+// copy: finding those times reads journal_by_time once in order, where
+// probing the index for every entry cost a seek a line.
+constexpr char kJournalCopies[] = R"sql(
+INSERT INTO journal_copies (artifact_id, line)
+SELECT j.artifact_id, j.line
+FROM journal_entries j JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle
+  AND j.realtime_us IN (SELECT realtime_us FROM journal_entries GROUP BY realtime_us HAVING count(*) > 1)
+  AND EXISTS (SELECT 1 FROM journal_entries d
+              WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
+                AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
+                AND d.artifact_id IN (SELECT artifact_id FROM artifacts WHERE bundle_id = :bundle));
+)sql";
+
 constexpr char kBootEvents[] = R"sql(
 INSERT INTO events (bundle_id, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id, boot_offset,
                     milestone, message)
@@ -266,7 +282,8 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 
 Status BuildTimeline(Database& db, int64_t bundle_id) {
   // Boots first: every line is placed through them.
-  const std::string scripts[] = {kBoots, kBootFromProcStat, kBootEvents, StoreLines(kJournalTimelineLines, kHasMilestone),
+  const std::string scripts[] = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
+                                 StoreLines(kJournalTimelineLines, kHasMilestone),
                                  StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
                                  kCollectionEvent, kAssignBoots, KernelPlacementWarnings(), kNoBootWarning};
   for (const std::string& script : scripts) {

@@ -10,8 +10,7 @@ const std::string_view kTimelineLineColumns =
 // (journald may have stored it much later). An entry of no known boot (a
 // kubelet log file read as entries) gets the boot it falls in. Of the copies
 // of one entry (same boot, time and text) the one first in the bundle is
-// kept; finding the others through journal_by_time costs an index probe a
-// row, where grouping every row by its text sorted the whole journal.
+// kept: the others are in journal_copies.
 const std::string_view kJournalTimelineLines = R"sql(
 SELECT bundle_id, artifact_id, line, time_ns, 1000 AS precision_ns, timestamp_desc, time_source, source,
        CASE WHEN boot_offset IS NOT NULL THEN boot_id
@@ -62,10 +61,7 @@ FROM (SELECT :bundle AS bundle_id, j.artifact_id, j.line,
         -- The plugin's own lines in its unit's journal are placed from log_lines, while
         -- PID 1's lines about the unit stay journal lines.
         AND NOT (a.name = $artifact(journal.nvidia_device_plugin) AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
-        AND NOT EXISTS (SELECT 1 FROM journal_entries d
-                        WHERE d.realtime_us = j.realtime_us AND d.boot_id IS j.boot_id AND d.message = j.message
-                          AND (d.artifact_id, d.line) < (j.artifact_id, j.line)
-                          AND d.artifact_id IN (SELECT artifact_id FROM artifacts WHERE bundle_id = :bundle))) t
+        AND NOT EXISTS (SELECT 1 FROM journal_copies c WHERE c.artifact_id = j.artifact_id AND c.line = j.line)) t
 )sql";
 
 // Plugin lines know no boot: each gets the one it falls in.

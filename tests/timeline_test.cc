@@ -119,6 +119,14 @@ TEST_CASE("timeline: an entry in two journal slices is one event that points at 
       "WHERE a.bundle_id = :bundle GROUP BY j.boot_id, j.realtime_us, j.message HAVING count(*) > 1)", s.bundle_id);
   REQUIRE(copies.ok());
   CHECK(*copies > 0);
+  // Each repeat beyond the first is listed once in journal_copies.
+  auto repeats = QueryInt(s.db,
+      "SELECT sum(n - 1) FROM (SELECT count(*) AS n FROM journal_entries j JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = :bundle GROUP BY j.boot_id, j.realtime_us, j.message)", s.bundle_id);
+  auto listed = QueryInt(s.db, "SELECT count(*) FROM journal_copies", s.bundle_id);
+  REQUIRE(repeats.ok());
+  REQUIRE(listed.ok());
+  CHECK(*listed == *repeats);
   // Every event of the whole timeline, not only the stored marks.
   auto all = ReadTimeline(s.db, s.bundle_id, /*milestones_only=*/false);
   REQUIRE(all.ok());
@@ -151,7 +159,7 @@ TEST_CASE("timeline: without a container or unit start the plugin's first line o
   Loaded s = LoadSample("healthy");
   // The same bundle as if its runtime state had not been captured.
   for (const char* sql : {"DELETE FROM containers WHERE is_plugin", "DELETE FROM intervals",
-                          "DELETE FROM timeline_warnings", "DELETE FROM events"}) {
+                          "DELETE FROM timeline_warnings", "DELETE FROM journal_copies", "DELETE FROM events"}) {
     REQUIRE(s.db.Exec(sql).ok());
   }
   REQUIRE(BuildTimeline(s.db, s.bundle_id).ok());

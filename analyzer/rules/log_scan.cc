@@ -17,14 +17,25 @@ std::string IdList(const std::map<int64_t, LogScanner::Applicable>& by_artifact)
   return out;
 }
 
-// A scanned row: artifact, line, time, the matched text, and the line as
-// written when the matched text is a part of it.
-SelectionRow RecordOf(Statement& row) {
+// A container log line as written, CRI header included, where the loader
+// kept the member's lines: the evidence shows it rather than the message.
+constexpr char kLineAsWritten[] =
+    "SELECT text FROM artifact_lines WHERE artifact_id = ? AND stream IN ('content', 'stdout', 'stderr') "
+    "AND line = ? LIMIT 1";
+
+// A scanned row: artifact, line, time, and the matched text, or the line as
+// written (read for the rows that matched only) when the text is a part of it.
+SelectionRow RecordOf(Statement& row, Statement* as_written) {
   SelectionRow record;
   record.artifact_id = row.ColumnInt(0);
   record.line = row.ColumnInt(1);
   if (!row.ColumnIsNull(2)) record.time_ns = row.ColumnInt(2);
-  record.text = std::string(row.ColumnView(row.ColumnIsNull(4) ? 3 : 4));
+  if (as_written) {
+    as_written->Bind(1, record.artifact_id).Bind(2, record.line);
+    if (as_written->Step()) record.text = std::string(as_written->ColumnView(0));
+    as_written->Reset();
+  }
+  if (record.text.empty()) record.text = std::string(row.ColumnView(3));
   return record;
 }
 
@@ -111,19 +122,19 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
   }
   if (!journal.empty()) {
     GPUF_RETURN_IF_ERROR(ScanOrdered(db,
-        "SELECT artifact_id, line, realtime_us * 1000, message, NULL FROM journal_entries WHERE artifact_id IN (" +
-            IdList(journal) + ")", "artifact_id, line", journal));
+        "SELECT artifact_id, line, realtime_us * 1000, message FROM journal_entries WHERE artifact_id IN (" +
+            IdList(journal) + ")", "artifact_id, line", journal, nullptr));
   }
   if (!container.empty()) {
+    GPUF_ASSIGN_OR_RETURN(Statement as_written, db.Prepare(kLineAsWritten));
     GPUF_RETURN_IF_ERROR(ScanOrdered(db,
-        "SELECT l.artifact_id, l.line, l.time_ns, l.message, (SELECT a.text FROM artifact_lines a WHERE "
-        "a.artifact_id = l.artifact_id AND a.stream IN ('content', 'stdout', 'stderr') AND a.line = l.line LIMIT 1) "
-        "FROM log_lines l WHERE l.artifact_id IN (" + IdList(container) + ")", "l.artifact_id, l.line", container));
+        "SELECT artifact_id, line, time_ns, message FROM log_lines WHERE artifact_id IN (" + IdList(container) + ")",
+        "artifact_id, line", container, &as_written));
   }
   if (!other.empty()) {
     GPUF_RETURN_IF_ERROR(ScanQuery(db,
-        "SELECT artifact_id, line, NULL, text, NULL FROM artifact_lines WHERE artifact_id IN (" + IdList(other) +
-            ") ORDER BY artifact_id, stream, line", other, false).status());
+        "SELECT artifact_id, line, NULL, text FROM artifact_lines WHERE artifact_id IN (" + IdList(other) +
+            ") ORDER BY artifact_id, stream, line", other, false, nullptr).status());
   }
   return Status::Ok();
 }
@@ -134,25 +145,26 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
 // order), what that pass matched is undone and the lines are read sorted:
 // which matches are kept past the cap depends on the order.
 Status LogScanner::ScanOrdered(Database& db, const std::string& select, const std::string& order,
-                               const std::map<int64_t, Applicable>& by_artifact) {
+                               const std::map<int64_t, Applicable>& by_artifact, Statement* as_written) {
   auto matches_before = matches_;
   LogScanStats stats_before = stats_;
-  GPUF_ASSIGN_OR_RETURN(bool in_order, ScanQuery(db, select + " ORDER BY rowid", by_artifact, true));
+  GPUF_ASSIGN_OR_RETURN(bool in_order, ScanQuery(db, select + " ORDER BY rowid", by_artifact, true, as_written));
   if (in_order) return Status::Ok();
   matches_ = std::move(matches_before);
   stats_ = stats_before;
-  return ScanQuery(db, select + " ORDER BY " + order, by_artifact, false).status();
+  return ScanQuery(db, select + " ORDER BY " + order, by_artifact, false, as_written).status();
 }
 
 Result<bool> LogScanner::ScanQuery(Database& db, const std::string& sql,
-                                   const std::map<int64_t, Applicable>& by_artifact, bool in_table_order) {
+                                   const std::map<int64_t, Applicable>& by_artifact, bool in_table_order,
+                                   Statement* as_written) {
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
   std::pair<int64_t, int64_t> last{INT64_MIN, INT64_MIN};
   while (s.Step()) {
     std::pair<int64_t, int64_t> at{s.ColumnInt(0), s.ColumnInt(1)};
     if (in_table_order && at < last) return false;
     last = at;
-    MatchRecord(by_artifact.at(at.first), s);
+    MatchRecord(by_artifact.at(at.first), s, as_written);
   }
   GPUF_RETURN_IF_ERROR(s.status());
   return true;
@@ -188,7 +200,7 @@ bool LogScanner::MayMatch(const Applicable& applicable, std::string_view subject
 }
 
 // The row is read in place: most lines match nothing and are never copied.
-void LogScanner::MatchRecord(const Applicable& applicable, Statement& row) {
+void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, Statement* as_written) {
   ++stats_.lines;
   std::string_view subject = row.ColumnView(3);
   if (!MayMatch(applicable, subject)) return;
@@ -214,7 +226,7 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row) {
       ++stats_.dropped;
       continue;
     }
-    SelectionRow match = RecordOf(row);
+    SelectionRow match = RecordOf(row, as_written);
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
       const re2::StringPiece& g = groups[index];
       match.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);

@@ -71,14 +71,16 @@ class LogScanner {
   };
   Applicable ApplicableTo(const std::string& name) const;
   // A source's lines ordered by artifact and line: `order` is the ORDER BY
-  // that guarantees it.
+  // that guarantees it. `select` reads artifact, line, time and text;
+  // `as_written`, when given, finds a matched line as written by artifact
+  // and line.
   Status ScanOrdered(Database& db, const std::string& select, const std::string& order,
-                     const std::map<int64_t, Applicable>& by_artifact);
+                     const std::map<int64_t, Applicable>& by_artifact, Statement* as_written);
   // Reads `sql` to the end; false when `in_table_order` and a row came before
   // the one read last.
   Result<bool> ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact,
-                         bool in_table_order);
-  void MatchRecord(const Applicable& applicable, Statement& row);
+                         bool in_table_order, Statement* as_written);
+  void MatchRecord(const Applicable& applicable, Statement& row, Statement* as_written);
   // True when FilteredRE2 lets one of `applicable` through for `subject`.
   bool MayMatch(const Applicable& applicable, std::string_view subject);
 

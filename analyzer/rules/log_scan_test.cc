@@ -78,6 +78,43 @@ TEST_CASE("LogScanner: the prefilter reads patterns as RE2 does, escapes and cas
   }
 }
 
+TEST_CASE("LogScanner: a matched container log line is shown as written where its member's lines were kept") {
+  Database db = JournalWithRowsInOrder({});
+  // Two pod logs: the first kept as lines too (artifact_lines), the second too large to be.
+  for (int id : {8, 9}) {
+    REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
+                    "duration_ns, status, timed_out, abandoned, truncated, redactions) VALUES (" + std::to_string(id) +
+                    ", 1, 'plugin.log', 'p" + std::to_string(id) + "', 'file', 'host', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+    for (int line : {1, 2}) {
+      std::string message = line == 1 ? "Loading NVML" : "Failed to initialize NVML: Unknown Error";
+      REQUIRE(db.Exec("INSERT INTO log_lines (artifact_id, line, time_ns, message) VALUES (" + std::to_string(id) +
+                      ", " + std::to_string(line) + ", " + std::to_string(line) + ", '" + message + "')").ok());
+      if (id == 8) {
+        REQUIRE(db.Exec("INSERT INTO artifact_lines (artifact_id, stream, line, text) VALUES (8, 'content', " +
+                        std::to_string(line) + ", '2026-01-01T00:00:0" + std::to_string(line) +
+                        "Z stderr F " + message + "')").ok());
+      }
+    }
+  }
+  Selection nvml;
+  nvml.name = "nvml";
+  nvml.sources = {"plugin.log"};
+  nvml.pattern = R"(Failed to initialize NVML: (?P<why>.+))";
+  LogScanner scanner;
+  scanner.Add(0, nvml);
+  REQUIRE(scanner.Compile().ok());
+  auto artifacts = ArtifactIndex::Load(db, 1);
+  REQUIRE(artifacts.ok());
+  REQUIRE(scanner.Scan(db, *artifacts).ok());
+  const auto& rows = scanner.Matches(0, "nvml");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].artifact_id == 8);
+  CHECK(rows[0].text == "2026-01-01T00:00:02Z stderr F Failed to initialize NVML: Unknown Error");
+  CHECK(rows[0].Field("why") == "Unknown Error");
+  CHECK(rows[1].artifact_id == 9);
+  CHECK(rows[1].text == "Failed to initialize NVML: Unknown Error");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

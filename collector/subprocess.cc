@@ -56,27 +56,40 @@ void CloseStream(Stream& s) {
   s.fd = -1;
 }
 
+// The child's stdout holds 1 MiB rather than 64 KiB, and when a read finds
+// less than 64 KiB waiting we let 1 ms pass before the next: a child that
+// writes GBs in small pieces (journalctl) otherwise woke us for each piece,
+// and the switches between the two cost more than the reading. The pipe
+// keeps the writer going meanwhile; a small probe ends 1 ms later at most.
+constexpr int kLargePipeBytes = 1 << 20;
+constexpr size_t kGatherBelowBytes = 1 << 16;
+constexpr useconds_t kGatherMicros = 1000;
+
 // Reads what the pipe holds now, at most a few MiB per call so that a
-// flooding child cannot keep us from checking the deadline.
-void DrainAvailable(Stream& s) {
+// flooding child cannot keep us from checking the deadline. Returns the
+// bytes read.
+size_t DrainAvailable(Stream& s) {
   char buf[1 << 16];
+  size_t read_bytes = 0;
   for (int round = 0; round < 64 && s.fd >= 0; ++round) {
     ssize_t n = read(s.fd, buf, sizeof buf);
     if (n > 0) {
       // A failed write to our own staging file loses output, not the run;
       // the sink keeps its count of what it stored.
       (void)s.sink->Write(std::string_view(buf, static_cast<size_t>(n)));
+      read_bytes += static_cast<size_t>(n);
       continue;
     }
     if (n == 0) {
       CloseStream(s);
-      return;
+      return read_bytes;
     }
     if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return read_bytes;
     CloseStream(s);
-    return;
+    return read_bytes;
   }
+  return read_bytes;
 }
 
 }  // namespace
@@ -163,6 +176,7 @@ CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
 
   Stream streams[2] = {{out_pipe[0], &out}, {err_pipe[0], &err}};
   for (auto& s : streams) fcntl(s.fd, F_SETFL, O_NONBLOCK);
+  fcntl(out_pipe[0], F_SETPIPE_SZ, kLargePipeBytes);  // refused above pipe-max-size: the default stays
 
   enum class Phase { kRunning, kTerminating, kKilling } phase = Phase::kRunning;
   bool reaped = false;
@@ -212,7 +226,9 @@ CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
     } else {
       usleep(static_cast<useconds_t>(timeout_ms) * 1000);
     }
-    for (auto& s : streams) DrainAvailable(s);
+    size_t drained = 0;
+    for (auto& s : streams) drained += DrainAvailable(s);
+    if (drained > 0 && drained < kGatherBelowBytes && !reaped) usleep(kGatherMicros);
   }
 
   // Nothing we started may outlive the probe: sweep the group (a daemonised

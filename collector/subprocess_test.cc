@@ -82,6 +82,17 @@ TEST_CASE("RunCommand: a flood is capped and counted") {
   CHECK(r.dropped == 63LL * (1 << 20));
 }
 
+TEST_CASE("RunCommand: output written in many small pieces, with stderr between, arrives whole and in order") {
+  // Small writes are gathered between reads (subprocess.cc); none may be lost or reordered.
+  Run r = RunSh("i=0; while [ $i -lt 3000 ]; do echo \"line $i\"; i=$((i+1)); "
+                "[ $((i % 1000)) -eq 0 ] && echo \"err $i\" >&2; done", 30);
+  CHECK(r.outcome.exit_code == 0);
+  std::string expected;
+  for (int i = 0; i < 3000; ++i) expected += "line " + std::to_string(i) + "\n";
+  CHECK(r.out == expected);
+  CHECK(r.err == "err 1000\nerr 2000\nerr 3000\n");
+}
+
 TEST_CASE("RunCommand: a missing executable is a start error, not a crash") {
   test::TempDir dir;
   CappedFile out(dir / "out", 100, KeepMode::kHead), err(dir / "err", 100, KeepMode::kHead);

@@ -1,6 +1,7 @@
 #include "analyzer/rules/log_scan.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "analyzer/member_loaders.h"
@@ -216,6 +217,7 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, State
     }
   }
   std::sort(hits.begin(), hits.end());
+  std::optional<SelectionRow> record;  // read once, for the first kept match
   for (int p : hits) {
     if (!std::binary_search(applicable.patterns.begin(), applicable.patterns.end(), p)) continue;
     const RE2& re = *patterns_[p].re;
@@ -226,7 +228,8 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, State
       ++stats_.dropped;
       continue;
     }
-    SelectionRow match = RecordOf(row, as_written);
+    if (!record) record = RecordOf(row, as_written);
+    SelectionRow match = *record;
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
       const re2::StringPiece& g = groups[index];
       match.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);

@@ -25,17 +25,22 @@ Database JournalWithRowsInOrder(const std::vector<int>& lines) {
   return std::move(*db);
 }
 
+// Adds `selection` as rule 0's, then scans bundle 1 of `db`.
+void ScanFor(LogScanner& scanner, Database& db, const Selection& selection) {
+  scanner.Add(0, selection);
+  REQUIRE(scanner.Compile().ok());
+  auto artifacts = ArtifactIndex::Load(db, 1);
+  REQUIRE(artifacts.ok());
+  REQUIRE(scanner.Scan(db, *artifacts).ok());
+}
+
 std::vector<int64_t> MatchedLines(Database& db) {
   Selection xid;
   xid.name = "xid";
   xid.sources = {"journal.kernel"};
   xid.pattern = R"(NVRM: Xid (?P<code>\d+))";
   LogScanner scanner;
-  scanner.Add(0, xid);
-  REQUIRE(scanner.Compile().ok());
-  auto artifacts = ArtifactIndex::Load(db, 1);
-  REQUIRE(artifacts.ok());
-  REQUIRE(scanner.Scan(db, *artifacts).ok());
+  ScanFor(scanner, db, xid);
   std::vector<int64_t> lines;
   for (const auto& row : scanner.Matches(0, "xid")) {
     lines.push_back(*row.line);
@@ -69,11 +74,7 @@ TEST_CASE("LogScanner: the prefilter reads patterns as RE2 does, escapes and cas
     xid.sources = {"journal.kernel"};
     xid.pattern = pattern;
     LogScanner scanner;
-    scanner.Add(0, xid);
-    REQUIRE(scanner.Compile().ok());
-    auto artifacts = ArtifactIndex::Load(db, 1);
-    REQUIRE(artifacts.ok());
-    REQUIRE(scanner.Scan(db, *artifacts).ok());
+    ScanFor(scanner, db, xid);
     CHECK_MESSAGE(scanner.Matches(0, "xid").size() == 2, pattern);
   }
 }
@@ -101,11 +102,7 @@ TEST_CASE("LogScanner: a matched container log line is shown as written where it
   nvml.sources = {"plugin.log"};
   nvml.pattern = R"(Failed to initialize NVML: (?P<why>.+))";
   LogScanner scanner;
-  scanner.Add(0, nvml);
-  REQUIRE(scanner.Compile().ok());
-  auto artifacts = ArtifactIndex::Load(db, 1);
-  REQUIRE(artifacts.ok());
-  REQUIRE(scanner.Scan(db, *artifacts).ok());
+  ScanFor(scanner, db, nvml);
   const auto& rows = scanner.Matches(0, "nvml");
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].artifact_id == 8);

@@ -12,6 +12,7 @@
 
 #include "common/file_io.h"
 #include "common/time_format.h"
+#include "common/work_dir.h"
 
 #include "analyzer/schema_sql.h"
 #include "analyzer/sql_vocabulary.h"
@@ -31,6 +32,12 @@ void ConfigureSqliteOnce() {
   static std::once_flag once;
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
+
+// How long a commit waits for a reader's read to end, and a reader for a
+// commit: the reader's longest read is one pass over the bundle's lines.
+constexpr int kReaderWaitMs = 10 * 60 * 1000;
+// The reader reads each table once, in order: a small cache serves it.
+constexpr char kReaderPragmas[] = "PRAGMA cache_size=-4096;";
 
 }  // namespace
 
@@ -135,6 +142,10 @@ std::string_view Statement::ColumnView(int column) const {
 bool Statement::ColumnIsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
 Result<Database> Database::Create(const std::string& path) {
+  if (path == kScratchDatabase) {
+    auto scratch = CreateScratch();
+    if (scratch.ok()) return scratch;
+  }
   GPUF_ASSIGN_OR_RETURN(Database database, CreateBare(path));
   // A 64 MiB page cache: what a scratch database holds in memory at most
   // (SQLite's default is 2 MiB). Pages of 64 KiB (the default is 4 KiB): a
@@ -161,6 +172,44 @@ Result<Database> Database::CreateBare(const std::string& path) {
   Database database(db);
   GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
   return database;
+}
+
+// The file is named only while its two connections are opened; then it is
+// unlinked and goes with the last of them, as SQLite's own temporary files do.
+Result<Database> Database::CreateScratch() {
+  GPUF_ASSIGN_OR_RETURN(WorkDir dir, WorkDir::Create("", "gpuforensics-db-"));
+  const std::string path = dir / "scratch.sqlite";
+  GPUF_ASSIGN_OR_RETURN(Database database, Create(path));
+  GPUF_ASSIGN_OR_RETURN(Database reader, ConnectReader(path));
+  database.scratch_reader_ = std::make_unique<Database>(std::move(reader));
+  sqlite3_busy_timeout(database.db_, kReaderWaitMs);
+  return database;
+}
+
+Result<Database> Database::ConnectReader(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Status::IoError("opening a reader of database '" + path + "'", message);
+  }
+  Database reader(db);
+  sqlite3_busy_timeout(db, kReaderWaitMs);
+  GPUF_RETURN_IF_ERROR(reader.Exec(kReaderPragmas));
+  return reader;
+}
+
+Result<Database> Database::OpenReader() {
+  if (scratch_reader_) {
+    Database reader = std::move(*scratch_reader_);
+    scratch_reader_.reset();
+    return reader;
+  }
+  const char* file = sqlite3_db_filename(db_, "main");
+  if (file == nullptr || *file == '\0') return Status::NotFound("a reader of a database without a file");
+  GPUF_ASSIGN_OR_RETURN(Database reader, ConnectReader(file));
+  sqlite3_busy_timeout(db_, kReaderWaitMs);
+  return reader;
 }
 
 Result<Database> Database::OpenReadOnly(const std::string& path) {
@@ -264,7 +313,8 @@ Status Database::RestrictToReads() {
   return Status::Ok();
 }
 
-Database::Database(Database&& other) noexcept : db_(other.db_), deadline_ns_(std::move(other.deadline_ns_)) {
+Database::Database(Database&& other) noexcept
+    : db_(other.db_), deadline_ns_(std::move(other.deadline_ns_)), scratch_reader_(std::move(other.scratch_reader_)) {
   other.db_ = nullptr;
 }
 

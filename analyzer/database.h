@@ -66,9 +66,12 @@ class Statement {
   Status status_;
 };
 
-// A private database on disk that SQLite deletes when it is closed. Pages
-// beyond the page cache are written out, so memory stays bounded by the
-// cache however large the bundle; ":memory:" keeps every page in RAM.
+// A private database on disk, deleted when it is closed. Pages beyond the
+// page cache are written out, so memory stays bounded by the cache however
+// large the bundle; ":memory:" keeps every page in RAM. Its file is made in
+// a private directory of $TMPDIR (else /tmp) and unlinked as soon as it and
+// its reader (Database::OpenReader) are open; where that directory cannot
+// be made, SQLite's own temporary file is used, without a reader.
 inline constexpr char kScratchDatabase[] = "";
 
 // What a database this tool writes says it is (PRAGMA application_id, the
@@ -112,6 +115,13 @@ class Database {
   static Result<Database> CreateBare(const std::string& path);
   // An existing database, read-only. NotFound / BadInput when it is not one.
   static Result<Database> OpenReadOnly(const std::string& path);
+  // A second, read-only connection onto this database's file, for another
+  // thread to read what this connection has committed while it goes on
+  // writing: this connection's next commit waits until the reader's read
+  // ends. A scratch database gives the one opened with it, once; a file
+  // opens one; ":memory:" and SQLite's own temporary file have none
+  // (NotFound).
+  Result<Database> OpenReader();
   Database(Database&& other) noexcept;
   ~Database();
   Database(const Database&) = delete;
@@ -138,8 +148,11 @@ class Database {
 
  private:
   explicit Database(sqlite3* db);
+  static Result<Database> CreateScratch();
+  static Result<Database> ConnectReader(const std::string& path);
   sqlite3* db_;
   std::unique_ptr<int64_t> deadline_ns_;  // 0: none; heap-held, the handler keeps its address
+  std::unique_ptr<Database> scratch_reader_;  // until OpenReader hands it out
 };
 
 inline constexpr char kInterruptedMessage[] = "interrupted";

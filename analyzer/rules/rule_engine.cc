@@ -84,33 +84,30 @@ void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& ev
   }
 }
 
-Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& set) {
+// The rules whose required artifacts are usable, by index in `set`.
+std::vector<size_t> Evaluable(const RuleSet& set, const ArtifactIndex& artifacts) {
+  std::vector<size_t> evaluable;
+  for (size_t i = 0; i < set.rules.size(); ++i) {
+    if (artifacts.Unmet(set.rules[i].required_artifacts).empty()) evaluable.push_back(i);
+  }
+  return evaluable;
+}
+
+Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& set, ScannedLogs scanned) {
   RuleRunSummary summary;
-  GPUF_ASSIGN_OR_RETURN(ArtifactIndex artifacts, ArtifactIndex::Load(db, bundle_id));
+  const ArtifactIndex& artifacts = scanned.artifacts;
+  const LogScanner& scanner = *scanned.scanner;
   GPUF_ASSIGN_OR_RETURN(BootClock clock, BootClock::Load(db, bundle_id));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   std::map<std::string, Evaluation> evaluations;
-  std::vector<size_t> evaluable;
-  LogScanner scanner;
-  for (size_t i = 0; i < set.rules.size(); ++i) {
-    const Rule& rule = set.rules[i];
+  for (const auto& rule : set.rules) {
     std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
-    if (!unmet.empty()) {
-      evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
-      continue;
-    }
-    evaluable.push_back(i);
-    for (const auto& s : rule.selections) {
-      if (s.kind == Selection::Kind::kLog) scanner.Add(i, s);
-    }
+    if (!unmet.empty()) evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
   }
-  int64_t scan_start = MonotonicNowNs();
-  GPUF_RETURN_IF_ERROR(scanner.Compile());
-  GPUF_RETURN_IF_ERROR(scanner.Scan(db, artifacts));
-  summary.scan_ns = MonotonicNowNs() - scan_start;
+  summary.scan_ns = scanned.scan_ns;
   summary.scan = scanner.stats();
 
-  for (size_t i : evaluable) {
+  for (size_t i : Evaluable(set, artifacts)) {
     int64_t start = MonotonicNowNs();
     GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, set.rules[i], i, scanner, artifacts, clock));
     e.run.elapsed_ns = MonotonicNowNs() - start;
@@ -148,10 +145,31 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
 
 }  // namespace
 
-Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules) {
+Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules) {
+  ScannedLogs scanned;
+  GPUF_ASSIGN_OR_RETURN(scanned.artifacts, ArtifactIndex::Load(db, bundle_id));
+  scanned.scanner = std::make_unique<LogScanner>();
+  for (size_t i : Evaluable(rules, scanned.artifacts)) {
+    for (const auto& s : rules.rules[i].selections) {
+      if (s.kind == Selection::Kind::kLog) scanned.scanner->Add(i, s);
+    }
+  }
+  int64_t start = MonotonicNowNs();
+  GPUF_RETURN_IF_ERROR(scanned.scanner->Compile());
+  GPUF_RETURN_IF_ERROR(scanned.scanner->Scan(db, scanned.artifacts));
+  scanned.scan_ns = MonotonicNowNs() - start;
+  return scanned;
+}
+
+Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules,
+                                  std::optional<ScannedLogs> scanned) {
   GPUF_RETURN_IF_ERROR(CheckRuleSqlFunctions(db));
+  if (!scanned) {
+    GPUF_ASSIGN_OR_RETURN(ScannedLogs here, ScanRuleLogs(db, bundle_id, rules));
+    scanned = std::move(here);
+  }
   GPUF_RETURN_IF_ERROR(db.Exec("SAVEPOINT gpuf_rules"));
-  auto result = Evaluate(db, bundle_id, rules);
+  auto result = Evaluate(db, bundle_id, rules, std::move(*scanned));
   if (!result.ok()) {
     // Leave nothing half-written; the original failure is what matters.
     (void)db.Exec("PRAGMA query_only = OFF");

@@ -22,12 +22,16 @@
 #define GPUF_ANALYZER_RULES_RULE_ENGINE_H_
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/database.h"
+#include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/differential.h"
 #include "analyzer/rules/finding.h"
+#include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/rules/scan_stats.h"
 #include "common/status.h"
@@ -43,12 +47,26 @@ struct RuleRunSummary {
   int64_t scan_ns = 0;            // the single pass over the log sources
 };
 
+// What the rules are evaluated against: the bundle's artifacts, and every
+// log pattern of the rules that can run matched in one pass over the log
+// sources (`rules` must outlive it). Only reads: it may run on another
+// connection (Database::OpenReader) while this one builds the timeline,
+// which changes none of the tables it reads.
+struct ScannedLogs {
+  ArtifactIndex artifacts;
+  std::unique_ptr<LogScanner> scanner;
+  int64_t scan_ns = 0;
+};
+Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules);
+
 // Fails when a folder cannot be read (NotFound) or the database fails
 // (Internal); problems of single rules are rule_runs rows, not failures.
 Result<RuleRunSummary> RunRules(Database& db, int64_t bundle_id, const std::vector<std::string>& rule_dirs);
 
-// The same with rules already read (rules test runs one rule at a time).
-Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules);
+// The same with rules already read (rules test runs one rule at a time),
+// and with their logs already scanned when `scanned` is given.
+Result<RuleRunSummary> RunRuleSet(Database& db, int64_t bundle_id, const RuleSet& rules,
+                                  std::optional<ScannedLogs> scanned = std::nullopt);
 
 }  // namespace gpuf
 

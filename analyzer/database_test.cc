@@ -1,0 +1,103 @@
+#include "analyzer/database.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+int64_t CountRows(Database& db, const std::string& table) {
+  auto s = db.Prepare("SELECT count(*) FROM " + table);
+  REQUIRE(s.ok());
+  REQUIRE(s->Step());
+  return s->ColumnInt(0);
+}
+
+// Sets $TMPDIR while it lives.
+class TmpdirAt {
+ public:
+  explicit TmpdirAt(const std::string& dir) {
+    const char* was = std::getenv("TMPDIR");
+    if (was) previous_ = was;
+    had_ = was != nullptr;
+    setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirAt() {
+    if (had_) setenv("TMPDIR", previous_.c_str(), 1);
+    else unsetenv("TMPDIR");
+  }
+
+ private:
+  std::string previous_;
+  bool had_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("Database: a scratch database leaves no file behind, and gives its reader once") {
+  test::TempDir tmp;
+  TmpdirAt tmpdir(tmp.path());
+  auto db = Database::Create(kScratchDatabase);
+  REQUIRE(db.ok());
+  // Both connections are open on a file that no directory names any more.
+  CHECK(std::filesystem::is_empty(tmp.path()));
+  REQUIRE(db->Exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);").ok());
+  auto reader = db->OpenReader();
+  REQUIRE(reader.ok());
+  CHECK(CountRows(*reader, "t") == 2);
+  CHECK_FALSE(db->OpenReader().ok());
+  // Only reads.
+  CHECK_FALSE(reader->Exec("INSERT INTO t VALUES (3)").ok());
+  CHECK(std::filesystem::is_empty(tmp.path()));
+}
+
+TEST_CASE("Database: without a private directory for its file, a scratch database has no reader") {
+  test::TempDir tmp;
+  TmpdirAt tmpdir(tmp.path() + "/absent");
+  auto db = Database::Create(kScratchDatabase);
+  REQUIRE(db.ok());
+  REQUIRE(db->Exec("CREATE TABLE t (x INTEGER)").ok());
+  auto reader = db->OpenReader();
+  REQUIRE_FALSE(reader.ok());
+  CHECK(reader.status().code() == Status::Code::kNotFound);
+}
+
+TEST_CASE("Database: an in-memory database has no reader") {
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  auto reader = db->OpenReader();
+  REQUIRE_FALSE(reader.ok());
+  CHECK(reader.status().code() == Status::Code::kNotFound);
+}
+
+TEST_CASE("Database: a reader sees what was committed, and a commit waits for its read to end") {
+  test::TempDir tmp;
+  auto db = Database::Create(tmp.path() + "/analysis.sqlite");
+  REQUIRE(db.ok());
+  REQUIRE(db->Exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);").ok());
+  auto reader = db->OpenReader();
+  REQUIRE(reader.ok());
+
+  REQUIRE(reader->Exec("BEGIN").ok());
+  CHECK(CountRows(*reader, "t") == 1);
+  REQUIRE(db->Exec("BEGIN; INSERT INTO t VALUES (2);").ok());
+  // Not committed: the reader still sees the load's rows only.
+  CHECK(CountRows(*reader, "t") == 1);
+  Status committed = Status::Internal("not run");
+  std::thread writer([&] { committed = db->Exec("COMMIT"); });
+  // The commit is held while the read lasts; the read goes on undisturbed.
+  CHECK(CountRows(*reader, "t") == 1);
+  REQUIRE(reader->Exec("COMMIT").ok());
+  writer.join();
+  CHECK(committed.ok());
+  CHECK(CountRows(*reader, "t") == 2);
+}
+
+}  // namespace gpuf

@@ -31,11 +31,20 @@ std::string ValueText(element value) {
   return ValueText(front);
 }
 
-std::optional<int64_t> IntOf(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18) {
-    return std::nullopt;
+std::optional<int64_t> IntOf(std::string_view text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
   }
-  return std::stoll(text);
+  return value;
+}
+
+// journalctl writes numbers as strings of digits: read in place, not copied.
+std::optional<int64_t> IntValue(element value) {
+  if (value.is_string()) return IntOf(std::string_view(value));
+  return IntOf(ValueText(value));
 }
 
 // The parser and a padded copy of the line, reused from line to line: the
@@ -70,15 +79,15 @@ std::optional<JournalEntry> ParseJournalJsonLine(std::string_view line) {
     std::string_view key = field.key;
     if (key.empty() || (key[0] != '_' && key[0] != 'M' && key[0] != 'U' && key[0] != 'S' && key[0] != 'P')) continue;
     if (key == "MESSAGE") e.message = ValueText(field.value);
-    else if (key == "__REALTIME_TIMESTAMP") e.realtime_us = IntOf(ValueText(field.value));
-    else if (key == "__MONOTONIC_TIMESTAMP") e.monotonic_us = IntOf(ValueText(field.value));
-    else if (key == "_SOURCE_MONOTONIC_TIMESTAMP") e.source_monotonic_us = IntOf(ValueText(field.value));
+    else if (key == "__REALTIME_TIMESTAMP") e.realtime_us = IntValue(field.value);
+    else if (key == "__MONOTONIC_TIMESTAMP") e.monotonic_us = IntValue(field.value);
+    else if (key == "_SOURCE_MONOTONIC_TIMESTAMP") e.source_monotonic_us = IntValue(field.value);
     else if (key == "_BOOT_ID") e.boot_id = ValueText(field.value);
     else if (key == "_SYSTEMD_UNIT") e.unit = ValueText(field.value);
     else if (key == "UNIT") about = ValueText(field.value);
     else if (key == "SYSLOG_IDENTIFIER") e.identifier = ValueText(field.value);
-    else if (key == "_PID") e.pid = IntOf(ValueText(field.value));
-    else if (key == "PRIORITY") e.priority = IntOf(ValueText(field.value));
+    else if (key == "_PID") e.pid = IntValue(field.value);
+    else if (key == "PRIORITY") e.priority = IntValue(field.value);
     else if (key == "_TRANSPORT") e.transport = ValueText(field.value);
   }
   if ((e.unit.empty() || e.unit == "init.scope") && !about.empty()) e.unit = about;

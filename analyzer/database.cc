@@ -60,6 +60,11 @@ Statement& Statement::Bind(int index, std::string_view value) {
   return *this;
 }
 
+Statement& Statement::BindUncopied(int index, std::string_view value) {
+  sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
+  return *this;
+}
+
 Statement& Statement::Bind(int index, std::optional<int64_t> value) {
   return value ? Bind(index, *value) : BindNull(index);
 }

@@ -30,6 +30,9 @@ class Statement {
   // Parameters are 1-based, as in SQLite.
   Statement& Bind(int index, int64_t value);
   Statement& Bind(int index, std::string_view value);
+  // Binds the bytes without copying them: they must outlive the next Step
+  // and stay until Reset (which unbinds them).
+  Statement& BindUncopied(int index, std::string_view value);
   Statement& Bind(int index, std::optional<int64_t> value);
   Statement& BindNull(int index);
   Statement& BindDouble(int index, double value);

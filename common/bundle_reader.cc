@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +19,9 @@
 namespace gpuf {
 
 namespace {
+
+// The most a member's header can make the reader reserve ahead of its data.
+constexpr int64_t kMaxReservedBytes = 64LL << 20;
 
 struct ArchiveFree {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -210,6 +214,10 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       continue;
     }
     bool too_big = false;
+    // Room for what the header declares, so that a large member is not
+    // copied over and over as it grows; a header cannot make it reserve
+    // more than kMaxReservedBytes.
+    data.reserve(static_cast<size_t>(std::min(declared, kMaxReservedBytes)));
     GPUF_RETURN_IF_ERROR(ReadEntryData(a.get(), limits.max_member_bytes, data, too_big));
     if (too_big) {
       issues.push_back({name, "larger than the member limit; ignored"});

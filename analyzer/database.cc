@@ -42,7 +42,7 @@ constexpr char kReaderPragmas[] = "PRAGMA cache_size=-4096;";
 }  // namespace
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(other.stmt_), status_(other.status_) {
+    : db_(other.db_), stmt_(other.stmt_), status_(other.status_), has_vocabulary_(other.has_vocabulary_) {
   other.stmt_ = nullptr;
 }
 
@@ -84,6 +84,7 @@ Status Statement::BindVocabulary() {
   for (int i = 1, n = sqlite3_bind_parameter_count(stmt_); i <= n; ++i) {
     const char* name = sqlite3_bind_parameter_name(stmt_, i);
     if (!name || name[0] != '$') continue;
+    has_vocabulary_ = true;
     GPUF_ASSIGN_OR_RETURN(std::optional<std::string> value, SqlVocabularyValue(name));
     if (value) sqlite3_bind_text(stmt_, i, value->data(), static_cast<int>(value->size()), SQLITE_TRANSIENT);
   }
@@ -115,8 +116,9 @@ Status Statement::Run() {
 void Statement::Reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
-  // The vocabulary's words were checked when the statement was prepared.
-  static_cast<void>(BindVocabulary());
+  // The vocabulary's words were checked when the statement was prepared;
+  // most statements have none, and the loader resets one per row.
+  if (has_vocabulary_) static_cast<void>(BindVocabulary());
   status_ = Status::Ok();
 }
 

@@ -67,6 +67,7 @@ class Statement {
   sqlite3* db_;
   sqlite3_stmt* stmt_;
   Status status_;
+  bool has_vocabulary_ = false;  // a $word parameter is bound on every Reset
 };
 
 // A private database on disk, deleted when it is closed. Pages beyond the

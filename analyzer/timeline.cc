@@ -105,6 +105,12 @@ UPDATE events SET
 WHERE bundle_id = :bundle AND boot_offset IS NULL;
 )sql";
 
+// What an entry placed through its boot-relative stamp has; what an entry
+// that marks a milestone has (JournalTimelineLines's milestone column: an
+// event, or a kernel line).
+constexpr std::string_view kHasBootRelativeStamp = "j.source_monotonic_us IS NOT NULL";
+constexpr std::string_view kMayHaveMilestone = "(j.event IS NOT NULL OR j.transport = 'kernel')";
+
 // A kernel line placed through its boot-relative stamp is a guess, whether
 // or not it marks a milestone (event_id is set where it does).
 std::string KernelPlacementWarnings() {
@@ -112,7 +118,7 @@ std::string KernelPlacementWarnings() {
          "SELECT :bundle, (SELECT e.event_id FROM events e WHERE e.artifact_id = j.artifact_id AND e.line = j.line), "
          "j.artifact_id, j.line, "
          "'kernel line placed at boot start + its boot-relative stamp (the journal stored it later)' "
-         "FROM (" + std::string(kJournalTimelineLines) + ") j WHERE j.time_source = 'boot_relative';\n";
+         "FROM (" + JournalTimelineLines(kHasBootRelativeStamp) + ") j WHERE j.time_source = 'boot_relative';\n";
 }
 
 constexpr char kNoBootWarning[] = R"sql(
@@ -283,7 +289,7 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 Status BuildTimeline(Database& db, int64_t bundle_id) {
   // Boots first: every line is placed through them.
   const std::string scripts[] = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
-                                 StoreLines(kJournalTimelineLines, kHasMilestone),
+                                 StoreLines(JournalTimelineLines(kMayHaveMilestone), kHasMilestone),
                                  StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
                                  kCollectionEvent, kAssignBoots, KernelPlacementWarnings(), kNoBootWarning};
   for (const std::string& script : scripts) {

@@ -11,7 +11,8 @@ const std::string_view kTimelineLineColumns =
 // kubelet log file read as entries) gets the boot it falls in. Of the copies
 // of one entry (same boot, time and text) the one first in the bundle is
 // kept: the others are in journal_copies.
-const std::string_view kJournalTimelineLines = R"sql(
+std::string JournalTimelineLines(std::string_view entries) {
+  return R"sql(
 SELECT bundle_id, artifact_id, line, time_ns, 1000 AS precision_ns, timestamp_desc, time_source, source,
        CASE WHEN boot_offset IS NOT NULL THEN boot_id
             ELSE coalesce(boot_id, (SELECT b.boot_id FROM events b WHERE b.bundle_id = :bundle
@@ -55,7 +56,7 @@ FROM (SELECT :bundle AS bundle_id, j.artifact_id, j.line,
              j.message
       FROM (SELECT j.*, (SELECT b.time_ns FROM events b WHERE b.bundle_id = :bundle AND b.milestone = $milestone(boot)
                                                           AND b.boot_id = j.boot_id) AS boot_start
-            FROM journal_entries j) j
+            FROM journal_entries j WHERE )sql" + std::string(entries) + R"sql() j
       JOIN artifacts a USING (artifact_id)
       WHERE a.bundle_id = :bundle AND j.realtime_us IS NOT NULL
         -- The plugin's own lines in its unit's journal are placed from log_lines, while
@@ -63,6 +64,7 @@ FROM (SELECT :bundle AS bundle_id, j.artifact_id, j.line,
         AND NOT (a.name = $artifact(journal.nvidia_device_plugin) AND j.pid IS NOT 1 AND j.identifier IS NOT 'systemd')
         AND NOT EXISTS (SELECT 1 FROM journal_copies c WHERE c.artifact_id = j.artifact_id AND c.line = j.line)) t
 )sql";
+}
 
 // Plugin lines know no boot: each gets the one it falls in.
 const std::string_view kPluginTimelineLines = R"sql(

@@ -9,6 +9,7 @@
 #ifndef GPUF_ANALYZER_TIMELINE_LINES_H_
 #define GPUF_ANALYZER_TIMELINE_LINES_H_
 
+#include <string>
 #include <string_view>
 
 namespace gpuf {
@@ -17,8 +18,11 @@ namespace gpuf {
 extern const std::string_view kTimelineLineColumns;
 
 // Journal entries, once each: PID 1's lines about a unit are in both the
-// systemd slice and the unit's own slice.
-extern const std::string_view kJournalTimelineLines;
+// systemd slice and the unit's own slice. `entries`, a condition on the
+// journal_entries row `j`, leaves out early the entries a caller's own
+// filter would drop (it must hold for every line that filter keeps): each
+// line is placed through lookups that cost more than the test.
+std::string JournalTimelineLines(std::string_view entries = "1");
 
 // Lines of the device plugin's logs that have a time.
 extern const std::string_view kPluginTimelineLines;

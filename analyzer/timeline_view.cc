@@ -17,7 +17,7 @@ std::string AllEvents() {
          "CASE WHEN milestone = $milestone(boot) THEN 0 WHEN milestone = $milestone(collection) THEN 5 "
          "WHEN timestamp_desc LIKE 'Container %' THEN 3 WHEN time_source = 'file_mtime' THEN 4 "
          "WHEN source = 'plugin' THEN 2 ELSE 1 END AS tie FROM events WHERE bundle_id = :bundle "
-         "UNION ALL SELECT " + columns + ", NULL, 1 FROM (" + std::string(kJournalTimelineLines) + ") x" + not_stored +
+         "UNION ALL SELECT " + columns + ", NULL, 1 FROM (" + JournalTimelineLines() + ") x" + not_stored +
          " UNION ALL SELECT " + columns + ", NULL, 2 FROM (" + std::string(kPluginTimelineLines) + ") x" + not_stored;
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/test_support.h"
 
@@ -98,6 +99,26 @@ TEST_CASE("Database: a reader sees what was committed, and a commit waits for it
   writer.join();
   CHECK(committed.ok());
   CHECK(CountRows(*reader, "t") == 2);
+}
+
+TEST_CASE("Statement: text bound uncopied is stored as given, and Reset unbinds it") {
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  REQUIRE(db->Exec("CREATE TABLE t (x TEXT)").ok());
+  auto insert = db->Prepare("INSERT INTO t VALUES (?)");
+  REQUIRE(insert.ok());
+  for (const char* text : {"first", "second line, longer than the first"}) {
+    std::string owned = text;
+    insert->BindUncopied(1, owned);
+    REQUIRE(insert->Run().ok());
+  }
+  // Unbound after Reset: a parameter left unbound is NULL.
+  REQUIRE(insert->Run().ok());
+  auto rows = db->Prepare("SELECT coalesce(x, 'NULL') FROM t ORDER BY rowid");
+  REQUIRE(rows.ok());
+  std::vector<std::string> got;
+  while (rows->Step()) got.push_back(rows->ColumnText(0));
+  CHECK(got == std::vector<std::string>{"first", "second line, longer than the first", "NULL"});
 }
 
 }  // namespace gpuf

@@ -1,5 +1,6 @@
 #include "chain/cri_log.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -165,6 +166,9 @@ std::optional<Fragment> ParseDockerJsonLine(int number, std::string_view line, s
 
 ParsedCriLog ParseCriLog(std::string_view text) {
   ParsedCriLog out;
+  // A record a line at most: the vector is not regrown (and its records
+  // moved) a dozen times on the way to a large log's 185k.
+  out.records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Joiner joiner(&out);
   ForEachLine(text, [&](int number, std::string_view line) {
     if (line.empty()) {

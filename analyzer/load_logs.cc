@@ -2,6 +2,8 @@
 // `crictl logs -t` output, taken apart into log_lines, with the plugin's
 // "Running with config:" dumps into plugin_config.
 #include <cstdint>
+#include <deque>
+#include <string_view>
 
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
@@ -39,10 +41,12 @@ void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<s
 // Writes a log_lines row a record and returns the messages without their
 // headers. Headers are read and messages classified on this thread while a
 // worker stores the rows of the records before; the database is the
-// worker's until the pipe closes.
-std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed,
-                                     const std::optional<std::string>& container) {
-  std::vector<std::string> messages;
+// worker's until the pipe closes. A message is a view of its record's tail
+// (the header cut off); one that is not (a header ReadPluginLine rewrote)
+// is a view of its copy in `copies`.
+std::vector<LogMessage> LoadLogRows(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed,
+                                    const std::optional<std::string>& container, std::deque<std::string>& copies) {
+  std::vector<LogMessage> messages;
   messages.reserve(parsed.records.size());
   // Small logs are stored on this thread: a thread costs more than it saves.
   const bool threaded = parsed.records.size() >= 4096;
@@ -50,7 +54,12 @@ std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, co
       [&](const std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, threaded);
   for (const auto& r : parsed.records) {
     LogRow row{&r, ReadPluginLine(r.message)};
-    messages.push_back(row.line.message);
+    std::string_view record(r.message), message(row.line.message);
+    if (record.ends_with(message)) {
+      messages.push_back({r.line, record.substr(record.size() - message.size())});
+    } else {
+      messages.push_back({r.line, copies.emplace_back(message)});
+    }
     store.Add(std::move(row));
   }
   store.Close();
@@ -60,10 +69,8 @@ std::vector<std::string> LoadLogRows(LoadContext& ctx, const MemberInput& in, co
 void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed) {
   ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
   std::optional<std::string> container = ContainerForLog(ctx, in);
-  std::vector<std::string> messages = LoadLogRows(ctx, in, parsed, container);
-  std::vector<LogMessage> lines;
-  for (size_t i = 0; i < parsed.records.size(); ++i) lines.push_back({parsed.records[i].line, messages[i]});
-  StorePluginConfigs(ctx, in, container, lines);
+  std::deque<std::string> copies;
+  StorePluginConfigs(ctx, in, container, LoadLogRows(ctx, in, parsed, container, copies));
 }
 
 }  // namespace

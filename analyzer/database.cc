@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -38,6 +39,21 @@ void ConfigureSqliteOnce() {
 constexpr int kReaderWaitMs = 10 * 60 * 1000;
 // The reader reads each table once, in order: a small cache serves it.
 constexpr char kReaderPragmas[] = "PRAGMA cache_size=-4096;";
+
+// Where SQLite would put its own temporary file: the directory the user
+// named ($SQLITE_TMPDIR, then $TMPDIR), else /var/tmp, which is on disk
+// where /tmp may be memory. "" when none is a writable directory.
+std::string ScratchParent() {
+  for (const char* variable : {"SQLITE_TMPDIR", "TMPDIR"}) {
+    const char* named = std::getenv(variable);
+    if (named && *named) return named;
+  }
+  for (const char* dir : {"/var/tmp", "/usr/tmp", "/tmp"}) {
+    struct stat st {};
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0) return dir;
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -184,7 +200,9 @@ Result<Database> Database::CreateBare(const std::string& path) {
 // The file is named only while its two connections are opened; then it is
 // unlinked and goes with the last of them, as SQLite's own temporary files do.
 Result<Database> Database::CreateScratch() {
-  GPUF_ASSIGN_OR_RETURN(WorkDir dir, WorkDir::Create("", "gpuforensics-db-"));
+  const std::string parent = ScratchParent();
+  if (parent.empty()) return Status::NotFound("a writable directory for the scratch database");
+  GPUF_ASSIGN_OR_RETURN(WorkDir dir, WorkDir::Create(parent, "gpuforensics-db-"));
   const std::string path = dir / "scratch.sqlite";
   GPUF_ASSIGN_OR_RETURN(Database database, Create(path));
   GPUF_ASSIGN_OR_RETURN(Database reader, ConnectReader(path));

@@ -73,7 +73,8 @@ class Statement {
 // A private database on disk, deleted when it is closed. Pages beyond the
 // page cache are written out, so memory stays bounded by the cache however
 // large the bundle; ":memory:" keeps every page in RAM. Its file is made in
-// a private directory of $TMPDIR (else /tmp) and unlinked as soon as it and
+// a private directory of $SQLITE_TMPDIR or $TMPDIR (else /var/tmp, else
+// /tmp), as SQLite's own temporary files are, and unlinked as soon as it and
 // its reader (Database::OpenReader) are open; where that directory cannot
 // be made, SQLite's own temporary file is used, without a reader.
 inline constexpr char kScratchDatabase[] = "";

@@ -21,21 +21,23 @@ int64_t CountRows(Database& db, const std::string& table) {
   return s->ColumnInt(0);
 }
 
-// Sets $TMPDIR while it lives.
-class TmpdirAt {
+// Sets an environment variable (unsets it for nullptr) while it lives.
+class EnvAt {
  public:
-  explicit TmpdirAt(const std::string& dir) {
-    const char* was = std::getenv("TMPDIR");
-    if (was) previous_ = was;
+  EnvAt(const char* name, const char* value) : name_(name) {
+    const char* was = std::getenv(name);
     had_ = was != nullptr;
-    setenv("TMPDIR", dir.c_str(), 1);
+    if (was) previous_ = was;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
   }
-  ~TmpdirAt() {
-    if (had_) setenv("TMPDIR", previous_.c_str(), 1);
-    else unsetenv("TMPDIR");
+  ~EnvAt() {
+    if (had_) setenv(name_, previous_.c_str(), 1);
+    else unsetenv(name_);
   }
 
  private:
+  const char* name_;
   std::string previous_;
   bool had_ = false;
 };
@@ -44,7 +46,8 @@ class TmpdirAt {
 
 TEST_CASE("Database: a scratch database leaves no file behind, and gives its reader once") {
   test::TempDir tmp;
-  TmpdirAt tmpdir(tmp.path());
+  EnvAt sqlite_tmpdir("SQLITE_TMPDIR", nullptr);
+  EnvAt tmpdir("TMPDIR", tmp.path().c_str());
   auto db = Database::Create(kScratchDatabase);
   REQUIRE(db.ok());
   // Both connections are open on a file that no directory names any more.
@@ -61,7 +64,9 @@ TEST_CASE("Database: a scratch database leaves no file behind, and gives its rea
 
 TEST_CASE("Database: without a private directory for its file, a scratch database has no reader") {
   test::TempDir tmp;
-  TmpdirAt tmpdir(tmp.path() + "/absent");
+  const std::string absent = tmp.path() + "/absent";
+  EnvAt sqlite_tmpdir("SQLITE_TMPDIR", nullptr);
+  EnvAt tmpdir("TMPDIR", absent.c_str());
   auto db = Database::Create(kScratchDatabase);
   REQUIRE(db.ok());
   REQUIRE(db->Exec("CREATE TABLE t (x INTEGER)").ok());

@@ -7,8 +7,8 @@ namespace {
 // What each variable does, said once per command that reads it.
 constexpr EnvironmentUse kTmpdirDatabase = {
     "TMPDIR",
-    "where the analysis database's private temporary file is made (default /tmp); it is unlinked as soon as it is "
-    "open and gone at exit"};
+    "where the analysis database's private temporary file is made ($SQLITE_TMPDIR first; default /var/tmp, else "
+    "/tmp); it is unlinked as soon as it is open and gone at exit"};
 constexpr EnvironmentUse kNoColor = {
     "NO_COLOR", "when set and not empty, the text report on a terminal has no colour (https://no-color.org)"};
 constexpr EnvironmentUse kCollectKubeconfig = {

@@ -183,15 +183,19 @@ Result<Database> Database::Create(const std::string& path) {
   return database;
 }
 
-Result<Database> Database::CreateBare(const std::string& path) {
+Result<sqlite3*> Database::Connect(const std::string& path, int flags) {
   ConfigureSqliteOnce();
   sqlite3* db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     return Status::IoError("opening database '" + path + "'", message);
   }
+  return db;
+}
+
+Result<Database> Database::CreateBare(const std::string& path) {
+  GPUF_ASSIGN_OR_RETURN(sqlite3* db, Connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
   Database database(db);
   GPUF_RETURN_IF_ERROR(database.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
   return database;
@@ -207,17 +211,11 @@ Result<Database> Database::CreateScratch() {
   GPUF_ASSIGN_OR_RETURN(Database database, Create(path));
   GPUF_ASSIGN_OR_RETURN(Database reader, ConnectReader(path));
   database.scratch_reader_ = std::make_unique<Database>(std::move(reader));
-  sqlite3_busy_timeout(database.db_, kReaderWaitMs);
   return database;
 }
 
 Result<Database> Database::ConnectReader(const std::string& path) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    return Status::IoError("opening a reader of database '" + path + "'", message);
-  }
+  GPUF_ASSIGN_OR_RETURN(sqlite3* db, Connect(path, SQLITE_OPEN_READONLY));
   Database reader(db);
   sqlite3_busy_timeout(db, kReaderWaitMs);
   GPUF_RETURN_IF_ERROR(reader.Exec(kReaderPragmas));
@@ -225,27 +223,24 @@ Result<Database> Database::ConnectReader(const std::string& path) {
 }
 
 Result<Database> Database::OpenReader() {
+  std::optional<Database> reader;
   if (scratch_reader_) {
-    Database reader = std::move(*scratch_reader_);
+    reader.emplace(std::move(*scratch_reader_));
     scratch_reader_.reset();
-    return reader;
+  } else {
+    const char* file = sqlite3_db_filename(db_, "main");
+    if (file == nullptr || *file == '\0') return Status::NotFound("a reader of a database without a file");
+    GPUF_ASSIGN_OR_RETURN(Database opened, ConnectReader(file));
+    reader.emplace(std::move(opened));
   }
-  const char* file = sqlite3_db_filename(db_, "main");
-  if (file == nullptr || *file == '\0') return Status::NotFound("a reader of a database without a file");
-  GPUF_ASSIGN_OR_RETURN(Database reader, ConnectReader(file));
   sqlite3_busy_timeout(db_, kReaderWaitMs);
-  return reader;
+  return std::move(*reader);
 }
 
 Result<Database> Database::OpenReadOnly(const std::string& path) {
-  ConfigureSqliteOnce();
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    return Status::NotFound("opening database '" + path + "'", message);
-  }
-  Database database(db);
+  auto db = Connect(path, SQLITE_OPEN_READONLY);
+  if (!db.ok()) return Status::NotFound(db.status().message());
+  Database database(*db);
   // Reading the schema proves it is a database at all.
   GPUF_RETURN_IF_ERROR(database.Exec("SELECT count(*) FROM sqlite_master").WithContext("'" + path + "'"));
   return database;

@@ -153,6 +153,9 @@ class Database {
 
  private:
   explicit Database(sqlite3* db);
+  // A connection opened with `flags` (without SQLite's mutex); IoError
+  // "opening database 'P'" with SQLite's reason.
+  static Result<sqlite3*> Connect(const std::string& path, int flags);
   static Result<Database> CreateScratch();
   static Result<Database> ConnectReader(const std::string& path);
   sqlite3* db_;

@@ -99,19 +99,20 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const LogScanner& scanner = *scanned.scanner;
   GPUF_ASSIGN_OR_RETURN(BootClock clock, BootClock::Load(db, bundle_id));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
-  std::map<std::string, Evaluation> evaluations;
-  for (const auto& rule : set.rules) {
-    std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
-    if (!unmet.empty()) evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
-  }
   summary.scan_ns = scanned.scan_ns;
   summary.scan = scanner.stats();
-
-  for (size_t i : Evaluable(set, artifacts)) {
+  std::map<std::string, Evaluation> evaluations;
+  for (size_t i = 0; i < set.rules.size(); ++i) {
+    const Rule& rule = set.rules[i];
+    std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
+    if (!unmet.empty()) {
+      evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
+      continue;
+    }
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, set.rules[i], i, scanner, artifacts, clock));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock));
     e.run.elapsed_ns = MonotonicNowNs() - start;
-    evaluations[set.rules[i].id] = std::move(e);
+    evaluations[rule.id] = std::move(e);
   }
   // A file that repeats a loaded rule's id keeps its own error row.
   std::vector<RuleRun> repeated;

@@ -37,6 +37,7 @@ class BatchPipe {
 
   explicit BatchPipe(std::function<void(const Batch&)> consume, bool threaded = true)
       : consume_(std::move(consume)) {
+    filling_.reserve(kBatchRows);
     if (!threaded) return;
     try {
       worker_ = std::thread([this] { Run(); });
@@ -49,12 +50,22 @@ class BatchPipe {
   ~BatchPipe() { Close(); }
 
   void Add(Row row) {
-    filling_.push_back(std::move(row));
-    if (filling_.size() >= kBatchRows) HandOver();
+    Emplace([&](Row& slot) { slot = std::move(row); });
+  }
+
+  // Calls `fill` with the next row to overwrite in place. Batches the worker
+  // has consumed come back to be filled again, so a row that owns buffers
+  // (strings) reuses them instead of allocating on this thread and freeing
+  // on the worker's.
+  template <typename Fill>
+  void Emplace(Fill fill) {
+    if (filled_ == filling_.size()) filling_.emplace_back();
+    fill(filling_[filled_++]);
+    if (filled_ >= kBatchRows) HandOver();
   }
 
   void Close() {
-    if (!filling_.empty()) HandOver();
+    if (filled_ > 0) HandOver();
     if (!worker_.joinable()) return;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -66,16 +77,25 @@ class BatchPipe {
 
  private:
   void HandOver() {
-    Batch batch = std::move(filling_);
-    filling_.clear();
+    filling_.resize(filled_);  // a last, partial batch: the rows past it are stale
+    filled_ = 0;
     if (!worker_.joinable()) {
-      consume_(batch);
+      consume_(filling_);
       return;
     }
-    std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [&] { return waiting_.size() < kBatchesWaiting; });
-    waiting_.push_back(std::move(batch));
+    Batch batch = std::move(filling_);
+    filling_ = Batch();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      room_.wait(lock, [&] { return waiting_.size() < kBatchesWaiting; });
+      waiting_.push_back(std::move(batch));
+      if (!consumed_.empty()) {
+        filling_ = std::move(consumed_.front());
+        consumed_.pop_front();
+      }
+    }
     work_.notify_one();
+    if (filling_.capacity() == 0) filling_.reserve(kBatchRows);
   }
 
   void Run() {
@@ -90,15 +110,19 @@ class BatchPipe {
       }
       room_.notify_one();
       consume_(batch);
+      std::lock_guard<std::mutex> lock(mutex_);
+      consumed_.push_back(std::move(batch));
     }
   }
 
   std::function<void(const Batch&)> consume_;
   Batch filling_;                 // the caller's, until handed over
+  size_t filled_ = 0;             // rows of filling_ written since its hand-over
   std::mutex mutex_;
   std::condition_variable work_;  // a batch is waiting, or the pipe closed
   std::condition_variable room_;  // a batch was taken
   std::deque<Batch> waiting_;
+  std::deque<Batch> consumed_;    // the worker's, done with: filled again
   bool closed_ = false;
   std::thread worker_;
 };

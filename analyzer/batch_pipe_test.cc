@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace gpuf {
@@ -60,6 +61,46 @@ TEST_CASE("BatchPipe: unthreaded, each batch is consumed on the caller's thread 
   pipe.Close();
   REQUIRE(seen.size() == BatchPipe<int>::kBatchRows + 1);
   CHECK(seen.back() == full);
+}
+
+TEST_CASE("BatchPipe: Emplace fills rows of consumed batches again, and the worker sees only what was filled") {
+  std::vector<std::string> seen;
+  size_t reused = 0;
+  const size_t rows = 20 * BatchPipe<std::string>::kBatchRows + 3;
+  {
+    BatchPipe<std::string> pipe([&](const std::vector<std::string>& batch) {
+      seen.insert(seen.end(), batch.begin(), batch.end());
+    });
+    for (size_t n = 0; n < rows; ++n) {
+      pipe.Emplace([&](std::string& row) {
+        if (!row.empty()) ++reused;  // a row a batch before held
+        row = "row " + std::to_string(n);
+      });
+    }
+    pipe.Close();
+  }
+  REQUIRE(seen.size() == rows);
+  for (size_t n = 0; n < rows; ++n) CHECK(seen[n] == "row " + std::to_string(n));
+  // At most the batches in flight (waiting, being consumed, being filled) are new.
+  CHECK(reused >= rows - (BatchPipe<std::string>::kBatchesWaiting + 3) * BatchPipe<std::string>::kBatchRows);
+}
+
+TEST_CASE("BatchPipe: unthreaded, Emplace reuses the one batch") {
+  std::vector<int> seen;
+  int reused = 0;
+  BatchPipe<int> pipe([&](const std::vector<int>& batch) { seen.insert(seen.end(), batch.begin(), batch.end()); },
+                      /*threaded=*/false);
+  const int rows = 3 * static_cast<int>(BatchPipe<int>::kBatchRows) + 1;
+  for (int n = 1; n <= rows; ++n) {
+    pipe.Emplace([&](int& row) {
+      if (row != 0) ++reused;
+      row = n;
+    });
+  }
+  pipe.Close();
+  REQUIRE(seen.size() == static_cast<size_t>(rows));
+  CHECK(seen.back() == rows);
+  CHECK(reused == 2 * static_cast<int>(BatchPipe<int>::kBatchRows) + 1);
 }
 
 TEST_CASE("BatchPipe: closing an idle pipe, twice, returns") {

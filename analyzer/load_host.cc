@@ -99,13 +99,12 @@ void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
 JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)
     : ctx_(ctx), in_(in), boot_(BootOffset(in.artifact.instance)) {}
 
-JournalLineLoader::Row JournalLineLoader::Parse(int number, std::string_view line) {
-  Row row;
+void JournalLineLoader::Parse(int number, std::string_view line, Row& row) {
   row.number = number;
   row.blank = line.empty();
-  if (row.blank) return row;
-  row.entry = ParseJournalJsonLine(line);
-  return row;
+  if (row.blank) return;
+  if (!row.entry) row.entry.emplace();
+  if (!ParseJournalJsonLine(line, *row.entry)) row.entry.reset();
 }
 
 void JournalLineLoader::Store(const Row& row) {

@@ -138,7 +138,7 @@ class JournalStream : public MemberStream {
 
   void Emit(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    rows_.Add(JournalLineLoader::Parse(++number_, line));
+    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(++number_, line, row); });
   }
 
   LoadContext& ctx_;

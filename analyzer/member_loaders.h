@@ -105,14 +105,18 @@ class JournalLineLoader {
     bool blank = false;
     std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
   };
-  static Row Parse(int number, std::string_view line);
+  // Overwrites `row`, reusing its entry's buffers.
+  static void Parse(int number, std::string_view line, Row& row);
 
   JournalLineLoader(LoadContext& ctx, const MemberInput& in);
   // For lines that are not a journal slice's: all of boot `boot_offset`.
   JournalLineLoader(LoadContext& ctx, const MemberInput& in, std::optional<int64_t> boot_offset)
       : ctx_(ctx), in_(in), boot_(boot_offset) {}
   void Store(const Row& row);
-  void Line(int number, std::string_view line) { Store(Parse(number, line)); }
+  void Line(int number, std::string_view line) {
+    Parse(number, line, line_);
+    Store(line_);
+  }
   // After the last row: the plugin's configuration dumps among its lines.
   void Finish();
 
@@ -120,6 +124,7 @@ class JournalLineLoader {
   LoadContext& ctx_;
   const MemberInput& in_;
   std::optional<int64_t> boot_;
+  Row line_;  // Line's, reused from line to line
   std::vector<std::pair<int, std::string>> plugin_messages_;  // the plugin slice's own lines
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);

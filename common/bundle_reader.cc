@@ -40,18 +40,34 @@ bool IsSafeMemberPath(const std::string& path) {
   return true;
 }
 
-// Hands the current entry's data to `take` in chunks of up to 64 KiB until
-// the entry ends or `take` returns false.
+Status DamagedRead(archive* a) {
+  const char* message = archive_error_string(a);
+  return Status::BadInput("damaged bundle", message ? message : "read error");
+}
+
+// Hands the current entry's data to `take`, a block at a time as libarchive
+// decompressed it (no copy), until the entry ends or `take` returns false.
+// A hole a sparse entry declares is handed over as zeros, as
+// archive_read_data would fill it.
 Status ForEachDataChunk(archive* a, const std::function<bool(std::string_view)>& take) {
-  char buf[1 << 16];
+  static const char kZeros[1 << 16] = {};
+  int64_t at = 0;
   while (true) {
-    la_ssize_t n = archive_read_data(a, buf, sizeof buf);
-    if (n == 0) return Status::Ok();
-    if (n < 0) {
-      const char* message = archive_error_string(a);
-      return Status::BadInput("damaged bundle", message ? message : "read error");
+    const void* block = nullptr;
+    size_t size = 0;
+    la_int64_t offset = 0;
+    int rc = archive_read_data_block(a, &block, &size, &offset);
+    if (rc == ARCHIVE_EOF) return Status::Ok();
+    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return DamagedRead(a);
+    if (offset < at) return DamagedRead(a);
+    while (at < offset) {
+      size_t zeros = static_cast<size_t>(std::min<int64_t>(offset - at, sizeof kZeros));
+      if (!take(std::string_view(kZeros, zeros))) return Status::Ok();
+      at += static_cast<int64_t>(zeros);
     }
-    if (!take(std::string_view(buf, static_cast<size_t>(n)))) return Status::Ok();
+    if (size == 0) continue;
+    if (!take(std::string_view(static_cast<const char*>(block), size))) return Status::Ok();
+    at += static_cast<int64_t>(size);
   }
 }
 

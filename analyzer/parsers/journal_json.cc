@@ -13,22 +13,32 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 // A journal value: string, array of byte values, or array of those (the
-// field repeated). The first occurrence wins for repeated fields.
-std::string ValueText(element value) {
-  if (value.is_string()) return std::string(std::string_view(value));
-  if (!value.is_array()) return "";
+// field repeated), into `out` (its buffer reused). The first occurrence wins
+// for repeated fields.
+void AssignValueText(element value, std::string& out) {
+  out.clear();
+  if (value.is_string()) {
+    out.assign(std::string_view(value));
+    return;
+  }
+  if (!value.is_array()) return;
   simdjson::dom::array items(value);
-  if (items.size() == 0) return "";
+  if (items.size() == 0) return;
   element front = items.at(0).value_unsafe();
   if (front.is_int64() || front.is_uint64()) {
-    std::string bytes;
     for (element b : items) {
-      if (b.is_int64()) bytes += static_cast<char>(static_cast<int>(int64_t(b)) & 0xff);
-      else if (b.is_uint64()) bytes += static_cast<char>(static_cast<int>(uint64_t(b)) & 0xff);
+      if (b.is_int64()) out += static_cast<char>(static_cast<int>(int64_t(b)) & 0xff);
+      else if (b.is_uint64()) out += static_cast<char>(static_cast<int>(uint64_t(b)) & 0xff);
     }
-    return bytes;
+    return;
   }
-  return ValueText(front);
+  AssignValueText(front, out);
+}
+
+std::string ValueText(element value) {
+  std::string text;
+  AssignValueText(value, text);
+  return text;
 }
 
 std::optional<int64_t> IntOf(std::string_view text) {
@@ -68,29 +78,36 @@ struct LineParser {
 
 }  // namespace
 
-std::optional<JournalEntry> ParseJournalJsonLine(std::string_view line) {
+bool ParseJournalJsonLine(std::string_view line, JournalEntry& e) {
   thread_local LineParser line_parser;
+  thread_local std::string about;  // UNIT
   auto parsed = line_parser.Parse(line);
-  if (parsed.error() || !parsed.value_unsafe().is_object()) return std::nullopt;
-  JournalEntry e;
-  std::string about;  // UNIT
+  if (parsed.error() || !parsed.value_unsafe().is_object()) return false;
+  e.realtime_us = e.monotonic_us = e.source_monotonic_us = e.pid = e.priority = std::nullopt;
+  for (std::string* text : {&e.boot_id, &e.unit, &e.identifier, &e.transport, &e.message, &about}) text->clear();
   // A key given twice keeps its last value, as a JSON object read into a map does.
   for (auto field : simdjson::dom::object(parsed.value_unsafe())) {
     std::string_view key = field.key;
     if (key.empty() || (key[0] != '_' && key[0] != 'M' && key[0] != 'U' && key[0] != 'S' && key[0] != 'P')) continue;
-    if (key == "MESSAGE") e.message = ValueText(field.value);
+    if (key == "MESSAGE") AssignValueText(field.value, e.message);
     else if (key == "__REALTIME_TIMESTAMP") e.realtime_us = IntValue(field.value);
     else if (key == "__MONOTONIC_TIMESTAMP") e.monotonic_us = IntValue(field.value);
     else if (key == "_SOURCE_MONOTONIC_TIMESTAMP") e.source_monotonic_us = IntValue(field.value);
-    else if (key == "_BOOT_ID") e.boot_id = ValueText(field.value);
-    else if (key == "_SYSTEMD_UNIT") e.unit = ValueText(field.value);
-    else if (key == "UNIT") about = ValueText(field.value);
-    else if (key == "SYSLOG_IDENTIFIER") e.identifier = ValueText(field.value);
+    else if (key == "_BOOT_ID") AssignValueText(field.value, e.boot_id);
+    else if (key == "_SYSTEMD_UNIT") AssignValueText(field.value, e.unit);
+    else if (key == "UNIT") AssignValueText(field.value, about);
+    else if (key == "SYSLOG_IDENTIFIER") AssignValueText(field.value, e.identifier);
     else if (key == "_PID") e.pid = IntValue(field.value);
     else if (key == "PRIORITY") e.priority = IntValue(field.value);
-    else if (key == "_TRANSPORT") e.transport = ValueText(field.value);
+    else if (key == "_TRANSPORT") AssignValueText(field.value, e.transport);
   }
   if ((e.unit.empty() || e.unit == "init.scope") && !about.empty()) e.unit = about;
+  return true;
+}
+
+std::optional<JournalEntry> ParseJournalJsonLine(std::string_view line) {
+  JournalEntry e;
+  if (!ParseJournalJsonLine(line, e)) return std::nullopt;
   return e;
 }
 

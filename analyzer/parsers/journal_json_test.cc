@@ -70,6 +70,40 @@ TEST_CASE("ParseJournalJsonLine: repeated field, escapes and invalid input") {
   }
 }
 
+TEST_CASE("ParseJournalJsonLine into an entry: every field of the line before is overwritten or cleared") {
+  JournalEntry e;
+  REQUIRE(ParseJournalJsonLine(
+      R"({"__REALTIME_TIMESTAMP":"10","__MONOTONIC_TIMESTAMP":"5","_SOURCE_MONOTONIC_TIMESTAMP":"4",)"
+      R"("_BOOT_ID":"b1","_SYSTEMD_UNIT":"kubelet.service","SYSLOG_IDENTIFIER":"kubelet","_PID":"7",)"
+      R"("PRIORITY":"3","_TRANSPORT":"stdout","MESSAGE":"a long first message, longer than the next"})",
+      e));
+  CHECK(e.unit == "kubelet.service");
+  SUBCASE("a line with fewer fields leaves none of the first line's") {
+    REQUIRE(ParseJournalJsonLine(R"({"MESSAGE":"second"})", e));
+    CHECK(e.message == "second");
+    CHECK_FALSE(e.realtime_us.has_value());
+    CHECK_FALSE(e.monotonic_us.has_value());
+    CHECK_FALSE(e.source_monotonic_us.has_value());
+    CHECK_FALSE(e.pid.has_value());
+    CHECK_FALSE(e.priority.has_value());
+    CHECK(e.boot_id.empty());
+    CHECK(e.unit.empty());
+    CHECK(e.identifier.empty());
+    CHECK(e.transport.empty());
+  }
+  SUBCASE("UNIT of the line before does not name a later PID 1 line's unit") {
+    REQUIRE(ParseJournalJsonLine(R"({"_PID":"1","_SYSTEMD_UNIT":"init.scope","UNIT":"a.service","MESSAGE":"x"})", e));
+    CHECK(e.unit == "a.service");
+    REQUIRE(ParseJournalJsonLine(R"({"_PID":"1","_SYSTEMD_UNIT":"init.scope","MESSAGE":"Reloading."})", e));
+    CHECK(e.unit == "init.scope");
+  }
+  SUBCASE("a line that is not an object leaves the entry as it was") {
+    CHECK_FALSE(ParseJournalJsonLine("-- No entries --", e));
+    CHECK(e.unit == "kubelet.service");
+    CHECK(e.pid == 7);
+  }
+}
+
 TEST_CASE("ParseJournalJsonLine: not an object") {
   CHECK_FALSE(ParseJournalJsonLine("-- No entries --"));
   CHECK_FALSE(ParseJournalJsonLine("[1,2]"));

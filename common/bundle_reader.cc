@@ -45,26 +45,34 @@ Status DamagedRead(archive* a) {
   return Status::BadInput("damaged bundle", message ? message : "read error");
 }
 
+// Hands `take` zeros from `at` up to `offset`: a hole of a sparse entry,
+// which archive_read_data would fill the same way. False when `take` is done.
+bool TakeHole(int64_t& at, int64_t offset, const std::function<bool(std::string_view)>& take) {
+  static const char kZeros[1 << 16] = {};
+  while (at < offset) {
+    size_t zeros = static_cast<size_t>(std::min<int64_t>(offset - at, sizeof kZeros));
+    if (!take(std::string_view(kZeros, zeros))) return false;
+    at += static_cast<int64_t>(zeros);
+  }
+  return true;
+}
+
 // Hands the current entry's data to `take`, a block at a time as libarchive
 // decompressed it (no copy), until the entry ends or `take` returns false.
-// A hole a sparse entry declares is handed over as zeros, as
-// archive_read_data would fill it.
 Status ForEachDataChunk(archive* a, const std::function<bool(std::string_view)>& take) {
-  static const char kZeros[1 << 16] = {};
   int64_t at = 0;
   while (true) {
     const void* block = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
     int rc = archive_read_data_block(a, &block, &size, &offset);
-    if (rc == ARCHIVE_EOF) return Status::Ok();
+    if (rc == ARCHIVE_EOF) {
+      TakeHole(at, offset, take);  // the offset is the entry's size: a hole may end it
+      return Status::Ok();
+    }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return DamagedRead(a);
     if (offset < at) return DamagedRead(a);
-    while (at < offset) {
-      size_t zeros = static_cast<size_t>(std::min<int64_t>(offset - at, sizeof kZeros));
-      if (!take(std::string_view(kZeros, zeros))) return Status::Ok();
-      at += static_cast<int64_t>(zeros);
-    }
+    if (!TakeHole(at, offset, take)) return Status::Ok();
     if (size == 0) continue;
     if (!take(std::string_view(static_cast<const char*>(block), size))) return Status::Ok();
     at += static_cast<int64_t>(size);

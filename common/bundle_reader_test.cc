@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "common/sha256.h"
 #include "tests/test_support.h"
 
@@ -162,6 +165,37 @@ TEST_CASE("ReadBundle: a streamed member arrives in order, in chunks, with its v
     REQUIRE(issues.size() == 1);
     CHECK(issues[0].problem == "larger than the member limit; ignored");
   }
+}
+
+TEST_CASE("ReadBundle: a member GNU tar stored sparse is read with its holes as zeros") {
+  test::TempDir dir;
+  const std::string member = "artifacts/0001-host.uname.stdout";
+  const std::string path = dir / ("tree/" + member);
+  std::filesystem::create_directories(dir / "tree/artifacts");
+  std::string bytes;
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "head\n";
+  }
+  SUBCASE("a hole between data") {
+    bytes = "head\n" + std::string(300 * 1024, '\0') + "tail\n";
+    std::ofstream out(path, std::ios::binary | std::ios::in);
+    out.seekp(static_cast<std::streamoff>(bytes.size() - 5));
+    out << "tail\n";
+  }
+  SUBCASE("a hole at the end") {
+    bytes = "head\n" + std::string(300 * 1024, '\0');
+    std::filesystem::resize_file(path, bytes.size());
+  }
+  std::ofstream(dir / "tree/manifest.json") << ManifestWith(member, bytes);
+  auto tar = test::RunProcess({"/usr/bin/tar", "--sparse", "--zstd", "-C", dir / "tree", "-cf", dir / "b.tar.zst",
+                               "manifest.json", member});
+  REQUIRE(tar.exit_code == 0);
+  Recorder r;
+  std::vector<IntegrityIssue> issues;
+  REQUIRE(ReadBundle(dir / "b.tar.zst", BundleLimits{}, r, issues).ok());
+  CHECK(r.seen == std::vector<std::string>{"host.uname/stdout=" + bytes});
+  CHECK(issues.empty());
 }
 
 }  // TEST_SUITE

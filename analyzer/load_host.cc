@@ -2,6 +2,7 @@
 // kubelet's device-plugin directory, the Node object and the journal.
 #include <optional>
 
+#include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/journal_event.h"
 #include "analyzer/parsers/journal_json.h"
@@ -126,17 +127,42 @@ void JournalLineLoader::Store(const Row& row) {
   // The plugin's own lines; PID 1's about its unit stay systemd's.
   if (in_.artifact.name == kPluginJournalSlice && !FromSystemd(e)) {
     StorePluginJournalLine(ctx_, in_, row.number, e);
-    plugin_messages_.emplace_back(row.number, e.message.substr(0, LoadContext::kMaxLineBytes));
+    plugin_configs_.Add({row.number, std::string_view(e.message).substr(0, LoadContext::kMaxLineBytes)});
   }
 }
 
-void JournalLineLoader::Finish() {
-  if (plugin_messages_.empty()) return;
-  std::vector<LogMessage> lines;
-  lines.reserve(plugin_messages_.size());
-  for (const auto& [number, message] : plugin_messages_) lines.push_back({number, message});
-  StorePluginConfigs(ctx_, in_, std::nullopt, lines);
-  plugin_messages_.clear();
+void JournalLineLoader::Finish() { StorePluginConfigScan(ctx_, in_, std::nullopt, plugin_configs_.Finish()); }
+
+namespace {
+
+// A journal slice as it streams: JSON parsed on the reading thread, entries
+// classified and stored on the worker.
+class JournalLoader : public StreamedLineLoader {
+ public:
+  JournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded)
+      : lines_(ctx, in), rows_([this](const std::vector<JournalLineLoader::Row>& batch) {
+                          for (const auto& row : batch) lines_.Store(row);
+                        },
+                        threaded) {}
+
+  void Line(int number, std::string_view line) override {
+    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(number, line, row); });
+  }
+
+  void End() override {
+    rows_.Close();
+    lines_.Finish();
+  }
+
+ private:
+  JournalLineLoader lines_;
+  BatchPipe<JournalLineLoader::Row> rows_;  // last: its worker is stopped before the loader above goes
+};
+
+}  // namespace
+
+std::unique_ptr<StreamedLineLoader> NewJournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded) {
+  return std::make_unique<JournalLoader>(ctx, in, threaded);
 }
 
 void LoadJournal(LoadContext& ctx, const MemberInput& in) {

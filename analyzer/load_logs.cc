@@ -2,13 +2,14 @@
 // `crictl logs -t` output, taken apart into log_lines, with the plugin's
 // "Running with config:" dumps into plugin_config.
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string_view>
 
 #include "analyzer/batch_pipe.h"
 #include "analyzer/member_loaders.h"
 #include "chain/cri_log.h"
 #include "analyzer/parsers/plugin_log.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -25,59 +26,68 @@ std::optional<std::string> ContainerForLog(LoadContext& ctx, const MemberInput& 
 
 // A record taken apart, ready to store.
 struct LogRow {
-  const CriLogRecord* record;
+  CriLogRecord record;
   PluginLine line;
 };
 
-void StoreLogRows(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
-                  const std::vector<LogRow>& batch) {
-  for (const LogRow& row : batch) {
-    const CriLogRecord& r = *row.record;
-    StorePluginLogLine(ctx, in, container, r.line, r.time_ns, r.stream.empty() ? in.output.stream : r.stream,
-                       row.line);
-  }
-}
+// A pod log of the plugin a line at a time: records are joined and their
+// headers read and messages classified on this thread while a worker stores
+// the rows of the records before; the database is the worker's until End.
+// Only the configuration dump being read is held, never the whole log.
+class PluginLogLoader : public StreamedLineLoader {
+ public:
+  PluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded)
+      : ctx_(ctx), in_(in), container_(ContainerForLog(ctx, in)),
+        reader_([this](CriLogRecord&& r) { Record(std::move(r)); }),
+        store_([this](const std::vector<LogRow>& batch) { Store(batch); }, threaded) {}
 
-// Writes a log_lines row a record and returns the messages without their
-// headers. Headers are read and messages classified on this thread while a
-// worker stores the rows of the records before; the database is the
-// worker's until the pipe closes. A message is a view of its record's tail
-// (the header cut off); one that is not (a header ReadPluginLine rewrote)
-// is a view of its copy in `copies`.
-std::vector<LogMessage> LoadLogRows(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed,
-                                    const std::optional<std::string>& container, std::deque<std::string>& copies) {
-  std::vector<LogMessage> messages;
-  messages.reserve(parsed.records.size());
-  // Small logs are stored on this thread: a thread costs more than it saves.
-  const bool threaded = parsed.records.size() >= 4096;
-  BatchPipe<LogRow> store(
-      [&](const std::vector<LogRow>& batch) { StoreLogRows(ctx, in, container, batch); }, threaded);
-  for (const auto& r : parsed.records) {
-    LogRow row{&r, ReadPluginLine(r.message)};
-    std::string_view record(r.message), message(row.line.message);
-    if (record.ends_with(message)) {
-      messages.push_back({r.line, record.substr(record.size() - message.size())});
-    } else {
-      messages.push_back({r.line, copies.emplace_back(message)});
+  void Line(int number, std::string_view line) override { reader_.Line(number, line); }
+
+  // A record read elsewhere (`crictl logs -t` joins lines itself).
+  void Record(CriLogRecord&& record) {
+    store_.Emplace([&](LogRow& row) {
+      row.record = std::move(record);
+      row.line = ReadPluginLine(row.record.message);
+      configs_.Add({row.record.line, row.line.message});
+    });
+  }
+
+  void End() override {
+    reader_.End();
+    store_.Close();
+    ctx_.WarnAll(in_.artifact_id, in_.output.member, reader_.warnings());
+    StorePluginConfigScan(ctx_, in_, container_, configs_.Finish());
+  }
+
+ private:
+  void Store(const std::vector<LogRow>& batch) {
+    for (const LogRow& row : batch) {
+      const CriLogRecord& r = row.record;
+      StorePluginLogLine(ctx_, in_, container_, r.line, r.time_ns, r.stream.empty() ? in_.output.stream : r.stream,
+                         row.line);
     }
-    store.Add(std::move(row));
   }
-  store.Close();
-  return messages;
-}
 
-void LoadRecords(LoadContext& ctx, const MemberInput& in, const ParsedCriLog& parsed) {
-  ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
-  std::optional<std::string> container = ContainerForLog(ctx, in);
-  std::deque<std::string> copies;
-  StorePluginConfigs(ctx, in, container, LoadLogRows(ctx, in, parsed, container, copies));
-}
+  LoadContext& ctx_;
+  const MemberInput& in_;
+  const std::optional<std::string> container_;
+  CriLogReader reader_;
+  PluginConfigFinder configs_;
+  BatchPipe<LogRow> store_;  // last: its worker is stopped before the members above go
+};
+
+// Below this a log is stored on the reading thread: a thread costs more
+// than it saves.
+constexpr size_t kThreadedBytes = 1 << 20;
 
 }  // namespace
 
-void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
-                        const std::vector<LogMessage>& lines) {
-  PluginConfigScan scan = FindPluginConfigs(lines);
+std::unique_ptr<StreamedLineLoader> NewPluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded) {
+  return std::make_unique<PluginLogLoader>(ctx, in, threaded);
+}
+
+void StorePluginConfigScan(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                           const PluginConfigScan& scan) {
   ctx.WarnAll(in.artifact_id, in.output.member, scan.warnings);
   for (const auto& c : scan.configs) {
     auto add = [&](const char* key, const std::string& value) {
@@ -99,6 +109,11 @@ void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::opti
   }
 }
 
+void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                        const std::vector<LogMessage>& lines) {
+  StorePluginConfigScan(ctx, in, container, FindPluginConfigs(lines));
+}
+
 void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
                         int line, std::optional<int64_t> time_ns, std::string_view stream, const PluginLine& text) {
   ctx.Run("INSERT INTO log_lines (artifact_id, container_id, line, time_ns, stream, severity, source_file, event, "
@@ -107,10 +122,18 @@ void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::opti
           text.event, ctx.CapLine(in.artifact_id, in.output.member, line, text.message));
 }
 
-void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in) { LoadRecords(ctx, in, ParseCriLog(in.bytes)); }
+void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in) {
+  PluginLogLoader loader(ctx, in, in.bytes.size() >= kThreadedBytes);
+  ForEachLine(in.bytes, [&](int number, std::string_view line) { loader.Line(number, line); });
+  loader.End();
+}
 
 void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in) {
-  LoadRecords(ctx, in, ParseCrictlTimestampedLogs(in.bytes));
+  ParsedCriLog parsed = ParseCrictlTimestampedLogs(in.bytes);
+  ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
+  PluginLogLoader loader(ctx, in, in.bytes.size() >= kThreadedBytes);
+  for (CriLogRecord& r : parsed.records) loader.Record(std::move(r));
+  loader.End();
 }
 
 void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry) {

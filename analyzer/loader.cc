@@ -13,6 +13,7 @@
 #include "analyzer/member_loaders.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
+#include "common/line_splitter.h"
 
 namespace gpuf {
 
@@ -35,7 +36,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"char_links", LoadCharLinks},
     {"plugin_sockets", LoadPluginSockets},
     {"node_resources", LoadNodeResources},
-    {"journal", LoadJournal, false, false, false, true},
+    {"journal", LoadJournal, false, false, false, true, NewJournalLoader},
     {"crictl_ps", LoadCrictlPs},
     {"crictl_inspect", LoadCrictlInspect},
     {"ctr_container_info", LoadCtrContainerInfo},
@@ -44,7 +45,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
     {"bpftool_cgroup", LoadBpftoolCgroup},
     {"bpf_device_program", LoadBpfDeviceProgram},
     {"proc_cgroup", LoadProcCgroup},
-    {"plugin_log_file", LoadPluginLogFile},
+    {"plugin_log_file", LoadPluginLogFile, false, false, false, false, NewPluginLogLoader},
     {"crictl_logs", LoadCrictlLogs, true},
     {"mountinfo", LoadMountinfo},
     {"statfs", LoadStatfs},
@@ -68,11 +69,6 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
 // its artifact says it does not keep lines.
 constexpr int64_t kMaxLinesBytes = 16LL << 20;
 
-// Journal slices are the bulk of a bundle (up to 64 MiB each): they are
-// loaded line by line as they are read, never held whole. Their only loader
-// is LoadJournal, which JournalStream does the same as.
-constexpr std::string_view kStreamedLoader = "journal";
-
 // Calls `fn` with each loader id of `row`, in order.
 template <typename Fn>
 void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
@@ -84,71 +80,52 @@ void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
   }
 }
 
-bool Streamed(const ManifestArtifact& a, const ManifestOutput& o) {
+// The streamed loader of a member that is read as it streams, or nullptr:
+// one whose artifact has a single loader, which can stream, and whose lines
+// are not kept whole in artifact_lines.
+StreamedLoaderFactory StreamedLoader(const ManifestArtifact& a, const ManifestOutput& o) {
   const ArtifactRow* row = FindArtifact(a.name);
-  return row && row->loaders == kStreamedLoader && o.stream == row->stream();
+  if (!row || o.stream != row->stream() || row->loaders.find(' ') != std::string_view::npos) return nullptr;
+  const MemberLoaderRow* loader = FindMemberLoader(row->loaders);
+  if (!loader || !loader->stream) return nullptr;
+  if (row->keeps_lines && o.size_bytes <= kMaxLinesBytes) return nullptr;
+  return loader->stream;
 }
 
-// Splits the chunks into lines exactly as ForEachLine splits a whole text,
-// and parses their JSON on the reading thread, while a worker classifies and
-// stores the rows of the lines before. The database is the worker's alone
-// until End. The stream keeps its own copy of the artifact: a bundle cut off
-// inside the member ends the read without End, and the rows still queued are
-// stored when the stream goes, after the reader's manifest has gone.
-class JournalStream : public MemberStream {
+// Splits the chunks into lines exactly as ForEachLine splits a whole text
+// and hands them to the member's streamed loader. The stream keeps its own
+// copy of the artifact: a bundle cut off inside the member ends the read
+// without End, and the rows still queued are stored when the stream goes,
+// after the reader's manifest has gone.
+class LineStream : public MemberStream {
  public:
-  JournalStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o)
-      : ctx_(ctx), artifact_(a), output_(o), in_{artifact_id, artifact_, output_, {}}, lines_(ctx, in_),
-        rows_([this](const std::vector<JournalLineLoader::Row>& batch) {
-                for (const auto& row : batch) lines_.Store(row);
-              },
-              o.size_bytes >= kThreadedBytes) {}
+  LineStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o,
+             StreamedLoaderFactory make)
+      : ctx_(ctx), artifact_(a), output_(o), in_{artifact_id, artifact_, output_, {}},
+        lines_(make(ctx, in_, o.size_bytes >= kThreadedBytes)) {}
 
   void Chunk(std::string_view bytes) override {
-    while (!bytes.empty()) {
-      size_t end = bytes.find('\n');
-      if (end == std::string_view::npos) {
-        pending_.append(bytes);
-        return;
-      }
-      if (pending_.empty()) {
-        Emit(bytes.substr(0, end));
-      } else {
-        pending_.append(bytes.substr(0, end));
-        Emit(pending_);
-        pending_.clear();
-      }
-      bytes.remove_prefix(end + 1);
-    }
+    splitter_.Chunk(bytes, [this](int number, std::string_view line) { lines_->Line(number, line); });
   }
 
   void End(bool verified) override {
-    if (!pending_.empty()) Emit(pending_);
-    pending_.clear();
-    rows_.Close();
-    lines_.Finish();
+    splitter_.End([this](int number, std::string_view line) { lines_->Line(number, line); });
+    lines_->End();
     ctx_.Run("UPDATE artifact_outputs SET present = 1, verified = ? WHERE artifact_id = ? AND stream = ?",
              verified, in_.artifact_id, in_.output.stream);
   }
 
  private:
-  // Below this a slice is stored on the reading thread: a fleet of small
+  // Below this a member is stored on the reading thread: a fleet of small
   // bundles spent more on threads than it saved.
   static constexpr int64_t kThreadedBytes = 1 << 20;
-
-  void Emit(std::string_view line) {
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(++number_, line, row); });
-  }
 
   LoadContext& ctx_;
   const ManifestArtifact artifact_;
   const ManifestOutput output_;
   MemberInput in_;
-  JournalLineLoader lines_;
-  std::string pending_;
-  int number_ = 0;
-  BatchPipe<JournalLineLoader::Row> rows_;  // last: its worker is stopped before the members above go
+  LineSplitter splitter_;
+  std::unique_ptr<StreamedLineLoader> lines_;  // last: its worker is stopped before the members above go
 };
 
 class Loader : public BundleVisitor {
@@ -205,8 +182,10 @@ class Loader : public BundleVisitor {
   }
 
   MemberStream* StreamMember(const ManifestArtifact& a, const ManifestOutput& o) override {
-    if (!Streamed(a, o)) return nullptr;
-    stream_ = std::make_unique<JournalStream>(*ctx_, artifact_ids_[&a], a, o);
+    StreamedLoaderFactory loader = StreamedLoader(a, o);
+    if (!loader) return nullptr;
+    stream_.reset();  // the member before, if it was cut off: its rows go first
+    stream_ = std::make_unique<LineStream>(*ctx_, artifact_ids_[&a], a, o, loader);
     return stream_.get();
   }
 
@@ -287,7 +266,7 @@ class Loader : public BundleVisitor {
   std::map<const ManifestArtifact*, int64_t> artifact_ids_;
   LoadProgressFn progress_;
   int64_t compressed_bytes_total_ = 0;
-  std::unique_ptr<JournalStream> stream_;
+  std::unique_ptr<LineStream> stream_;
   std::map<const ManifestArtifact*, Pending> pending_;
   std::vector<Last> last_;
 };

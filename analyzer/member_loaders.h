@@ -5,6 +5,7 @@
 #ifndef GPUF_ANALYZER_MEMBER_LOADERS_H_
 #define GPUF_ANALYZER_MEMBER_LOADERS_H_
 
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -24,6 +25,20 @@ struct MemberInput {
 
 using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
 
+// A member read a line at a time as it streams out of the bundle, for the
+// large ones (journal slices, pod logs) that are never held whole. The lines
+// are parsed on the caller's thread; with `threaded`, a worker stores the
+// rows meanwhile, and the database is the worker's until End returns.
+class StreamedLineLoader {
+ public:
+  virtual ~StreamedLineLoader() = default;
+  virtual void Line(int number, std::string_view line) = 0;
+  // After the last line: every row stored, and what was gathered across lines.
+  virtual void End() = 0;
+};
+using StreamedLoaderFactory = std::unique_ptr<StreamedLineLoader> (*)(LoadContext& ctx, const MemberInput& in,
+                                                                      bool threaded);
+
 struct MemberLoaderRow {
   std::string_view id;       // as ArtifactRow::loaders names it
   MemberLoader load;
@@ -37,6 +52,10 @@ struct MemberLoaderRow {
   // Writes the artifact's lines as journal_entries rows (a journal slice,
   // and the logs read as journal lines where the journal lacks them).
   bool journal_entries = false;
+  // Reads the member as it streams (in.bytes empty), instead of `load` with
+  // the whole text, when it is the artifact's only loader and its lines are
+  // not kept in artifact_lines.
+  StreamedLoaderFactory stream = nullptr;
 };
 
 std::span<const MemberLoaderRow> MemberLoaderTable();
@@ -83,6 +102,7 @@ void LoadKubePods(LoadContext& ctx, const MemberInput& in);
 void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in);
 // load_logs.cc
 void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in);
+std::unique_ptr<StreamedLineLoader> NewPluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded);
 void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in);
 void LoadPciTable(LoadContext& ctx, const MemberInput& in);
 void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in);
@@ -90,6 +110,7 @@ void LoadCharLinks(LoadContext& ctx, const MemberInput& in);
 void LoadPluginSockets(LoadContext& ctx, const MemberInput& in);
 void LoadNodeResources(LoadContext& ctx, const MemberInput& in);
 void LoadJournal(LoadContext& ctx, const MemberInput& in);
+std::unique_ptr<StreamedLineLoader> NewJournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded);
 // A journal entry of the plugin run as a host service (kPluginJournalSlice),
 // as a log_lines row like a pod log's: the plugin's lines are its log.
 void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry);
@@ -125,7 +146,7 @@ class JournalLineLoader {
   const MemberInput& in_;
   std::optional<int64_t> boot_;
   Row line_;  // Line's, reused from line to line
-  std::vector<std::pair<int, std::string>> plugin_messages_;  // the plugin slice's own lines
+  PluginConfigFinder plugin_configs_;  // among the plugin slice's own lines
 };
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
 // load_kernel_ring.cc
@@ -146,6 +167,9 @@ void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::opti
 // messages, as plugin_config rows; a dump that is cut short is a warning.
 void StorePluginConfigs(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
                         const std::vector<LogMessage>& lines);
+// The same for dumps already found.
+void StorePluginConfigScan(LoadContext& ctx, const MemberInput& in, const std::optional<std::string>& container,
+                           const PluginConfigScan& scan);
 
 }  // namespace gpuf
 

@@ -41,7 +41,10 @@ std::optional<Stamp> ParseStamp(std::string_view text) {
   return stamp;
 }
 
-struct Fragment {
+}  // namespace
+
+// One line of a pod log, parsed: a whole line or a piece of one.
+struct CriFragment {
   int line = 0;
   Stamp stamp;
   std::string_view stream;
@@ -49,40 +52,12 @@ struct Fragment {
   bool ends_line = true;
 };
 
-// Joins P fragments with the following fragments of the same stream.
-class Joiner {
- public:
-  explicit Joiner(ParsedCriLog* out) : out_(out) {}
+namespace {
 
-  void Add(Fragment f) {
-    std::optional<size_t>& open = f.stream == "stdout" ? stdout_ : stderr_;
-    if (open) {
-      CriLogRecord& r = out_->records[*open];
-      r.message += f.text;
-      r.partial = !f.ends_line;
-    } else {
-      CriLogRecord r;
-      r.line = f.line;
-      r.time_ns = f.stamp.ns;
-      r.utc_offset_seconds = f.stamp.offset_seconds;
-      r.stream = std::string(f.stream);
-      r.message = std::move(f.text);
-      r.partial = !f.ends_line;
-      out_->records.push_back(std::move(r));
-      open = out_->records.size() - 1;
-    }
-    if (f.ends_line) open.reset();
-  }
-
- private:
-  ParsedCriLog* out_;
-  std::optional<size_t> stdout_;
-  std::optional<size_t> stderr_;
-};
 
 // "<time> <stream> <tag>[:<more tags>] <text>"; the tag list is
 // colon-separated for forward compatibility, as kubelet reads it.
-std::optional<Fragment> ParseCriLine(int number, std::string_view line, std::string* error) {
+std::optional<CriFragment> ParseCriLine(int number, std::string_view line, std::string* error) {
   size_t sp1 = line.find(' ');
   auto stamp = ParseStamp(line.substr(0, sp1));
   if (!stamp) {
@@ -111,7 +86,7 @@ std::optional<Fragment> ParseCriLine(int number, std::string_view line, std::str
     *error = "unknown log tag " + Quote(tags);
     return std::nullopt;
   }
-  Fragment f;
+  CriFragment f;
   f.line = number;
   f.stamp = *stamp;
   f.stream = stream;
@@ -126,7 +101,7 @@ std::string_view StreamName(const std::string& s) {
   return {};
 }
 
-std::optional<Fragment> ParseDockerJsonLine(int number, std::string_view line, std::string* error) {
+std::optional<CriFragment> ParseDockerJsonLine(int number, std::string_view line, std::string* error) {
   json doc = json::parse(line.begin(), line.end(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     *error = "not a docker json-file line";
@@ -152,7 +127,7 @@ std::optional<Fragment> ParseDockerJsonLine(int number, std::string_view line, s
     *error = "unknown stream " + Quote(stream_text);
     return std::nullopt;
   }
-  Fragment f;
+  CriFragment f;
   f.line = number;
   f.stamp = *stamp;
   f.stream = name;
@@ -164,26 +139,67 @@ std::optional<Fragment> ParseDockerJsonLine(int number, std::string_view line, s
 
 }  // namespace
 
+void CriLogReader::Line(int number, std::string_view line) {
+  if (line.empty()) {
+    warnings_.push_back({number, "empty line"});
+    return;
+  }
+  std::string error;
+  auto fragment = line.front() == '{' ? ParseDockerJsonLine(number, line, &error) : ParseCriLine(number, line, &error);
+  if (!fragment) {
+    warnings_.push_back({number, error});
+    return;
+  }
+  Join(std::move(*fragment));
+  // A record is handed over once complete and once every record begun
+  // before it is: the other stream may hold a partial line open.
+  while (!records_.empty() && !IsOpen(first_)) {
+    record_(std::move(records_.front()));
+    records_.pop_front();
+    ++first_;
+  }
+}
+
+void CriLogReader::End() {
+  for (CriLogRecord& r : records_) record_(std::move(r));
+  first_ += records_.size();
+  records_.clear();
+  stdout_.reset();
+  stderr_.reset();
+}
+
+bool CriLogReader::IsOpen(size_t index) const { return stdout_ == index || stderr_ == index; }
+
+// Joins P fragments with the following fragments of the same stream.
+void CriLogReader::Join(CriFragment f) {
+  std::optional<size_t>& open = f.stream == "stdout" ? stdout_ : stderr_;
+  if (open) {
+    CriLogRecord& r = records_[*open - first_];
+    r.message += f.text;
+    r.partial = !f.ends_line;
+  } else {
+    CriLogRecord r;
+    r.line = f.line;
+    r.time_ns = f.stamp.ns;
+    r.utc_offset_seconds = f.stamp.offset_seconds;
+    r.stream = std::string(f.stream);
+    r.message = std::move(f.text);
+    r.partial = !f.ends_line;
+    records_.push_back(std::move(r));
+    open = first_ + records_.size() - 1;
+  }
+  if (f.ends_line) open.reset();
+}
+
 ParsedCriLog ParseCriLog(std::string_view text) {
   ParsedCriLog out;
   // A record a line at most: the vector is not regrown (and its records
   // moved) a dozen times on the way to a large log's 185k.
   out.records.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-  Joiner joiner(&out);
-  ForEachLine(text, [&](int number, std::string_view line) {
-    if (line.empty()) {
-      out.warnings.push_back({number, "empty line"});
-      return;
-    }
-    std::string error;
-    auto fragment = line.front() == '{' ? ParseDockerJsonLine(number, line, &error)
-                                        : ParseCriLine(number, line, &error);
-    if (!fragment) {
-      out.warnings.push_back({number, error});
-      return;
-    }
-    joiner.Add(std::move(*fragment));
-  });
+  CriLogReader reader([&](CriLogRecord&& r) { out.records.push_back(std::move(r)); });
+  ForEachLine(text, [&](int number, std::string_view line) { reader.Line(number, line); });
+  reader.End();
+  out.warnings = std::move(reader.warnings());
   return out;
 }
 

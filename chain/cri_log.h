@@ -11,6 +11,9 @@
 #define GPUF_CHAIN_CRI_LOG_H_
 
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,31 @@ struct CriLogRecord {
 struct ParsedCriLog {
   std::vector<CriLogRecord> records;  // in the order their first fragment appears
   std::vector<ParseWarning> warnings;
+};
+
+struct CriFragment;
+
+// A pod log read a line at a time, for one that arrives in chunks: each
+// record goes to `record` once complete, in the order their first fragments
+// appear, as ParseCriLog would list them.
+class CriLogReader {
+ public:
+  explicit CriLogReader(std::function<void(CriLogRecord&&)> record) : record_(std::move(record)) {}
+  void Line(int number, std::string_view line);
+  // After the last line: the records still waiting for a fragment, partial.
+  void End();
+  std::vector<ParseWarning>& warnings() { return warnings_; }
+
+ private:
+  bool IsOpen(size_t index) const;
+  void Join(CriFragment f);
+
+  std::function<void(CriLogRecord&&)> record_;
+  std::deque<CriLogRecord> records_;   // begun, not yet handed over
+  size_t first_ = 0;                   // the index of records_.front() among all records
+  std::optional<size_t> stdout_;       // the record a stream's partial line is open in
+  std::optional<size_t> stderr_;
+  std::vector<ParseWarning> warnings_;
 };
 
 // Partial fragments are joined per stream, since containerd and CRI-O split

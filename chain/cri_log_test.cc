@@ -126,6 +126,27 @@ TEST_CASE("ParseCriLog: unreadable lines become warnings and the rest is kept") 
   CHECK(log.warnings[8].message == "bad docker json-file time '2016-10-06'");
 }
 
+TEST_CASE("CriLogReader: a record is handed over once it and every record begun before it are complete") {
+  std::vector<std::string> handed;
+  CriLogReader reader([&](CriLogRecord&& r) {
+    handed.push_back(std::to_string(r.line) + " " + r.stream + " " + r.message + (r.partial ? " (partial)" : ""));
+  });
+  const std::string t = "2026-11-18T13:40:00.000000001Z ";
+  reader.Line(1, t + "stdout P a");
+  reader.Line(2, t + "stderr F x");
+  CHECK(handed.empty());  // line 1's record is still open
+  reader.Line(3, t + "stdout F b");
+  CHECK(handed == std::vector<std::string>{"1 stdout ab", "2 stderr x"});
+  reader.Line(4, "not a log line");
+  reader.Line(5, t + "stderr F y");
+  reader.Line(6, t + "stdout P c");
+  CHECK(handed.size() == 3);
+  reader.End();
+  CHECK(handed == std::vector<std::string>{"1 stdout ab", "2 stderr x", "5 stderr y", "6 stdout c (partial)"});
+  REQUIRE(reader.warnings().size() == 1);
+  CHECK(reader.warnings()[0].line == 4);
+}
+
 TEST_CASE("ParseCrictlTimestampedLogs: klog lines behind variable-width times") {
   // Real output: formats/crictl-logs-t_klog-inside_cri-tools-205.txt (2017
   // crictl trims trailing zeros of the fraction).

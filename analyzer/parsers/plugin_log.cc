@@ -327,43 +327,66 @@ bool FeedBraces(std::string_view text, int* depth, bool* started, bool* in_strin
 
 }  // namespace
 
-PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
-  static constexpr std::string_view kHeader = "Running with config:";
-  PluginConfigScan scan;
-  for (size_t i = 0; i < messages.size(); ++i) {
-    std::string_view first = TrimLeft(messages[i].text, " \t\n");
-    if (first.substr(0, kHeader.size()) != kHeader) continue;
-    int header_line = messages[i].line;
-    std::string body(TrimLeft(first.substr(kHeader.size()), " \t\n"));
-    int depth = 0;
-    bool started = false, in_string = false;
-    bool done = FeedBraces(body, &depth, &started, &in_string);
-    size_t j = i + 1;
-    for (; !done && j < messages.size(); ++j) {
-      if (!started && TrimLeft(messages[j].text, " \t\n").substr(0, 1) != "{") break;
-      body += '\n';
-      body += messages[j].text;
-      done = FeedBraces(messages[j].text, &depth, &started, &in_string);
-    }
-    if (!started) {
-      scan.warnings.push_back({header_line, "no JSON after 'Running with config:'"});
-      continue;
-    }
-    i = j - 1;
-    if (!done) {
-      scan.warnings.push_back({header_line, kConfigDumpCutShort});
-      continue;
-    }
-    json doc = json::parse(body, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-      scan.warnings.push_back({header_line, "config dump is not a JSON object"});
-      continue;
-    }
-    PluginConfig config = ReadConfig(doc);
-    config.line = header_line;
-    scan.configs.push_back(std::move(config));
+void PluginConfigFinder::Add(const LogMessage& m) {
+  if (open_ && Continue(m)) return;
+  std::string_view first = TrimLeft(m.text, " \t\n");
+  if (first.substr(0, kHeader.size()) != kHeader) return;
+  open_ = true;
+  header_line_ = m.line;
+  body_ = TrimLeft(first.substr(kHeader.size()), " \t\n");
+  depth_ = 0;
+  started_ = in_string_ = false;
+  if (FeedBraces(body_, &depth_, &started_, &in_string_)) Read();
+}
+
+// True when `m` belongs to the open dump. A line that cannot begin its JSON
+// closes the dump and is read as any other line.
+bool PluginConfigFinder::Continue(const LogMessage& m) {
+  if (!started_ && TrimLeft(m.text, " \t\n").substr(0, 1) != "{") {
+    Close();
+    return false;
   }
-  return scan;
+  if (body_.size() + m.text.size() >= kMaxBodyBytes) {
+    scan_.warnings.push_back({header_line_, "config dump over 1 MiB; not read"});
+    open_ = false;
+    return true;
+  }
+  body_ += '\n';
+  body_ += m.text;
+  if (FeedBraces(m.text, &depth_, &started_, &in_string_)) Read();
+  return true;
+}
+
+void PluginConfigFinder::Read() {
+  open_ = false;
+  json doc = json::parse(body_, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    scan_.warnings.push_back({header_line_, "config dump is not a JSON object"});
+    return;
+  }
+  PluginConfig config = ReadConfig(doc);
+  config.line = header_line_;
+  scan_.configs.push_back(std::move(config));
+}
+
+void PluginConfigFinder::Close() {
+  if (!open_) return;
+  open_ = false;
+  scan_.warnings.push_back({header_line_, started_ ? kConfigDumpCutShort : "no JSON after 'Running with config:'"});
+}
+
+PluginConfigScan PluginConfigFinder::Finish() {
+  Close();
+  body_.clear();
+  PluginConfigScan found = std::move(scan_);
+  scan_ = {};
+  return found;
+}
+
+PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
+  PluginConfigFinder finder;
+  for (const LogMessage& m : messages) finder.Add(m);
+  return finder.Finish();
 }
 
 PluginLine ReadPluginLine(const std::string& text) {

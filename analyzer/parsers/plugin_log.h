@@ -122,6 +122,31 @@ struct PluginConfigScan {
 // versions that put them there, at the top level.
 PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages);
 
+// The same, a message at a time, for a log that is read as it streams: only
+// the dump being read is held.
+class PluginConfigFinder {
+ public:
+  void Add(const LogMessage& m);
+  // After the last message: what was found; a dump still open is cut short.
+  PluginConfigScan Finish();
+
+ private:
+  static constexpr std::string_view kHeader = "Running with config:";
+  // A dump is a few KB; a "{" that never closes stops holding lines here.
+  static constexpr size_t kMaxBodyBytes = 1 << 20;
+
+  bool Continue(const LogMessage& m);
+  void Read();
+  void Close();
+
+  PluginConfigScan scan_;
+  bool open_ = false;  // between a header and the end of its JSON
+  int header_line_ = 0;
+  std::string body_;
+  int depth_ = 0;
+  bool started_ = false, in_string_ = false;
+};
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_PARSERS_PLUGIN_LOG_H_

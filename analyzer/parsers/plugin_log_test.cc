@@ -456,6 +456,23 @@ TEST_CASE("FindPluginConfigs: flags at the top level, on the header line, twice"
   CHECK_FALSE(scan.configs[1].fail_on_init_error.has_value());
 }
 
+TEST_CASE("PluginConfigFinder: a brace that never closes holds at most 1 MiB, and later dumps are still read") {
+  PluginConfigFinder finder;
+  finder.Add({1, "Running with config:"});
+  finder.Add({2, "{"});
+  const std::string filler(1000, 'x');
+  int line = 3;
+  for (; line < 2000; ++line) finder.Add({line, filler});
+  finder.Add({line, "Running with config: {\"flags\": {\"migStrategy\": \"mixed\"}}"});
+  auto scan = finder.Finish();
+  REQUIRE(scan.warnings.size() == 1);
+  CHECK(scan.warnings[0].line == 1);
+  CHECK(scan.warnings[0].message == "config dump over 1 MiB; not read");
+  REQUIRE(scan.configs.size() == 1);
+  CHECK(scan.configs[0].line == line);
+  CHECK(scan.configs[0].mig_strategy == "mixed");
+}
+
 TEST_CASE("FindPluginConfigs: dumps cut short or broken become warnings") {
   auto no_json = FindPluginConfigs(Messages({"Running with config:", "Retrieving plugins."}));
   CHECK(no_json.configs.empty());

@@ -107,8 +107,9 @@ namespace {
 constexpr char kMakeBundle[] = R"(
 import hashlib, io, json, subprocess, sys, tarfile
 out, size, repeat = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode().decode("unicode_escape").encode("latin-1")
-declared = int(sys.argv[4]) if len(sys.argv) > 4 else None
-member = "artifacts/0001-journal.kernel.stdout"
+declared = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+name, instance, kind, stream = (sys.argv[5] if len(sys.argv) > 5 else "journal.kernel boot:0 command stdout").split(" ")
+member = "artifacts/0001-%s.%s" % (name, stream)
 class Repeated(io.RawIOBase):
     def __init__(self, n): self.n = n; self.at = 0; self.block = repeat * max(1, (1 << 20) // len(repeat))
     def readable(self): return True
@@ -122,9 +123,9 @@ while left:
     k = min(left, len(block)); h.update(block[:k]); left -= k
 manifest = {"format": "gpuforensics-bundle", "format_version": 1, "tool": {"name": "gpuforensics", "version": "0.1.0"},
     "host": {"hostname": "n", "node_name": "n"}, "collection": {"started_at_unix_ns": 1, "ended_at_unix_ns": 2, "complete": True},
-    "options": {"root": "/"}, "artifacts": [{"name": "journal.kernel", "instance": "boot:0", "kind": "command",
+    "options": {"root": "/"}, "artifacts": [{"name": name, "instance": instance, "kind": kind,
     "context": "host", "started_at_unix_ns": 1, "ended_at_unix_ns": 2, "duration_ns": 1, "status": "ok",
-    "outputs": [{"stream": "stdout", "member": member, "size_bytes": declared if declared is not None else size,
+    "outputs": [{"stream": stream, "member": member, "size_bytes": declared if declared is not None else size,
                  "sha256": h.hexdigest(), "truncated": False}]}]}
 z = subprocess.Popen(["zstd", "-q", "-1", "-o", out], stdin=subprocess.PIPE)
 with tarfile.open(fileobj=z.stdin, mode="w|", format=tarfile.PAX_FORMAT) as t:
@@ -138,9 +139,10 @@ sys.exit(z.wait())
 }  // namespace
 
 void MakeRepeatedBundle(const std::string& out, int64_t size, const std::string& repeat,
-                        const std::string& declared) {
-  std::vector<std::string> argv = {"/usr/bin/python3", "-c", kMakeBundle, out, std::to_string(size), repeat};
-  if (!declared.empty()) argv.push_back(declared);
+                        const std::string& declared, const std::string& artifact) {
+  std::vector<std::string> argv = {"/usr/bin/python3", "-c", kMakeBundle, out, std::to_string(size), repeat,
+                                   declared};
+  if (!artifact.empty()) argv.push_back(artifact);
   auto made = RunProcess(argv);
   if (made.exit_code != 0) throw std::runtime_error("making " + out + ": " + made.err);
 }

@@ -48,14 +48,15 @@ ProcessResult RunGpuforensics(const std::vector<std::string>& args,
 // The members of a tar.zst bundle, read with libarchive, in archive order.
 std::vector<std::pair<std::string, std::string>> ReadBundleMembers(const std::string& path);
 
-// Writes a bundle whose one member (journal.kernel) is SIZE bytes of
-// REPEAT (a byte or a line, with Python escapes: "\\x00"), its manifest
-// matching, or declaring DECLARED bytes when given. Made by python and zstd
+// Writes a bundle whose one member (journal.kernel, or ARTIFACT: "name
+// instance kind stream") is SIZE bytes of REPEAT (a byte or a line, with
+// Python escapes: "\\x00"), its manifest matching, or declaring DECLARED
+// bytes when given. Made by python and zstd
 // so that the test process never holds the bytes: a spawned process's peak
 // memory counts from the test process it was forked from (RunProcess), so a
 // test process that grew would spoil every later measurement.
 void MakeRepeatedBundle(const std::string& out, int64_t size, const std::string& repeat,
-                        const std::string& declared = "");
+                        const std::string& declared = "", const std::string& artifact = "");
 
 // Writes a tar.zst with the given members in order (for hostile-input tests).
 // A name "symlink:PATH" makes a symbolic link to the data; "chardev:PATH" a

@@ -201,6 +201,32 @@ with gzip.open(sys.argv[1], "wb", 9) as f:
   if (kMemoryJudged) CHECK(r.max_rss_kib < 1024 * 1024);
 }
 
+TEST_CASE("bounds: a 256 MiB pod log is stored record by record without being held whole") {
+  // Over the 16 MiB whose lines artifact_lines keeps, the log streams out of
+  // the bundle; held whole it took its size twice (the member, its records).
+  test::TempDir dir;
+  const std::string filler(4000, 'x');
+  const std::string record = "2025-11-18T05:31:00.000000000Z stderr F I1118 05:31:00.000000       1 health.go:7] " +
+                             filler + "\\n";
+  const int64_t records = (256LL << 20) / static_cast<int64_t>(record.size() - 1);
+  const std::string instance = "/var/log/pods/kube-system_nvidia-device-plugin-daemonset-61a5d_f7f7/"
+                               "nvidia-device-plugin-ctr/0.log";
+  test::MakeRepeatedBundle(dir / "big-log.tar.zst", records * static_cast<int64_t>(record.size() - 1), record, "",
+                           "plugin.log " + instance + " file content");
+  const std::string query = "SELECT count(*), min(line), max(line), sum(length(message)), count(DISTINCT time_ns) "
+                            "FROM log_lines";
+  auto rows = test::RunGpuforensics({"sql", dir / "big-log.tar.zst", query});
+  CHECK(rows.err == "");
+  CHECK(rows.exit_code == 0);
+  CHECK(rows.out == "count(*)\tmin(line)\tmax(line)\tsum(length(message))\tcount(DISTINCT time_ns)\n" +
+                        std::to_string(records) + "\t1\t" + std::to_string(records) + "\t" +
+                        std::to_string(records * static_cast<int64_t>(filler.size())) + "\t1\n");
+  auto bounded = Bounded({"sql", dir / "big-log.tar.zst", query}, 60, "4000000000");
+  CHECK(bounded.exit_code == 0);
+  MESSAGE("sql over a 256 MiB pod log: peak RSS " << bounded.max_rss_kib / 1024 << " MiB");
+  if (kMemoryJudged) CHECK(bounded.max_rss_kib < 160 * 1024);
+}
+
 TEST_CASE("bounds: a FIFO given as input is refused at once, never waited on") {
   test::TempDir dir;
   const std::string fifo = dir / "input.tar.zst";

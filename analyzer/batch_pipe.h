@@ -35,7 +35,7 @@ class BatchPipe {
   static constexpr size_t kBatchRows = 512;
   static constexpr size_t kBatchesWaiting = 8;
 
-  explicit BatchPipe(std::function<void(const Batch&)> consume, bool threaded = true)
+  explicit BatchPipe(std::function<void(Batch&)> consume, bool threaded = true)
       : consume_(std::move(consume)) {
     filling_.reserve(kBatchRows);
     if (!threaded) return;
@@ -115,7 +115,7 @@ class BatchPipe {
     }
   }
 
-  std::function<void(const Batch&)> consume_;
+  std::function<void(Batch&)> consume_;  // the batch is the worker's to change while it consumes
   Batch filling_;                 // the caller's, until handed over
   size_t filled_ = 0;             // rows of filling_ written since its hand-over
   std::mutex mutex_;

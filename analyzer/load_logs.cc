@@ -31,15 +31,15 @@ struct LogRow {
 };
 
 // A pod log of the plugin a line at a time: records are joined and their
-// headers read and messages classified on this thread while a worker stores
-// the rows of the records before; the database is the worker's until End.
-// Only the configuration dump being read is held, never the whole log.
+// headers read on this thread while a worker classifies and stores the rows
+// of the records before; the database is the worker's until End. Only the
+// configuration dump being read is held, never the whole log.
 class PluginLogLoader : public StreamedLineLoader {
  public:
   PluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded)
       : ctx_(ctx), in_(in), container_(ContainerForLog(ctx, in)),
         reader_([this](CriLogRecord&& r) { Record(std::move(r)); }),
-        store_([this](const std::vector<LogRow>& batch) { Store(batch); }, threaded) {}
+        store_([this](std::vector<LogRow>& batch) { Store(batch); }, threaded) {}
 
   void Line(int number, std::string_view line) override { reader_.Line(number, line); }
 
@@ -47,7 +47,7 @@ class PluginLogLoader : public StreamedLineLoader {
   void Record(CriLogRecord&& record) {
     store_.Emplace([&](LogRow& row) {
       row.record = std::move(record);
-      row.line = ReadPluginLine(row.record.message);
+      row.line = ReadPluginHeader(row.record.message);
       configs_.Add({row.record.line, row.line.message});
     });
   }
@@ -60,8 +60,9 @@ class PluginLogLoader : public StreamedLineLoader {
   }
 
  private:
-  void Store(const std::vector<LogRow>& batch) {
-    for (const LogRow& row : batch) {
+  void Store(std::vector<LogRow>& batch) {
+    for (LogRow& row : batch) {
+      ClassifyPluginLine(row.line);
       const CriLogRecord& r = row.record;
       StorePluginLogLine(ctx_, in_, container_, r.line, r.time_ns, r.stream.empty() ? in_.output.stream : r.stream,
                          row.line);

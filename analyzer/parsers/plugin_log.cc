@@ -389,7 +389,7 @@ PluginConfigScan FindPluginConfigs(const std::vector<LogMessage>& messages) {
   return finder.Finish();
 }
 
-PluginLine ReadPluginLine(const std::string& text) {
+PluginLine ReadPluginHeader(const std::string& text) {
   PluginLine line;
   if (auto klog = ParseKlogHeader(text)) {
     line.severity = std::string(1, klog->severity);
@@ -400,8 +400,18 @@ PluginLine ReadPluginLine(const std::string& text) {
   } else {
     line.message = text;
   }
+  return line;
+}
+
+void ClassifyPluginLine(PluginLine& line) {
   PluginEvent event = ClassifyPluginMessage(line.message);
   if (event.kind != PluginEventKind::kUnknown) line.event = PluginEventKindName(event.kind);
+  else line.event.reset();
+}
+
+PluginLine ReadPluginLine(const std::string& text) {
+  PluginLine line = ReadPluginHeader(text);
+  ClassifyPluginLine(line);
   return line;
 }
 

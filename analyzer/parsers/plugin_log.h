@@ -88,6 +88,10 @@ struct PluginLine {
 };
 
 PluginLine ReadPluginLine(const std::string& text);
+// The same in two halves, for a loader that reads headers on one thread and
+// classifies on another: the header (event unset), then the event.
+PluginLine ReadPluginHeader(const std::string& text);
+void ClassifyPluginLine(PluginLine& line);
 
 // One message line with the artifact line it came from.
 struct LogMessage {

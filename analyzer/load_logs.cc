@@ -77,10 +77,6 @@ class PluginLogLoader : public StreamedLineLoader {
   BatchPipe<LogRow> store_;  // last: its worker is stopped before the members above go
 };
 
-// Below this a log is stored on the reading thread: a thread costs more
-// than it saves.
-constexpr size_t kThreadedBytes = 1 << 20;
-
 }  // namespace
 
 std::unique_ptr<StreamedLineLoader> NewPluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded) {
@@ -124,7 +120,7 @@ void StorePluginLogLine(LoadContext& ctx, const MemberInput& in, const std::opti
 }
 
 void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in) {
-  PluginLogLoader loader(ctx, in, in.bytes.size() >= kThreadedBytes);
+  PluginLogLoader loader(ctx, in, static_cast<int64_t>(in.bytes.size()) >= kThreadedMemberBytes);
   ForEachLine(in.bytes, [&](int number, std::string_view line) { loader.Line(number, line); });
   loader.End();
 }
@@ -132,7 +128,7 @@ void LoadPluginLogFile(LoadContext& ctx, const MemberInput& in) {
 void LoadCrictlLogs(LoadContext& ctx, const MemberInput& in) {
   ParsedCriLog parsed = ParseCrictlTimestampedLogs(in.bytes);
   ctx.WarnAll(in.artifact_id, in.output.member, parsed.warnings);
-  PluginLogLoader loader(ctx, in, in.bytes.size() >= kThreadedBytes);
+  PluginLogLoader loader(ctx, in, static_cast<int64_t>(in.bytes.size()) >= kThreadedMemberBytes);
   for (CriLogRecord& r : parsed.records) loader.Record(std::move(r));
   loader.End();
 }

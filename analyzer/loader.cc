@@ -102,7 +102,7 @@ class LineStream : public MemberStream {
   LineStream(LoadContext& ctx, int64_t artifact_id, const ManifestArtifact& a, const ManifestOutput& o,
              StreamedLoaderFactory make)
       : ctx_(ctx), artifact_(a), output_(o), in_{artifact_id, artifact_, output_, {}},
-        lines_(make(ctx, in_, o.size_bytes >= kThreadedBytes)) {}
+        lines_(make(ctx, in_, o.size_bytes >= kThreadedMemberBytes)) {}
 
   void Chunk(std::string_view bytes) override {
     splitter_.Chunk(bytes, [this](int number, std::string_view line) { lines_->Line(number, line); });
@@ -116,10 +116,6 @@ class LineStream : public MemberStream {
   }
 
  private:
-  // Below this a member is stored on the reading thread: a fleet of small
-  // bundles spent more on threads than it saved.
-  static constexpr int64_t kThreadedBytes = 1 << 20;
-
   LoadContext& ctx_;
   const ManifestArtifact artifact_;
   const ManifestOutput output_;

@@ -38,6 +38,9 @@ class StreamedLineLoader {
 };
 using StreamedLoaderFactory = std::unique_ptr<StreamedLineLoader> (*)(LoadContext& ctx, const MemberInput& in,
                                                                       bool threaded);
+// Below this size a member's rows are stored on the reading thread (not
+// `threaded`): a fleet of small bundles spent more on threads than it saved.
+inline constexpr int64_t kThreadedMemberBytes = 1 << 20;
 
 struct MemberLoaderRow {
   std::string_view id;       // as ArtifactRow::loaders names it

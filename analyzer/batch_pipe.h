@@ -8,9 +8,10 @@
 // Call order: Add or Emplace any number of times, then Close (the
 // destructor closes too). Close hands over the last, partial batch and
 // returns when every row has been consumed and the worker has exited; what
-// `consume` wrote is then visible to the caller. Without `threaded` (small inputs, where starting a
-// thread and handing batches over costs more than it saves), or when no
-// thread can be started, the caller's thread consumes each batch as it fills.
+// `consume` wrote is then visible to the caller. Without `threaded` (small
+// inputs, where starting a thread and handing batches over costs more than
+// it saves), or when no thread can be started, the caller's thread consumes
+// each batch as it fills.
 #ifndef GPUF_ANALYZER_BATCH_PIPE_H_
 #define GPUF_ANALYZER_BATCH_PIPE_H_
 

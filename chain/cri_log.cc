@@ -54,7 +54,6 @@ struct CriFragment {
 
 namespace {
 
-
 // "<time> <stream> <tag>[:<more tags>] <text>"; the tag list is
 // colon-separated for forward compatibility, as kubelet reads it.
 std::optional<CriFragment> ParseCriLine(int number, std::string_view line, std::string* error) {

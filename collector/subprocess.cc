@@ -200,8 +200,15 @@ CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
 
     if (phase == Phase::kRunning) {
       bool stop_requested = interrupt && interrupt->load();
-      if (now >= spec.deadline_monotonic_ns || stop_requested) {
-        (stop_requested ? outcome.interrupted : outcome.timed_out) = true;
+      const bool reader_done = !reaped && spec.stop_when && spec.stop_when();
+      if (now >= spec.deadline_monotonic_ns || stop_requested || reader_done) {
+        if (stop_requested) {
+          outcome.interrupted = true;
+        } else if (reader_done) {
+          outcome.stopped = true;
+        } else {
+          outcome.timed_out = true;
+        }
         kill(-pid, SIGTERM);
         phase = Phase::kTerminating;
         signal_sent_at = now;

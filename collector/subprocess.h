@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct CommandSpec {
   int64_t term_grace_ns = 500'000'000;
   int64_t kill_grace_ns = 1'000'000'000;
   int64_t drain_grace_ns = 500'000'000;
+  // Asked between reads; true ends the command as a deadline does (SIGTERM,
+  // then SIGKILL), because its reader has all of it that it will keep.
+  std::function<bool()> stop_when;
 };
 
 struct CommandOutcome {
@@ -42,6 +46,7 @@ struct CommandOutcome {
   std::optional<int> signal;      // when a signal ended it
   bool timed_out = false;         // our deadline fired
   bool interrupted = false;       // the collector was asked to stop
+  bool stopped = false;           // stop_when ended it
   bool abandoned = false;         // still alive after SIGKILL + grace
   int64_t duration_ns = 0;
 };

@@ -16,7 +16,8 @@ struct Run {
   int64_t dropped = 0;
 };
 
-Run RunSh(const std::string& script, double timeout_s, int64_t cap = 1 << 20) {
+Run RunSh(const std::string& script, double timeout_s, int64_t cap = 1 << 20,
+          const std::function<bool(const CappedFile&)>& stop_when = nullptr) {
   test::TempDir dir;
   CappedFile out(dir / "out", cap, KeepMode::kHead), err(dir / "err", cap, KeepMode::kTail);
   REQUIRE(out.Open().ok());
@@ -25,6 +26,7 @@ Run RunSh(const std::string& script, double timeout_s, int64_t cap = 1 << 20) {
   spec.executable = "/bin/sh";
   spec.argv = {"sh", "-c", script};
   spec.deadline_monotonic_ns = MonotonicNowNs() + static_cast<int64_t>(timeout_s * 1e9);
+  if (stop_when) spec.stop_when = [&] { return stop_when(out); };
   Run run;
   run.outcome = RunCommand(spec, out, err, nullptr);
   REQUIRE(out.Finish().ok());
@@ -80,6 +82,26 @@ TEST_CASE("RunCommand: a flood is capped and counted") {
   CHECK(r.outcome.exit_code == 0);
   CHECK(r.out.size() == (1u << 20));
   CHECK(r.dropped == 63LL * (1 << 20));
+}
+
+TEST_CASE("RunCommand: stop_when ends the command once its reader has what it keeps, not as a timeout") {
+  int64_t start = MonotonicNowNs();
+  Run r = RunSh("while :; do echo line; done", 30, 1 << 20,
+                [](const CappedFile& out) { return out.stored_bytes() >= 4096; });
+  double seconds = (MonotonicNowNs() - start) / 1e9;
+  CHECK(r.outcome.stopped);
+  CHECK_FALSE(r.outcome.timed_out);
+  CHECK_FALSE(r.outcome.interrupted);
+  CHECK(r.outcome.signal == SIGTERM);
+  CHECK(r.out.size() >= 4096);
+  CHECK(seconds < 10);
+}
+
+TEST_CASE("RunCommand: a command that ends by itself is not stopped") {
+  Run r = RunSh("echo one; echo two", 30, 1 << 20, [](const CappedFile& out) { return out.stored_bytes() >= 4096; });
+  CHECK_FALSE(r.outcome.stopped);
+  CHECK(r.outcome.exit_code == 0);
+  CHECK(r.out == "one\ntwo\n");
 }
 
 TEST_CASE("RunCommand: output written in many small pieces, with stderr between, arrives whole and in order") {

@@ -14,6 +14,9 @@ class ByteSink {
   virtual ~ByteSink() = default;
   // Never fails for lack of room; an error is the sink's own (a full disk).
   virtual Status Write(std::string_view bytes) = 0;
+  // Nothing written from now on would be kept (a capped file at its cap
+  // that keeps the first bytes): a reader may stop feeding it.
+  virtual bool Full() const { return false; }
 };
 
 }  // namespace gpuf

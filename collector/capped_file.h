@@ -33,6 +33,8 @@ class CappedFile : public ByteSink {
   Status Open();
   // Never fails for lack of room: bytes over the cap are counted and dropped.
   Status Write(std::string_view bytes) override;
+  // Head and newest-first modes at the cap; a tail never is (the newest replaces).
+  bool Full() const override { return mode_ != KeepMode::kTail && stored_ >= cap_; }
   // Applies the tail cut or the newest-first reordering, and closes. Call once.
   Status Finish();
 

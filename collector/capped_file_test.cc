@@ -54,6 +54,24 @@ TEST_CASE("CappedFile: newest-first output stopped mid-line (a timeout) loses on
   CHECK(f.truncated());
 }
 
+TEST_CASE("CappedFile: full once a head or newest-first file reaches its cap, a tail never") {
+  test::TempDir dir;
+  for (KeepMode mode : {KeepMode::kHead, KeepMode::kNewestFirst}) {
+    CappedFile f(dir / "out", 10, mode);
+    REQUIRE(f.Open().ok());
+    REQUIRE(f.Write("012345678").ok());
+    CHECK_FALSE(f.Full());
+    REQUIRE(f.Write("9").ok());
+    CHECK(f.Full());
+    REQUIRE(f.Finish().ok());
+  }
+  CappedFile tail(dir / "tail", 10, KeepMode::kTail);
+  REQUIRE(tail.Open().ok());
+  REQUIRE(tail.Write("0123456789abcdef\n").ok());
+  CHECK_FALSE(tail.Full());
+  REQUIRE(tail.Finish().ok());
+}
+
 TEST_CASE("CappedFile: under the cap nothing is dropped") {
   test::TempDir dir;
   CappedFile f(dir / "out", 100, KeepMode::kTail);

@@ -119,6 +119,7 @@ json ArtifactToJson(const ManifestArtifact& a, bool redacted) {
               {"redactions", a.redactions},
               {"outputs", outputs}};
   if (!a.journal_match.empty()) j["journal_match"] = a.journal_match;
+  if (a.journal_narrowed_argv) j["journal_narrowed_argv"] = *a.journal_narrowed_argv;
   if (redacted) {
     json counts = json::array();
     for (const auto& [name, count] : a.redaction_counts) counts.push_back({{"class", name}, {"count", count}});
@@ -243,6 +244,19 @@ Status CheckWords(const std::string& where, const ManifestArtifact& a) {
   return Status::BadInput("manifest field '" + where + ".kind' is not an artifact kind: '" + a.kind + "'");
 }
 
+// An optional array of strings under `key`.
+Status ReadStrings(const json& object, const char* key, std::vector<std::string>& out,
+                   const std::string& where = "origin.") {
+  auto list = object.find(key);
+  if (list == object.end() || list->is_null()) return Status::Ok();
+  if (!list->is_array()) return Status::BadInput("manifest field '" + where + key + "' is not an array");
+  for (const auto& item : *list) {
+    if (!item.is_string()) return Status::BadInput("manifest field '" + where + key + "' holds a non-string");
+    out.push_back(item.get<std::string>());
+  }
+  return Status::Ok();
+}
+
 Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a) {
   if (!j.is_object()) return Status::BadInput("manifest field '" + where + "' is not an object");
   Reader r(j, where + ".");
@@ -260,6 +274,10 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
       if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".journal_match' holds a non-string");
       a.journal_match.push_back(arg.get<std::string>());
     }
+  }
+  if (auto it = j.find("journal_narrowed_argv"); it != j.end() && !it->is_null()) {
+    a.journal_narrowed_argv.emplace();
+    GPUF_RETURN_IF_ERROR(ReadStrings(j, "journal_narrowed_argv", *a.journal_narrowed_argv, where + "."));
   }
   a.executable = r.String("executable", false);
   a.path = r.String("path", false);
@@ -295,19 +313,6 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
     ManifestOutput o;
     GPUF_RETURN_IF_ERROR(ReadOutput((*outputs)[i], where + ".outputs[" + std::to_string(i) + "]", o));
     a.outputs.push_back(std::move(o));
-  }
-  return Status::Ok();
-}
-
-// An optional array of strings under `key`.
-Status ReadStrings(const json& object, const char* key, std::vector<std::string>& out,
-                   const std::string& where = "origin.") {
-  auto list = object.find(key);
-  if (list == object.end() || list->is_null()) return Status::Ok();
-  if (!list->is_array()) return Status::BadInput("manifest field '" + where + key + "' is not an array");
-  for (const auto& item : *list) {
-    if (!item.is_string()) return Status::BadInput("manifest field '" + where + key + "' holds a non-string");
-    out.push_back(item.get<std::string>());
   }
   return Status::Ok();
 }

@@ -37,6 +37,10 @@ struct ManifestArtifact {
   // A journal slice read with others in one run: the match (journalctl's
   // positional arguments) its entries were taken from that run's output by.
   std::vector<std::string> journal_match;
+  // The slices' read was narrowed (collector/journal_splitter.h): the command
+  // that went on from its cursor with the open slices' matches; empty when
+  // every slice was full. Unset when the read was whole.
+  std::optional<std::vector<std::string>> journal_narrowed_argv;
   std::string executable;    // command: resolved path, "" when not found
   std::string path;          // file/listing: host path (as seen on the node)
   std::string context;       // "host" | "container"

@@ -52,6 +52,30 @@ TEST_CASE("Manifest: serialize then parse gives the same fields") {
   CHECK(parsed->Find("host.nvidia_smi_list") == &parsed->artifacts[0]);
 }
 
+TEST_CASE("Manifest: a narrowed journal read round-trips, empty or not, and is absent from a whole one") {
+  Manifest m = SampleManifest();
+  ManifestArtifact slice = m.artifacts[0];
+  slice.name = "journal.kubelet";
+  slice.argv = {"journalctl", "--no-pager", "-o", "export", "-r", "-b", "0"};
+  slice.journal_match = {"_SYSTEMD_UNIT=kubelet.service"};
+  ManifestArtifact full = slice, narrowed = slice;
+  full.instance = "boot:-1";
+  full.journal_narrowed_argv.emplace();
+  narrowed.instance = "boot:0";
+  narrowed.journal_narrowed_argv = std::vector<std::string>{"journalctl", "--cursor=s=1;i=2", "_TRANSPORT=kernel"};
+  m.artifacts = {slice, full, narrowed};
+  std::string text = SerializeManifest(m);
+  CHECK(nlohmann::json::parse(text)["artifacts"][0].count("journal_narrowed_argv") == 0);
+  auto parsed = ParseManifest(text);
+  REQUIRE(parsed.ok());
+  CHECK_FALSE(parsed->artifacts[0].journal_narrowed_argv.has_value());
+  CHECK(parsed->artifacts[1].journal_narrowed_argv == std::vector<std::string>{});
+  CHECK(parsed->artifacts[2].journal_narrowed_argv == narrowed.journal_narrowed_argv);
+  text.replace(text.find("\"_TRANSPORT=kernel\""), 19, "7");
+  CHECK(ParseManifest(text).status().message() ==
+        "manifest field 'artifacts[2].journal_narrowed_argv' holds a non-string");
+}
+
 TEST_CASE("Manifest: the redaction record and report round-trip, and exist only when redacted") {
   Manifest m = SampleManifest();
   CHECK(SerializeManifest(m).find("\"redaction\"") == std::string::npos);

@@ -36,6 +36,9 @@ class JournalExportReader {
   void Feed(std::string_view bytes);
   // An entry the stream ended inside (a timeout) is not one: it is counted.
   void Finish();
+  // Forgets a partial entry without counting it: the stream was ended on
+  // purpose, and what it was cut inside is read again.
+  void Reset() { buffer_.clear(); }
 
   int64_t cut_entries() const { return cut_entries_; }
   // The stream broke the format (a size past kMaxEntryBytes, a field

@@ -171,13 +171,18 @@ std::optional<PreparedCommand> PrepareCommand(const ProbeTask& task, const Probe
   return command;
 }
 
+int64_t ProbeDeadline(const ProbeTask& task, const ProbeEnvironment& env) {
+  return std::min(MonotonicNowNs() + task.timeout_ns, env.deadline_monotonic_ns);
+}
+
 CommandOutcome Run(const ProbeTask& task, const ProbeEnvironment& env, const PreparedCommand& command,
-                   ByteSink& out, ByteSink& err) {
+                   ByteSink& out, ByteSink& err, int64_t deadline_ns, std::function<bool()> stop_when = {}) {
   CommandSpec spec;
   spec.executable = command.executable;
   spec.argv = command.argv;
   spec.extra_env = task.extra_env;
-  spec.deadline_monotonic_ns = std::min(MonotonicNowNs() + task.timeout_ns, env.deadline_monotonic_ns);
+  spec.deadline_monotonic_ns = deadline_ns;
+  spec.stop_when = std::move(stop_when);
   return RunCommand(spec, out, err, env.interrupt);
 }
 
@@ -206,6 +211,8 @@ void RecordCommand(const ProbeTask& task, const ProbeEnvironment& env, const Com
   } else if (outcome.timed_out) {
     SetStatus(a, ProbeStatus::kTimedOut);
     a.error = outcome.abandoned ? "did not exit after SIGKILL; abandoned" : "";
+  } else if (outcome.stopped) {
+    SetStatus(a, ProbeStatus::kOk);  // ended on purpose: its reader had all it keeps
   } else if (outcome.signal) {
     SetStatus(a, ProbeStatus::kSignaled);
   } else {
@@ -228,14 +235,24 @@ void RunCommandProbe(const ProbeTask& task, int sequence, const ProbeEnvironment
     a.error = opened.message();
     return;
   }
-  CommandOutcome outcome = Run(task, env, *command, out, err);
+  CommandOutcome outcome = Run(task, env, *command, out, err, ProbeDeadline(task, env));
   (void)out.Finish();
   (void)err.Finish();
   RecordCommand(task, env, outcome, out, err, result);
 }
 
-// One journalctl run for all the task's slices: each slice keeps its own
-// capped file, and every artifact records the one run (its command, exit
+// The read that goes on from where the splitter stopped the whole one:
+// older entries (the task reads newest first), the open slices' only.
+std::vector<std::string> NarrowerJournalArgv(const ProbeTask& task, const JournalSplitter& splitter) {
+  std::vector<std::string> argv = task.argv;
+  argv.push_back("--cursor=" + splitter.narrow_cursor());
+  for (auto& arg : JournalMatchArgs(splitter.open_match())) argv.push_back(std::move(arg));
+  return argv;
+}
+
+// One journalctl run for all the task's slices, narrowed midway when the
+// splitter asks (journal_splitter.h): each slice keeps its own capped file,
+// and every artifact records the read (its command, the narrower one, exit
 // status, timing and stderr).
 void RunJournalRead(const ProbeTask& task, int sequence, const ProbeEnvironment& env,
                     std::vector<ProbeResult>& slices) {
@@ -271,7 +288,20 @@ void RunJournalRead(const ProbeTask& task, int sequence, const ProbeEnvironment&
     return;
   }
   JournalSplitter splitter(std::move(routes));
-  CommandOutcome outcome = Run(task, env, *command, splitter, err);
+  const int64_t deadline = ProbeDeadline(task, env);
+  CommandOutcome outcome = Run(task, env, *command, splitter, err, deadline, [&] { return splitter.narrowing(); });
+  std::optional<std::vector<std::string>> narrowed_argv;
+  if (outcome.stopped) {
+    narrowed_argv.emplace();  // empty: every slice was full
+    if (!splitter.open_slices().empty()) {
+      PreparedCommand narrower = env.exec->Prepare(NarrowerJournalArgv(task, splitter));
+      *narrowed_argv = narrower.argv;
+      splitter.Continue();
+      const int64_t whole_read_ns = outcome.duration_ns;
+      outcome = Run(task, env, narrower, splitter, err, deadline);
+      outcome.duration_ns += whole_read_ns;
+    }
+  }
   (void)splitter.Finish();
   (void)err.Finish();
   auto said = ReadWholeFile(err.path());
@@ -285,6 +315,7 @@ void RunJournalRead(const ProbeTask& task, int sequence, const ProbeEnvironment&
     (void)outs[i]->Finish();
     if (said.ok()) (void)errs[i]->Write(*said);
     (void)errs[i]->Finish();
+    slices[i].artifact.journal_narrowed_argv = narrowed_argv;
     RecordCommand(task, env, outcome, *outs[i], *errs[i], slices[i]);
   });
 }

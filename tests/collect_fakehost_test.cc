@@ -594,6 +594,74 @@ TEST_CASE("collect: each journal slice of the one read per boot holds what journ
   for (const auto& [name, data] : c.members) CHECK(data.find("Accepted publickey") == std::string::npos);
 }
 
+// A slice as journalctl -o json -a -b N MATCH gives it on the fake node.
+std::vector<json> DirectSlice(const FakeHost& host, const json& artifact) {
+  std::vector<std::string> argv = {"/usr/bin/journalctl", "--root", host.root(), "--utc", "--no-pager",
+                                   "-o", "json", "-a", "-b", artifact["instance"].get<std::string>().substr(5)};
+  for (const auto& arg : artifact["journal_match"]) argv.push_back(arg.get<std::string>());
+  auto direct = test::RunProcess(argv);
+  REQUIRE_MESSAGE(direct.exit_code == 0, direct.err);
+  return Entries(direct.out);
+}
+
+TEST_CASE("collect: once the kubelet's slice is full the read narrows, and every slice is still what journalctl gives") {
+  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
+    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
+    return;
+  }
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
+  const int64_t t = 1763436000LL * 1000000;
+  // The evidence, older than a flood of kubelet lines that overfills its 64 MiB cap.
+  std::string journal =
+      SystemdEntry(t, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
+      PluginServiceEntry(t + 1000, "E1118 03:20:00.001000    1660 factory.go:112] Failed to initialize NVML: "
+                                   "Unknown Error.") +
+      ExportEntry(t + 2000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n",
+                  "Started (4242)");
+  const std::string padding(1000, 'x');
+  for (int i = 0; i < 60000; ++i) {
+    const int64_t at = t + 1000000 + i * 1000LL;
+    journal += i % 50 == 0 ? ExportEntry(at, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n",
+                                         "NVRM: Xid (PCI:0000:4c:00): 13, line " + std::to_string(i))
+                           : ExportEntry(at, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n"
+                                             "_SYSTEMD_UNIT=kubelet.service\n",
+                                         "I1118 03:20:01.000000    1333 flood.go:1] " + std::to_string(i) + padding);
+  }
+  REQUIRE(WriteJournal(host, journal));
+  journal.clear();
+  Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "60"});
+  int open_slices = 0;
+  for (const auto& a : c.manifest["artifacts"]) {
+    if (!a.contains("journal_match") || a["instance"] != "boot:0") continue;
+    CHECK_MESSAGE(a["status"] == "ok", a["name"]);
+    REQUIRE_MESSAGE(a.contains("journal_narrowed_argv"), a["name"]);
+    std::vector<std::string> narrower = a["journal_narrowed_argv"];
+    CHECK(std::find(narrower.begin(), narrower.end(), "_TRANSPORT=kernel") != narrower.end());
+    CHECK(std::find(narrower.begin(), narrower.end(), "_SYSTEMD_UNIT=kubelet.service") == narrower.end());
+    CHECK(std::any_of(narrower.begin(), narrower.end(), [](const std::string& arg) { return arg.rfind("--cursor=", 0) == 0; }));
+    std::vector<json> stored = Entries(Member(c, a, "stdout")), direct = DirectSlice(host, a);
+    if (a["name"] == "journal.kubelet") {
+      // Full: the newest of what journalctl gives, as many as the cap held.
+      CHECK(a["truncated"] == true);
+      REQUIRE(!stored.empty());
+      REQUIRE(stored.size() < direct.size());
+      CHECK(std::equal(stored.begin(), stored.end(), direct.end() - static_cast<std::ptrdiff_t>(stored.size())));
+      continue;
+    }
+    CHECK_MESSAGE(stored == direct, a["name"]);
+    ++open_slices;
+  }
+  CHECK(open_slices >= 6);
+  const json* kernel = Artifact(c.manifest, "journal.kernel", "boot:0");
+  REQUIRE(kernel);
+  CHECK(Member(c, *kernel, "stdout").find("Xid (PCI:0000:4c:00): 13, line 0\"") != std::string::npos);
+  const json* plugin = Artifact(c.manifest, "journal.nvidia_device_plugin", "boot:0");
+  REQUIRE(plugin);
+  CHECK(Member(c, *plugin, "stdout").find("Failed to initialize NVML") != std::string::npos);
+}
+
 TEST_CASE("collect: nvidia-smi of a GPU Operator driver container is run in its root") {
   if (geteuid() != 0 || !std::filesystem::exists("/usr/sbin/chroot")) {
     MESSAGE("skipped: needs root and chroot");

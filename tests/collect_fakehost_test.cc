@@ -74,6 +74,19 @@ bool WriteJournal(const FakeHost& host, const std::string& export_text) {
   return r.exit_code == 0;
 }
 
+// Writing a journal takes root and systemd-journal-remote; a test without them says so.
+bool JournalWritable() {
+  if (geteuid() == 0 && std::filesystem::exists("/lib/systemd/systemd-journal-remote")) return true;
+  MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
+  return false;
+}
+
+// The fake node with the device plugin installed as a host service, whose journal slice is then read.
+void BuildPluginServiceNode(FakeHost& host) {
+  test::BuildFakeNode(host);
+  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
+}
+
 // One journal entry of the fake node's boot in export format: its time, the
 // node's ids, `fields` ("NAME=value\n" lines) and the message.
 std::string ExportEntry(int64_t realtime_us, const std::string& fields, const std::string& message) {
@@ -455,10 +468,7 @@ TEST_CASE("collect: nvidia-smi missing from the plugin image is not called an NV
 }
 
 TEST_CASE("collect: a device plugin run as a host service has its journal read as its log") {
-  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
-    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
-    return;
-  }
+  if (!JournalWritable()) return;
   FakeHost host;
   test::BuildFakeNode(host);
   const int64_t t = 1763436000LL * 1000000;  // 140 s after boot
@@ -539,14 +549,20 @@ std::vector<json> Entries(const std::string& json_lines) {
   return entries;
 }
 
+// A slice as journalctl -o json -a -b N MATCH gives it on the fake node.
+std::vector<json> DirectSlice(const FakeHost& host, const json& artifact) {
+  std::vector<std::string> argv = {"/usr/bin/journalctl", "--root", host.root(), "--utc", "--no-pager",
+                                   "-o", "json", "-a", "-b", artifact["instance"].get<std::string>().substr(5)};
+  for (const auto& arg : artifact["journal_match"]) argv.push_back(arg.get<std::string>());
+  auto direct = test::RunProcess(argv);
+  REQUIRE_MESSAGE(direct.exit_code == 0, direct.err);
+  return Entries(direct.out);
+}
+
 TEST_CASE("collect: each journal slice of the one read per boot holds what journalctl -o json gives for its match") {
-  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
-    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
-    return;
-  }
+  if (!JournalWritable()) return;
   FakeHost host;
-  test::BuildFakeNode(host);
-  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
+  BuildPluginServiceNode(host);
   const int64_t t = 1763436000LL * 1000000;
   // A message journald stored as binary: a newline, a tab, bytes that are not UTF-8.
   std::string binary_message = "first line\n\tsecond \xff\xfe line";
@@ -575,12 +591,7 @@ TEST_CASE("collect: each journal slice of the one read per boot holds what journ
   int compared = 0;
   for (const auto& a : c.manifest["artifacts"]) {
     if (!a.contains("journal_match") || a["status"] != "ok") continue;
-    std::vector<std::string> argv = {"/usr/bin/journalctl", "--root", host.root(), "--utc", "--no-pager",
-                                     "-o", "json", "-a", "-b", a["instance"].get<std::string>().substr(5)};
-    for (const auto& arg : a["journal_match"]) argv.push_back(arg.get<std::string>());
-    auto direct = test::RunProcess(argv);
-    REQUIRE_MESSAGE(direct.exit_code == 0, direct.err);
-    CHECK_MESSAGE(Entries(Member(c, a, "stdout")) == Entries(direct.out), a["name"], " ", a["instance"]);
+    CHECK_MESSAGE(Entries(Member(c, a, "stdout")) == DirectSlice(host, a), a["name"], " ", a["instance"]);
     ++compared;
   }
   CHECK(compared >= 8);  // boot 0's slices at least; the fake node's journal may lack boot -1
@@ -594,24 +605,10 @@ TEST_CASE("collect: each journal slice of the one read per boot holds what journ
   for (const auto& [name, data] : c.members) CHECK(data.find("Accepted publickey") == std::string::npos);
 }
 
-// A slice as journalctl -o json -a -b N MATCH gives it on the fake node.
-std::vector<json> DirectSlice(const FakeHost& host, const json& artifact) {
-  std::vector<std::string> argv = {"/usr/bin/journalctl", "--root", host.root(), "--utc", "--no-pager",
-                                   "-o", "json", "-a", "-b", artifact["instance"].get<std::string>().substr(5)};
-  for (const auto& arg : artifact["journal_match"]) argv.push_back(arg.get<std::string>());
-  auto direct = test::RunProcess(argv);
-  REQUIRE_MESSAGE(direct.exit_code == 0, direct.err);
-  return Entries(direct.out);
-}
-
 TEST_CASE("collect: once the kubelet's slice is full the read narrows, and every slice is still what journalctl gives") {
-  if (geteuid() != 0 || !std::filesystem::exists("/lib/systemd/systemd-journal-remote")) {
-    MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
-    return;
-  }
+  if (!JournalWritable()) return;
   FakeHost host;
-  test::BuildFakeNode(host);
-  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
+  BuildPluginServiceNode(host);
   const int64_t t = 1763436000LL * 1000000;
   // The evidence, older than a flood of kubelet lines that overfills its 64 MiB cap.
   std::string journal =

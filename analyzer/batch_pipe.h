@@ -12,9 +12,14 @@
 // inputs, where starting a thread and handing batches over costs more than
 // it saves), or when no thread can be started, the caller's thread consumes
 // each batch as it fills.
+//
+// WorkerBehind() lets the caller balance the halves: work that may be done
+// on either side (classifying a row) is done on the caller's while the
+// worker has batches backed up, and left to the worker otherwise.
 #ifndef GPUF_ANALYZER_BATCH_PIPE_H_
 #define GPUF_ANALYZER_BATCH_PIPE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -65,6 +70,10 @@ class BatchPipe {
     if (filled_ >= kBatchRows) HandOver();
   }
 
+  // True while half the batches that may wait are waiting for the worker
+  // (never without one): the worker is the slower half just now.
+  bool WorkerBehind() const { return waiting_count_.load(std::memory_order_relaxed) >= kBatchesWaiting / 2; }
+
   void Close() {
     if (filled_ > 0) HandOver();
     if (!worker_.joinable()) return;
@@ -90,6 +99,7 @@ class BatchPipe {
       std::unique_lock<std::mutex> lock(mutex_);
       room_.wait(lock, [&] { return waiting_.size() < kBatchesWaiting; });
       waiting_.push_back(std::move(batch));
+      waiting_count_.store(waiting_.size(), std::memory_order_relaxed);
       if (!consumed_.empty()) {
         filling_ = std::move(consumed_.front());
         consumed_.pop_front();
@@ -108,6 +118,7 @@ class BatchPipe {
         if (waiting_.empty()) return;  // closed and drained
         batch = std::move(waiting_.front());
         waiting_.pop_front();
+        waiting_count_.store(waiting_.size(), std::memory_order_relaxed);
       }
       room_.notify_one();
       consume_(batch);
@@ -123,6 +134,7 @@ class BatchPipe {
   std::condition_variable work_;  // a batch is waiting, or the pipe closed
   std::condition_variable room_;  // a batch was taken
   std::deque<Batch> waiting_;
+  std::atomic<size_t> waiting_count_{0};  // waiting_.size(), for WorkerBehind without the lock
   std::deque<Batch> consumed_;    // the worker's, done with: filled again
   bool closed_ = false;
   std::thread worker_;

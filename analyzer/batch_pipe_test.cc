@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -101,6 +102,25 @@ TEST_CASE("BatchPipe: unthreaded, Emplace reuses the one batch") {
   REQUIRE(seen.size() == static_cast<size_t>(rows));
   CHECK(seen.back() == rows);
   CHECK(reused == 2 * static_cast<int>(BatchPipe<int>::kBatchRows) + 1);
+}
+
+TEST_CASE("BatchPipe: the worker is behind while half the batches that may wait are waiting, and not once drained") {
+  std::mutex gate;
+  gate.lock();  // the worker stops inside its first batch until the gate opens
+  BatchPipe<int> pipe([&](const std::vector<int>&) { std::lock_guard<std::mutex> pass(gate); });
+  CHECK_FALSE(pipe.WorkerBehind());
+  const size_t batches = 1 + BatchPipe<int>::kBatchesWaiting / 2;  // the one being consumed, and those waiting
+  for (size_t n = 0; n < batches * BatchPipe<int>::kBatchRows; ++n) pipe.Add(static_cast<int>(n));
+  CHECK(pipe.WorkerBehind());
+  gate.unlock();
+  pipe.Close();
+  CHECK_FALSE(pipe.WorkerBehind());
+}
+
+TEST_CASE("BatchPipe: unthreaded, the worker is never behind") {
+  BatchPipe<int> pipe([](const std::vector<int>&) {}, /*threaded=*/false);
+  for (size_t n = 0; n < BatchPipe<int>::kBatchesWaiting * BatchPipe<int>::kBatchRows; ++n) pipe.Add(1);
+  CHECK_FALSE(pipe.WorkerBehind());
 }
 
 TEST_CASE("BatchPipe: closing an idle pipe, twice, returns") {

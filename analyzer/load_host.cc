@@ -100,12 +100,17 @@ void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
 JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)
     : ctx_(ctx), in_(in), boot_(BootOffset(in.artifact.instance)) {}
 
-void JournalLineLoader::Parse(int number, std::string_view line, Row& row) {
+void JournalLineLoader::Parse(int number, std::string_view line, Row& row, bool classify) {
   row.number = number;
   row.blank = line.empty();
+  row.event.reset();
   if (row.blank) return;
   if (!row.entry) row.entry.emplace();
-  if (!ParseJournalJsonLine(line, *row.entry)) row.entry.reset();
+  if (!ParseJournalJsonLine(line, *row.entry)) {
+    row.entry.reset();
+  } else if (classify) {
+    row.event = ClassifyJournalEntry(*row.entry);
+  }
 }
 
 void JournalLineLoader::Store(const Row& row) {
@@ -116,7 +121,8 @@ void JournalLineLoader::Store(const Row& row) {
   }
   const JournalEntry& e = *row.entry;
   ctx_.journal_boot_ends().Note(e.boot_id, boot_, e.realtime_us, e.monotonic_us);
-  JournalEvent event = ClassifyJournalEntry(e);
+  JournalEvent classified;
+  const JournalEvent& event = row.event ? *row.event : (classified = ClassifyJournalEntry(e));
   ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
            "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -136,7 +142,8 @@ void JournalLineLoader::Finish() { StorePluginConfigScan(ctx_, in_, std::nullopt
 namespace {
 
 // A journal slice as it streams: JSON parsed on the reading thread, entries
-// classified and stored on the worker.
+// classified on the worker, or on the reading thread while the worker is
+// behind, and stored on the worker.
 class JournalLoader : public StreamedLineLoader {
  public:
   JournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded)
@@ -146,7 +153,8 @@ class JournalLoader : public StreamedLineLoader {
                         threaded) {}
 
   void Line(int number, std::string_view line) override {
-    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(number, line, row); });
+    const bool classify = rows_.WorkerBehind();
+    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(number, line, row, classify); });
   }
 
   void End() override {

@@ -28,11 +28,12 @@ std::optional<std::string> ContainerForLog(LoadContext& ctx, const MemberInput& 
 struct LogRow {
   CriLogRecord record;
   PluginLine line;
+  bool classified = false;  // line.event is set (else Store classifies)
 };
 
 // A pod log of the plugin a line at a time: records are joined and their
 // headers read on this thread while a worker classifies and stores the rows
-// of the records before; the database is the worker's until End. Only the
+// of the records before (this thread classifies while the worker is behind); the database is the worker's until End. Only the
 // configuration dump being read is held, never the whole log.
 class PluginLogLoader : public StreamedLineLoader {
  public:
@@ -48,6 +49,8 @@ class PluginLogLoader : public StreamedLineLoader {
     store_.Emplace([&](LogRow& row) {
       row.record = std::move(record);
       row.line = ReadPluginHeader(row.record.message);
+      row.classified = store_.WorkerBehind();
+      if (row.classified) ClassifyPluginLine(row.line);
       configs_.Add({row.record.line, row.line.message});
     });
   }
@@ -62,7 +65,7 @@ class PluginLogLoader : public StreamedLineLoader {
  private:
   void Store(std::vector<LogRow>& batch) {
     for (LogRow& row : batch) {
-      ClassifyPluginLine(row.line);
+      if (!row.classified) ClassifyPluginLine(row.line);
       const CriLogRecord& r = row.record;
       StorePluginLogLine(ctx_, in_, container_, r.line, r.time_ns, r.stream.empty() ? in_.output.stream : r.stream,
                          row.line);

@@ -64,6 +64,25 @@ std::string Query(Database& db, const std::string& sql) {
 
 TEST_SUITE("loader") {
 
+TEST_CASE("JournalLineLoader::Parse classifies the entry only when asked, as Store would, and a reused row forgets it") {
+  const std::string started =
+      R"({"__REALTIME_TIMESTAMP":"1700000000000000","_PID":"1","SYSLOG_IDENTIFIER":"systemd",)"
+      R"("MESSAGE":"Started kubelet.service - kubelet: The Kubernetes Node Agent."})";
+  JournalLineLoader::Row row;
+  JournalLineLoader::Parse(1, started, row, /*classify=*/true);
+  REQUIRE(row.entry);
+  REQUIRE(row.event);
+  CHECK(row.event->kind == ClassifyJournalEntry(*row.entry).kind);
+  CHECK(row.event->kind == "unit_started");
+  CHECK(row.event->subject == "kubelet.service");
+  JournalLineLoader::Parse(2, started, row);
+  CHECK(row.entry);
+  CHECK_FALSE(row.event);
+  JournalLineLoader::Parse(3, "not json", row, /*classify=*/true);
+  CHECK_FALSE(row.entry);
+  CHECK_FALSE(row.event);
+}
+
 TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line, numbered as written") {
   // Lines cross the reader's 64 KiB chunks; one CRLF line, one bad line, an
   // empty line, and a last line without a newline.

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "analyzer/load_context.h"
+#include "analyzer/parsers/journal_event.h"
 #include "analyzer/parsers/journal_json.h"
 #include "analyzer/parsers/plugin_log.h"
 
@@ -128,9 +129,11 @@ class JournalLineLoader {
     int number = 0;
     bool blank = false;
     std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
+    std::optional<JournalEvent> event;  // classified already (else Store classifies)
   };
-  // Overwrites `row`, reusing its entry's buffers.
-  static void Parse(int number, std::string_view line, Row& row);
+  // Overwrites `row`, reusing its entry's buffers; classifies the entry too
+  // when `classify`.
+  static void Parse(int number, std::string_view line, Row& row, bool classify = false);
 
   JournalLineLoader(LoadContext& ctx, const MemberInput& in);
   // For lines that are not a journal slice's: all of boot `boot_offset`.

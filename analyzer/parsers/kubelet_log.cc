@@ -154,6 +154,9 @@ KubeletEvent Structured(std::string_view m) {
 }
 
 // The older wordings (free text after the klog header), in the order tried.
+// All but the last begin the message, so the set's scan of a line that is
+// none of them ends within its first words; the last, which may be anywhere,
+// is tried only on a line that has its words.
 enum KubeletPattern { kRegistration, kListAndWatch, kConnect, kZero, kCheckpoint, kContinueAfter, kRebooted };
 
 const RegexCascade& KubeletPatterns() {
@@ -166,11 +169,26 @@ const RegexCascade& KubeletPatterns() {
           R"re(Failed to (?:retrieve checkpoint for|read data from checkpoint) "?([^":\s]+)"?:? (.*))re",
           R"(Continue after failing to read checkpoint file\. )"
           R"(Device allocation info may NOT be up-to-date\.? ?(?:Err: )?(.*))",
-          // Anywhere in the line: the node's own event text is quoted inside other messages.
-          R"((?s).*?Node (\S+) has been rebooted, boot id: ([0-9a-fA-F-]+).*)",
       },
       Latin1Options());
   return cascade;
+}
+
+// Anywhere in the line: the node's own event text is quoted inside other messages.
+constexpr std::string_view kRebootedWords = " has been rebooted, boot id: ";
+
+const RE2& RebootedPattern() {
+  static const RE2 rebooted(R"((?s).*?Node (\S+) has been rebooted, boot id: ([0-9a-fA-F-]+).*)", Latin1Options());
+  return rebooted;
+}
+
+int FirstKubeletPattern(std::string_view text) {
+  int which = KubeletPatterns().FirstFullMatch(text);
+  if (which >= 0) return which;
+  if (text.find(kRebootedWords) != std::string_view::npos && RE2::FullMatch(Piece(text), RebootedPattern())) {
+    return kRebooted;
+  }
+  return -1;
 }
 
 KubeletEventKind CheckpointKind(const std::string& error, KubeletEventKind otherwise) {
@@ -181,9 +199,8 @@ KubeletEvent Unstructured(std::string_view text) {
   using K = KubeletEventKind;
   KubeletEvent e;
   re2::StringPiece m = Piece(text);
-  const RegexCascade& patterns = KubeletPatterns();
-  int which = patterns.FirstFullMatch(text);
-  const RE2* re = which < 0 ? nullptr : &patterns.pattern(which);
+  int which = FirstKubeletPattern(text);
+  const RE2* re = which < 0 ? nullptr : which == kRebooted ? &RebootedPattern() : &KubeletPatterns().pattern(which);
   switch (which) {
     case kRegistration:
       RE2::FullMatch(m, *re, &e.resource);

@@ -33,8 +33,9 @@ struct LogRow {
 
 // A pod log of the plugin a line at a time: records are joined and their
 // headers read on this thread while a worker classifies and stores the rows
-// of the records before (this thread classifies while the worker is behind); the database is the worker's until End. Only the
-// configuration dump being read is held, never the whole log.
+// of the records before (this thread classifies while the worker is
+// behind); the database is the worker's until End. Only the configuration
+// dump being read is held, never the whole log.
 class PluginLogLoader : public StreamedLineLoader {
  public:
   PluginLogLoader(LoadContext& ctx, const MemberInput& in, bool threaded)

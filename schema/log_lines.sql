@@ -14,3 +14,5 @@ CREATE TABLE log_lines (
   message       TEXT NOT NULL    -- the message without headers
 );
 CREATE INDEX log_lines_by_time ON log_lines(time_ns);
+-- Rules select the few classified records (an NVML failure, a registration) out of every line.
+CREATE INDEX log_lines_by_event ON log_lines(event) WHERE event IS NOT NULL;

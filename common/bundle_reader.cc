@@ -15,6 +15,7 @@
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/sha256.h"
+#include "common/sha256_behind.h"
 
 namespace gpuf {
 
@@ -22,6 +23,10 @@ namespace {
 
 // The most a member's header can make the reader reserve ahead of its data.
 constexpr int64_t kMaxReservedBytes = 64LL << 20;
+
+// A streamed member this large is hashed on a thread beside the one that
+// reads it; below, starting the thread costs more than it saves.
+constexpr int64_t kHashBehindBytes = 1LL << 20;
 
 struct ArchiveFree {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -92,7 +97,7 @@ Status ReadEntryData(archive* a, int64_t cap, std::string& out, bool& too_big) {
 }
 
 // Feeds the current entry's data to `stream`, hashing it on the way.
-Status StreamEntryData(archive* a, MemberStream& stream, Sha256& hash, int64_t& size) {
+Status StreamEntryData(archive* a, MemberStream& stream, Sha256Behind& hash, int64_t& size) {
   return ForEachDataChunk(a, [&](std::string_view chunk) {
     hash.Update(chunk);
     stream.Chunk(chunk);
@@ -231,7 +236,7 @@ Status ReadBundle(const std::string& path, const BundleLimits& limits, BundleVis
       if (total > limits.max_total_bytes) {
         return Status::BadInput("bundle expands to more than " + std::to_string(limits.max_total_bytes) + " bytes");
       }
-      Sha256 hash;
+      Sha256Behind hash(archive_entry_size(entry) >= kHashBehindBytes);
       int64_t size = 0;
       GPUF_RETURN_IF_ERROR(StreamEntryData(a.get(), *stream, hash, size));
       stream->End(CheckMember(name, size, output, [&] { return hash.HexDigest(); }, issues));

@@ -1,12 +1,14 @@
 #include "analyzer/analysis.h"
 
 #include <optional>
+#include <span>
 #include <system_error>
 #include <thread>
 #include <utility>
 
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/timeline.h"
+#include "analyzer/timeline_lines.h"
 
 namespace gpuf {
 
@@ -24,11 +26,17 @@ void Phase(const LoadProgressFn& progress, const char* phase) {
 // B-tree writes (schema/*.sql still declares them). The timeline reads the
 // journal's index to drop duplicate entries, so it is built before.
 constexpr std::string_view kLoadIndexes[] = {"journal_by_time", "log_lines_by_time"};
+// The milestones timeline reads the pod logs' time index for one lookup a
+// boot at most (the plugin's first line, where no container start was
+// captured): a scan then costs less than building the index.
+constexpr std::string_view kMilestoneLoadIndexes[] = {"journal_by_time"};
+constexpr std::string_view kNotBuiltForMilestones[] = {"log_lines_by_time"};
 
-Status BuildIndexesAndTimeline(Database& db, int64_t bundle_id, const std::vector<std::string>& after_load) {
+Status BuildIndexesAndTimeline(Database& db, int64_t bundle_id, const std::vector<std::string>& after_load,
+                               TimelineWarnings warnings = TimelineWarnings::kBuild) {
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
   for (const auto& create : after_load) GPUF_RETURN_IF_ERROR(db.Exec(create));
-  GPUF_RETURN_IF_ERROR(BuildTimeline(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(BuildTimeline(db, bundle_id, warnings));
   return db.Exec("COMMIT");
 }
 
@@ -82,11 +90,18 @@ class BackgroundLogScan {
 
 }  // namespace
 
-Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
-  GPUF_ASSIGN_OR_RETURN(std::vector<std::string> after_load, db.DropIndexes(kLoadIndexes));
-  GPUF_ASSIGN_OR_RETURN(LoadResult loaded, LoadBundle(bundle_path, db, progress));
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress,
+                                 Preparation what) {
+  const bool milestones = what == Preparation::kMilestones;
+  GPUF_ASSIGN_OR_RETURN(std::vector<std::string> after_load,
+                        db.DropIndexes(milestones ? std::span<const std::string_view>(kMilestoneLoadIndexes)
+                                                   : std::span<const std::string_view>(kLoadIndexes)));
+  if (milestones) GPUF_RETURN_IF_ERROR(db.DropIndexes(kNotBuiltForMilestones).status());
+  GPUF_ASSIGN_OR_RETURN(LoadResult loaded,
+                        LoadBundle(bundle_path, db, progress, milestones ? MayMarkMilestone : nullptr));
   Phase(progress, "timeline");
-  GPUF_RETURN_IF_ERROR(BuildIndexesAndTimeline(db, loaded.bundle_id, after_load));
+  GPUF_RETURN_IF_ERROR(BuildIndexesAndTimeline(db, loaded.bundle_id, after_load,
+                                               milestones ? TimelineWarnings::kSkip : TimelineWarnings::kBuild));
   return loaded;
 }
 

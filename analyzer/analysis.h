@@ -13,10 +13,17 @@
 
 namespace gpuf {
 
+// What PrepareBundle builds: every table analyze reads, or only what the
+// milestones timeline shows (its events and intervals): journal entries
+// that cannot mark a milestone are not stored, and timeline_warnings stays
+// empty.
+enum class Preparation { kEverything, kMilestones };
+
 // Load and timeline, no rules (for callers that run rules their own way).
 // Fails as LoadBundle does (unreadable bundle) or when the database does.
 // `progress`, when set, hears after each member and at each phase.
-Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {});
+Result<LoadResult> PrepareBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {},
+                                 Preparation what = Preparation::kEverything);
 
 struct Analysis {
   LoadResult loaded;

@@ -24,6 +24,14 @@ class RE2;
 
 namespace gpuf {
 
+struct JournalEntry;
+struct JournalEvent;
+
+// Which journal entries a load stores: nullptr for every one. A command that
+// reads only some (the milestones timeline) saves storing and indexing the
+// rest; every entry is still read, hashed and counted towards its boot.
+using JournalEntryFilter = bool (*)(const JournalEntry& entry, const JournalEvent& event);
+
 class LoadContext {
  public:
   LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest);
@@ -48,6 +56,11 @@ class LoadContext {
   // True when a container, pod or log name matches the bundle's device-plugin
   // pattern (the collector's --plugin-pattern, case-insensitive).
   bool IsPluginName(std::string_view name);
+
+  void set_journal_filter(JournalEntryFilter keep) { journal_filter_ = keep; }
+  bool StoresJournalEntry(const JournalEntry& entry, const JournalEvent& event) const {
+    return !journal_filter_ || journal_filter_(entry, event);
+  }
 
   // The journal's boots, noted entry by entry; written by WriteJournalBoots.
   JournalBootEnds& journal_boot_ends() { return journal_boot_ends_; }
@@ -94,6 +107,7 @@ class LoadContext {
   std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
   std::unique_ptr<re2::RE2> plugin_pattern_;
   JournalBootEnds journal_boot_ends_;
+  JournalEntryFilter journal_filter_ = nullptr;
   Status status_;
 };
 

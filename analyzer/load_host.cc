@@ -123,18 +123,22 @@ void JournalLineLoader::Store(const Row& row) {
   ctx_.journal_boot_ends().Note(e.boot_id, boot_, e.realtime_us, e.monotonic_us);
   JournalEvent classified;
   const JournalEvent& event = row.event ? *row.event : (classified = ClassifyJournalEntry(e));
-  ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
-           "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
-           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-           in_.artifact_id, row.number, boot_, e.realtime_us, e.monotonic_us, e.source_monotonic_us,
-           NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
-           NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
-           ctx_.CapLine(in_.artifact_id, in_.output.member, row.number, e.message));
+  if (ctx_.StoresJournalEntry(e, event)) StoreEntry(row.number, e, event);
   // The plugin's own lines; PID 1's about its unit stay systemd's.
   if (in_.artifact.name == kPluginJournalSlice && !FromSystemd(e)) {
     StorePluginJournalLine(ctx_, in_, row.number, e);
     plugin_configs_.Add({row.number, std::string_view(e.message).substr(0, LoadContext::kMaxLineBytes)});
   }
+}
+
+void JournalLineLoader::StoreEntry(int number, const JournalEntry& e, const JournalEvent& event) {
+  ctx_.Run("INSERT INTO journal_entries (artifact_id, line, boot_offset, realtime_us, monotonic_us, "
+           "source_monotonic_us, boot_id, unit, identifier, pid, priority, transport, event, event_subject, message) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+           in_.artifact_id, number, boot_, e.realtime_us, e.monotonic_us, e.source_monotonic_us,
+           NullIfEmpty(e.boot_id), NullIfEmpty(e.unit), NullIfEmpty(e.identifier), e.pid, e.priority,
+           NullIfEmpty(e.transport), NullIfEmpty(event.kind), NullIfEmpty(event.subject),
+           ctx_.CapLine(in_.artifact_id, in_.output.member, number, e.message));
 }
 
 void JournalLineLoader::Finish() { StorePluginConfigScan(ctx_, in_, std::nullopt, plugin_configs_.Finish()); }

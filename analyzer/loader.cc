@@ -126,12 +126,14 @@ class LineStream : public MemberStream {
 
 class Loader : public BundleVisitor {
  public:
-  Loader(Database& db, std::string path) : db_(db), path_(std::move(path)) {}
+  Loader(Database& db, std::string path, JournalEntryFilter journal_filter)
+      : db_(db), path_(std::move(path)), journal_filter_(journal_filter) {}
 
   Status OnManifest(const Manifest& m) override {
     manifest_ = m;
     GPUF_RETURN_IF_ERROR(InsertBundle(m));
     ctx_ = std::make_unique<LoadContext>(db_, bundle_id_, manifest_);
+    ctx_->set_journal_filter(journal_filter_);
     for (const auto& a : m.artifacts) artifact_ids_[&a] = InsertArtifactRow(*ctx_, a);
     return ctx_->status();
   }
@@ -256,6 +258,7 @@ class Loader : public BundleVisitor {
 
   Database& db_;
   std::string path_;
+  JournalEntryFilter journal_filter_;
   Manifest manifest_;
   int64_t bundle_id_ = 0;
   std::unique_ptr<LoadContext> ctx_;
@@ -336,9 +339,10 @@ bool LoadsJournalEntries(std::string_view name) {
   return journal;
 }
 
-Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress) {
+Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress,
+                              JournalEntryFilter journal_filter) {
   GPUF_RETURN_IF_ERROR(db.Exec("BEGIN"));
-  Loader loader(db, bundle_path);
+  Loader loader(db, bundle_path, journal_filter);
   loader.set_progress(progress, bundle_path);
   LoadResult result;
   Status read = ReadBundle(bundle_path, BundleLimits{}, loader, result.integrity_issues);

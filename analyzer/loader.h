@@ -11,6 +11,7 @@
 
 #include "common/bundle_reader.h"
 #include "analyzer/database.h"
+#include "analyzer/load_context.h"
 #include "analyzer/load_progress.h"
 
 namespace gpuf {
@@ -23,8 +24,10 @@ struct LoadResult {
 
 // Fails when the bundle cannot be read at all (see ReadBundle) or the
 // database refuses a write.
-// `progress`, when set, hears after each member.
-Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {});
+// `progress`, when set, hears after each member; `journal_filter`, when set,
+// says which journal entries to store (LoadContext).
+Result<LoadResult> LoadBundle(const std::string& bundle_path, Database& db, const LoadProgressFn& progress = {},
+                              JournalEntryFilter journal_filter = nullptr);
 
 }  // namespace gpuf
 

@@ -105,6 +105,30 @@ TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line
   CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
 }
 
+TEST_CASE("LoadBundle: a journal filter stores only the entries it keeps, and every entry still dates its boot") {
+  std::string bytes;
+  for (int i = 1; i <= 3000; ++i) {
+    std::string entry = Entry(i);
+    bytes += entry.insert(1, R"("_BOOT_ID":"b0","__MONOTONIC_TIMESTAMP":")" + std::to_string(i) + R"(",)") + "\n";
+  }
+  const std::string member = "artifacts/0001-journal.kubelet.stdout";
+  test::TempDir dir;
+  test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", JournalManifest(member, bytes)}, {member, bytes}});
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  auto loaded = LoadBundle(dir / "b.tar.zst", *db, {}, [](const JournalEntry& e, const JournalEvent&) {
+    return e.message.starts_with("entry 7");
+  });
+  REQUIRE(loaded.ok());
+  // 7, 70-79, 700-799: 111 entries.
+  CHECK(Query(*db, "SELECT count(*), min(line), max(line) FROM journal_entries") == "111|7|799\n");
+  CHECK(Query(*db, "SELECT count(*) FROM journal_entries WHERE message NOT LIKE 'entry 7%'") == "0\n");
+  // The boot's start comes from its latest entry, which the filter dropped.
+  CHECK(Query(*db, "SELECT boot_id, boot_offset, realtime_us, monotonic_us FROM journal_boots") ==
+        "b0|0|1700000000003000|3000\n");
+  CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
+}
+
 TEST_CASE("LoadBundle: a bundle cut off inside a streamed journal slice is an error, its read lines stored safely") {
   // Cut after the reader has handed over chunks of the slice: the lines still
   // queued are stored after the reader's manifest is gone.

@@ -148,6 +148,8 @@ class JournalLineLoader {
   void Finish();
 
  private:
+  void StoreEntry(int number, const JournalEntry& entry, const JournalEvent& event);
+
   LoadContext& ctx_;
   const MemberInput& in_;
   std::optional<int64_t> boot_;

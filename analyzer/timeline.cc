@@ -105,11 +105,8 @@ UPDATE events SET
 WHERE bundle_id = :bundle AND boot_offset IS NULL;
 )sql";
 
-// What an entry placed through its boot-relative stamp has; what an entry
-// that marks a milestone has (JournalTimelineLines's milestone column: an
-// event, or a kernel line).
+// What an entry placed through its boot-relative stamp has.
 constexpr std::string_view kHasBootRelativeStamp = "j.source_monotonic_us IS NOT NULL";
-constexpr std::string_view kMayHaveMilestone = "(j.event IS NOT NULL OR j.transport = 'kernel')";
 
 // A kernel line placed through its boot-relative stamp is a guess, whether
 // or not it marks a milestone (event_id is set where it does).
@@ -286,14 +283,20 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 
 }  // namespace
 
-Status BuildTimeline(Database& db, int64_t bundle_id) {
+Status BuildTimeline(Database& db, int64_t bundle_id, TimelineWarnings warnings) {
   // Boots first: every line is placed through them.
   const std::string scripts[] = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
-                                 StoreLines(JournalTimelineLines(kMayHaveMilestone), kHasMilestone),
+                                 StoreLines(JournalTimelineLines(MayMarkMilestoneSql()), kHasMilestone),
                                  StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
-                                 kCollectionEvent, kAssignBoots, KernelPlacementWarnings(), kNoBootWarning};
+                                 kCollectionEvent, kAssignBoots};
   for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
+  }
+  if (warnings == TimelineWarnings::kBuild) {
+    const std::string warning_scripts[] = {KernelPlacementWarnings(), kNoBootWarning};
+    for (const std::string& script : warning_scripts) {
+      GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
+    }
   }
   return BuildIntervals(db, bundle_id).WithContext("computing intervals");
 }

@@ -16,9 +16,13 @@
 
 namespace gpuf {
 
+// Whether timeline_warnings is filled: a caller that shows only the events
+// (the timeline command) leaves it empty.
+enum class TimelineWarnings { kBuild, kSkip };
+
 // Fills events, intervals and timeline_warnings for one loaded bundle.
 // Fails only when the database does.
-Status BuildTimeline(Database& db, int64_t bundle_id);
+Status BuildTimeline(Database& db, int64_t bundle_id, TimelineWarnings warnings = TimelineWarnings::kBuild);
 
 }  // namespace gpuf
 

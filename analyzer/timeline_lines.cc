@@ -1,6 +1,43 @@
 #include "analyzer/timeline_lines.h"
 
+#include <algorithm>
+
+#include "analyzer/parsers/journal_event.h"
+#include "analyzer/parsers/journal_json.h"
+
 namespace gpuf {
+
+namespace {
+
+// What the kernel lines that mark a milestone have in common (the driver's
+// banner and its Xid reports), matched as SQL's LIKE matches: ASCII case
+// ignored.
+constexpr std::string_view kDriverPrefix = "NVRM: ";
+
+bool ContainsIgnoringCase(std::string_view text, std::string_view part) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return std::search(text.begin(), text.end(), part.begin(), part.end(),
+                     [&](char a, char b) { return lower(a) == lower(b); }) != text.end();
+}
+
+}  // namespace
+
+const std::string_view kMilestoneJournalEvents[] = {"unit_started",         "kubelet_starting",
+                                                    "daemon_reload",        "daemon_reloading",
+                                                    "registration_request", "list_and_watch_ended"};
+
+std::string MayMarkMilestoneSql() {
+  std::string events;
+  for (std::string_view kind : kMilestoneJournalEvents) events += (events.empty() ? "'" : ", '") + std::string(kind) + "'";
+  return "(j.event IN (" + events + ") OR (j.transport = 'kernel' AND j.message LIKE '%" + std::string(kDriverPrefix) +
+         "%'))";
+}
+
+bool MayMarkMilestone(const JournalEntry& entry, const JournalEvent& event) {
+  if (entry.transport == "kernel" && ContainsIgnoringCase(entry.message, kDriverPrefix)) return true;
+  return std::find(std::begin(kMilestoneJournalEvents), std::end(kMilestoneJournalEvents), event.kind) !=
+         std::end(kMilestoneJournalEvents);
+}
 
 const std::string_view kTimelineLineColumns =
     "bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source, boot_id, boot_offset, "
@@ -33,6 +70,7 @@ FROM (SELECT :bundle AS bundle_id, j.artifact_id, j.line,
                   WHEN a.name = $artifact(host.kubelet_log) THEN 'kubelet'
                   ELSE replace(substr(a.name, 9), '_', '-') END AS source,
              j.boot_id, j.boot_offset,
+             -- Each event named here is one of kMilestoneJournalEvents, and each kernel line has kDriverPrefix.
              CASE
                WHEN j.transport = 'kernel' AND j.message LIKE 'NVRM: loading NVIDIA UNIX%' THEN $milestone(driver_loaded)
                WHEN j.transport = 'kernel' AND j.message LIKE '%NVRM: Xid%' THEN $milestone(xid)

@@ -14,6 +14,9 @@
 
 namespace gpuf {
 
+struct JournalEntry;
+struct JournalEvent;
+
 // The columns both queries return, in order.
 extern const std::string_view kTimelineLineColumns;
 
@@ -23,6 +26,15 @@ extern const std::string_view kTimelineLineColumns;
 // filter would drop (it must hold for every line that filter keeps): each
 // line is placed through lookups that cost more than the test.
 std::string JournalTimelineLines(std::string_view entries = "1");
+
+// The journal entries that may mark a milestone (JournalTimelineLines's
+// milestone column): those classified as one of these events, and the
+// kernel lines of the NVIDIA driver. The condition on `j` and the test of
+// an entry as the loader parsed it say the same thing: a load for the
+// milestones alone stores only these.
+extern const std::string_view kMilestoneJournalEvents[6];
+std::string MayMarkMilestoneSql();
+bool MayMarkMilestone(const JournalEntry& entry, const JournalEvent& event);
 
 // Lines of the device plugin's logs that have a time.
 extern const std::string_view kPluginTimelineLines;

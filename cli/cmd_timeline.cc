@@ -16,9 +16,9 @@ namespace gpuf {
 namespace {
 
 // Progress on stderr only when it is a terminal; erased before the timeline.
-Result<LoadResult> PrepareWithProgress(const std::string& bundle, Database& db) {
+Result<LoadResult> PrepareWithProgress(const std::string& bundle, Database& db, Preparation what) {
   ProgressReporter progress(StderrIsTerminal());
-  return PrepareBundle(bundle, db, progress.Callback());
+  return PrepareBundle(bundle, db, progress.Callback(), what);
 }
 
 }  // namespace
@@ -48,13 +48,15 @@ int RunTimeline(const std::vector<std::string>& args) {
   }
   auto db = Database::Create(kScratchDatabase);
   if (!db.ok()) return ReportFailure("timeline", db.status());
-  auto loaded = PrepareWithProgress(v["bundle"].as<std::string>(), *db);
+  const bool milestones_only = v.count("all") == 0;
+  auto loaded = PrepareWithProgress(v["bundle"].as<std::string>(), *db,
+                                    milestones_only ? Preparation::kMilestones : Preparation::kEverything);
   if (!loaded.ok()) return ReportFailure("timeline", loaded.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
   if (!zone.ok()) return ReportFailure("timeline", zone.status());
   // Written as read: the whole timeline of a big bundle is millions of lines.
   if (format == "csv") WriteStdout(kTimelineCsvHeader);
-  Status read = ForEachTimelineRow(*db, loaded->bundle_id, /*milestones_only=*/v.count("all") == 0,
+  Status read = ForEachTimelineRow(*db, loaded->bundle_id, milestones_only,
                                    [&](const TimelineRow& r) {
     WriteStdout(format == "jsonl" ? TimelineJsonLine(r) : format == "csv" ? TimelineCsvLine(r)
                                                                            : TimelineTextLine(r, *zone));

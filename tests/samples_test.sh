@@ -9,6 +9,7 @@
 #    has (ids without a rule file yet are listed as pending, not passed);
 #  - the healthy node, and every -healthy platform profile, yields nothing at
 #    medium severity or above (and the profiles a chain that is not BROKEN);
+#  - `timeline` shows exactly the milestone events of `timeline --all`;
 #  - the seed incident regenerates byte for byte from its source.
 #
 # usage: samples_test.sh GPUFORENSICS_BINARY
@@ -81,6 +82,15 @@ for dir in "$top"/samples/scenarios/*/ "$top"/samples/platforms/*/; do
   for id in $found; do
     check "$name: $id is expected" yes "$(echo "$expected" | grep -qx "$id" && echo yes || echo no)"
   done
+
+  # The milestones timeline loads only the journal entries that may mark a
+  # milestone: it must show exactly the milestone events of the whole one.
+  "$gpuforensics" timeline "$bundle" --format jsonl 2>&1 | sort >"$work/$name.milestones"
+  "$gpuforensics" timeline "$bundle" --all --format jsonl 2>&1 | grep -v '"milestone":null' | sort \
+    >"$work/$name.all-milestones"
+  check "$name: timeline shows the milestone events of timeline --all" yes \
+    "$(cmp -s "$work/$name.milestones" "$work/$name.all-milestones" && [ -s "$work/$name.milestones" ] \
+       && echo yes || echo no)"
 
   # A healthy platform profile: nothing at medium or above, and a chain that is not BROKEN.
   case $name in *-healthy)

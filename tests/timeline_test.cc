@@ -14,6 +14,7 @@
 #include "analyzer/display_zone.h"
 #include "analyzer/query.h"
 #include "analyzer/timeline.h"
+#include "analyzer/timeline_lines.h"
 #include "analyzer/timeline_view.h"
 #include "tests/test_support.h"
 
@@ -185,6 +186,42 @@ TEST_CASE("timeline: without a container or unit start the plugin's first line o
   CHECK(std::count_if(all->begin(), all->end(), [&](const TimelineRow& r) {
           return r.source == "plugin" && r.line && std::to_string(*r.line) + " " + r.message == stored->value_or("");
         }) == 1);
+}
+
+TEST_CASE("timeline: prepared for the milestones alone, the same milestones and intervals from fewer entries") {
+  for (const char* name : {"seed-incident", "xid-79-kernel-ring", "dp-426-reload-kubelet-restart",
+                           "platforms/ack-nvml-race"}) {
+    CAPTURE(name);
+    Loaded whole = LoadSample(name);
+    auto db = Database::Create(":memory:");
+    REQUIRE(db.ok());
+    auto loaded = PrepareBundle(test::SourcePath(std::string("samples/") + name + ".tar.zst"), *db, {},
+                                Preparation::kMilestones);
+    REQUIRE(loaded.ok());
+    Loaded lean{std::move(db).value(), loaded->bundle_id};
+    auto rows = [](Loaded& s, const std::string& sql) {
+      auto r = QueryRows(s.db, sql, s.bundle_id, [](Statement& st) {
+        std::string row;
+        for (int c = 0; c < st.ColumnCount(); ++c) row += (c ? "|" : "") + st.ColumnText(c);
+        return row;
+      });
+      REQUIRE(r.ok());
+      return *r;
+    };
+    const std::string entries = "SELECT artifact_id, line, event, message FROM journal_entries j ";
+    auto kept = rows(lean, entries + "ORDER BY artifact_id, line");
+    CHECK(kept == rows(whole, entries + "WHERE " + MayMarkMilestoneSql() + " ORDER BY artifact_id, line"));
+    CHECK(kept.size() < rows(whole, entries).size());
+    for (const char* sql : {
+             "SELECT boot_offset, milestone, time_ns, artifact_id, line, message FROM events "
+             "WHERE bundle_id = :bundle AND milestone IS NOT NULL ORDER BY time_ns, event_id",
+             "SELECT boot_offset, name, seconds FROM intervals WHERE bundle_id = :bundle ORDER BY boot_offset, name",
+             "SELECT * FROM journal_boots ORDER BY boot_offset"}) {
+      CAPTURE(sql);
+      CHECK(rows(lean, sql) == rows(whole, sql));
+    }
+    CHECK(rows(lean, "SELECT message FROM timeline_warnings").empty());
+  }
 }
 
 TEST_CASE("chain verdict: the seed incident fails at the plugin's NVML init, registration and allocatable") {

@@ -74,6 +74,9 @@ class BatchPipe {
   // (never without one): the worker is the slower half just now.
   bool WorkerBehind() const { return waiting_count_.load(std::memory_order_relaxed) >= kBatchesWaiting / 2; }
 
+  // True when a worker consumes the batches (false: the caller does).
+  bool threaded() const { return worker_.joinable(); }
+
   void Close() {
     if (filled_ > 0) HandOver();
     if (!worker_.joinable()) return;

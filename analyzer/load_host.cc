@@ -103,6 +103,7 @@ JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)
 void JournalLineLoader::Parse(int number, std::string_view line, Row& row, bool classify) {
   row.number = number;
   row.blank = line.empty();
+  row.parsed = true;
   row.event.reset();
   if (row.blank) return;
   if (!row.entry) row.entry.emplace();
@@ -111,6 +112,17 @@ void JournalLineLoader::Parse(int number, std::string_view line, Row& row, bool 
   } else if (classify) {
     row.event = ClassifyJournalEntry(*row.entry);
   }
+}
+
+void JournalLineLoader::Keep(int number, std::string_view line, Row& row) {
+  row.number = number;
+  row.parsed = false;
+  row.text.assign(line);
+}
+
+void JournalLineLoader::ParseAndStore(Row& row) {
+  if (!row.parsed) Parse(row.number, row.text, row);
+  Store(row);
 }
 
 void JournalLineLoader::Store(const Row& row) {
@@ -145,20 +157,25 @@ void JournalLineLoader::Finish() { StorePluginConfigScan(ctx_, in_, std::nullopt
 
 namespace {
 
-// A journal slice as it streams: JSON parsed on the reading thread, entries
-// classified on the worker, or on the reading thread while the worker is
-// behind, and stored on the worker.
+// A journal slice as it streams, stored on the worker. While the worker is
+// behind, the reading thread parses and classifies each entry; while it has
+// time to spare, the worker does both (when the entries it stores are few,
+// as for the milestones timeline, parsing is most of the work left).
 class JournalLoader : public StreamedLineLoader {
  public:
   JournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded)
-      : lines_(ctx, in), rows_([this](const std::vector<JournalLineLoader::Row>& batch) {
-                          for (const auto& row : batch) lines_.Store(row);
+      : lines_(ctx, in), rows_([this](std::vector<JournalLineLoader::Row>& batch) {
+                          for (auto& row : batch) lines_.ParseAndStore(row);
                         },
                         threaded) {}
 
   void Line(int number, std::string_view line) override {
-    const bool classify = rows_.WorkerBehind();
-    rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(number, line, row, classify); });
+    const bool behind = rows_.WorkerBehind();
+    if (rows_.threaded() && !behind) {
+      rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Keep(number, line, row); });
+    } else {
+      rows_.Emplace([&](JournalLineLoader::Row& row) { JournalLineLoader::Parse(number, line, row, behind); });
+    }
   }
 
   void End() override {

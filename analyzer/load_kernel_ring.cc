@@ -53,7 +53,7 @@ Status LoadRing(LoadContext& ctx, const MemberInput& in) {
     e.identifier = "kernel";
     e.transport = "kernel";
     e.message = std::move(record.message);
-    lines.Store(JournalLineLoader::Row{record.line, false, std::move(e), std::nullopt});
+    lines.Store(record.line, std::move(e));
   }
   return Status::Ok();
 }

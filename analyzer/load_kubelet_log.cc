@@ -61,7 +61,7 @@ Status LoadKubeletLogFile(LoadContext& ctx, const MemberInput& in) {
     e.message = std::string(line);
     const bool in_this_boot = boot.start_us && *e.realtime_us >= *boot.start_us;
     if (in_this_boot) e.boot_id = boot.id;
-    (in_this_boot ? this_boot : earlier).Store(JournalLineLoader::Row{number, false, std::move(e), std::nullopt});
+    (in_this_boot ? this_boot : earlier).Store(number, std::move(e));
   });
   if (unread > 0) {
     ctx.Warn(in.artifact_id, in.output.member, 0,

@@ -105,6 +105,50 @@ TEST_CASE("LoadBundle: a journal slice streamed in chunks gives one row per line
   CHECK(Query(*db, "SELECT present, verified FROM artifact_outputs") == "1|1\n");
 }
 
+TEST_CASE("JournalLineLoader::Keep hands the line over as read, and Parse after it gives the same entry") {
+  const std::string started =
+      R"({"__REALTIME_TIMESTAMP":"1700000000000000","_PID":"1","SYSLOG_IDENTIFIER":"systemd",)"
+      R"("MESSAGE":"Started kubelet.service - kubelet: The Kubernetes Node Agent."})";
+  JournalLineLoader::Row parsed, kept;
+  JournalLineLoader::Parse(4, started, parsed);
+  JournalLineLoader::Parse(3, "not json", kept);
+  JournalLineLoader::Keep(4, started, kept);
+  CHECK_FALSE(kept.parsed);
+  CHECK(kept.text == started);
+  JournalLineLoader::Parse(kept.number, kept.text, kept);
+  CHECK(kept.parsed);
+  REQUIRE(kept.entry);
+  CHECK(kept.number == 4);
+  CHECK(kept.entry->message == parsed.entry->message);
+  CHECK(kept.entry->pid == parsed.entry->pid);
+}
+
+TEST_CASE("LoadBundle: a slice large enough for a worker gives the rows and events of its lines, wherever parsed") {
+  // Over kThreadedMemberBytes: lines are parsed on the reading thread or
+  // handed over whole to the worker, as the worker keeps up.
+  std::string bytes;
+  int lines = 0;
+  while (static_cast<int64_t>(bytes.size()) < 3 * kThreadedMemberBytes) {
+    ++lines;
+    bytes += lines % 100 == 0
+        ? R"({"__REALTIME_TIMESTAMP":")" + std::to_string(1700000000000000LL + lines) +
+              R"(","_PID":"1","SYSLOG_IDENTIFIER":"systemd","MESSAGE":"Started kubelet.service - kubelet."})" "\n"
+        : Entry(lines) + "\n";
+  }
+  const std::string member = "artifacts/0001-journal.kubelet.stdout";
+  test::TempDir dir;
+  test::WriteTarZst(dir / "b.tar.zst", {{"manifest.json", JournalManifest(member, bytes)}, {member, bytes}});
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  REQUIRE(LoadBundle(dir / "b.tar.zst", *db).ok());
+  CHECK(Query(*db, "SELECT count(*), max(line) FROM journal_entries") ==
+        std::to_string(lines) + "|" + std::to_string(lines) + "\n");
+  CHECK(Query(*db, "SELECT count(*), sum(line % 100 = 0) FROM journal_entries WHERE event = 'unit_started' "
+                   "AND event_subject = 'kubelet.service'") ==
+        std::to_string(lines / 100) + "|" + std::to_string(lines / 100) + "\n");
+  CHECK(Query(*db, "SELECT count(*) FROM journal_entries WHERE line = 777 AND message LIKE 'entry 777 %'") == "1\n");
+}
+
 TEST_CASE("LoadBundle: a journal filter stores only the entries it keeps, and every entry still dates its boot") {
   std::string bytes;
   for (int i = 1; i <= 3000; ++i) {

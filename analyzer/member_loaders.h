@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "analyzer/load_context.h"
 #include "analyzer/parsers/journal_event.h"
@@ -122,24 +123,38 @@ void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, c
 // not read): the same rows as LoadJournal.
 class JournalLineLoader {
  public:
-  // One line's JSON taken apart, without the database: the loader parses a
-  // slice on the reading thread while another classifies and stores the
-  // rows (the two halves cost about the same).
+  // One line's JSON taken apart, without the database, or the line as read
+  // for the thread that stores it to parse: the loader parses a slice on
+  // the reading thread while another classifies and stores the rows, and
+  // hands over lines unparsed while the storing thread has time to spare.
   struct Row {
     int number = 0;
     bool blank = false;
     std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
     std::optional<JournalEvent> event;  // classified already (else Store classifies)
+    bool parsed = true;                 // false: `text` waits for ParseAndStore
+    std::string text;                   // the line, while not parsed
   };
   // Overwrites `row`, reusing its entry's buffers; classifies the entry too
   // when `classify`.
   static void Parse(int number, std::string_view line, Row& row, bool classify = false);
+  // Overwrites `row` with the line itself, reusing its buffer.
+  static void Keep(int number, std::string_view line, Row& row);
 
   JournalLineLoader(LoadContext& ctx, const MemberInput& in);
   // For lines that are not a journal slice's: all of boot `boot_offset`.
   JournalLineLoader(LoadContext& ctx, const MemberInput& in, std::optional<int64_t> boot_offset)
       : ctx_(ctx), in_(in), boot_(boot_offset) {}
   void Store(const Row& row);
+  // An entry parsed from another format (dmesg, kubelet.log).
+  void Store(int number, JournalEntry entry) {
+    Row row;
+    row.number = number;
+    row.entry = std::move(entry);
+    Store(row);
+  }
+  // Store, parsing first a row that Keep filled.
+  void ParseAndStore(Row& row);
   void Line(int number, std::string_view line) {
     Parse(number, line, line_);
     Store(line_);

@@ -146,7 +146,7 @@ class FixtureBuilder {
       if (entry.identifier == "systemd") entry.pid = 1;
       entry.message = line.text;
       if (line.time_ns) entry.realtime_us = *line.time_ns / 1000;
-      JournalLineLoader(*ctx_, in).Store(JournalLineLoader::Row{number, false, entry, std::nullopt});
+      JournalLineLoader(*ctx_, in).Store(number, entry);
       return;
     }
     if (IsPluginLog(n.name)) {

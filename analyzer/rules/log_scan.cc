@@ -42,6 +42,40 @@ SelectionRow RecordOf(Statement& row, Statement* as_written) {
 
 }  // namespace
 
+// FilteredRE2 over a group of patterns: its ids index `patterns`.
+struct LogScanner::Prefilter {
+  re2::FilteredRE2 filter{3};
+  std::vector<std::string> atoms;      // lowercased, as FilteredRE2 returns them
+  std::vector<int> non_ascii_atoms;    // counted as present: ASCII folding cannot find them
+  std::unique_ptr<RE2::Set> atom_set;  // the ASCII atoms; its index i is ascii_atoms[i]
+  std::vector<int> ascii_atoms;
+};
+
+namespace {
+
+// A set of literals that ignores case finds every atom the ASCII-lowered
+// line holds (and, with Unicode folding, perhaps a few more: more lines
+// through, never fewer). Without the set the atoms are searched one by one.
+void CompileAtomSet(const std::vector<std::string>& atoms, std::unique_ptr<RE2::Set>& atom_set,
+                    std::vector<int>& ascii_atoms, std::vector<int>& non_ascii_atoms) {
+  RE2::Options options = RulePatternOptions();
+  options.set_literal(true);
+  options.set_case_sensitive(false);
+  auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    bool ascii = std::all_of(atoms[i].begin(), atoms[i].end(), [](char c) { return (c & 0x80) == 0; });
+    if (!ascii) {
+      non_ascii_atoms.push_back(static_cast<int>(i));
+      continue;
+    }
+    if (set && set->Add(atoms[i], nullptr) < 0) set.reset();
+    ascii_atoms.push_back(static_cast<int>(i));
+  }
+  if (set && !ascii_atoms.empty() && set->Compile()) atom_set = std::move(set);
+}
+
+}  // namespace
+
 LogScanner::LogScanner() = default;
 LogScanner::~LogScanner() = default;
 
@@ -56,39 +90,28 @@ Status LogScanner::Compile() {
     if (set_->Add(p.selection->pattern, &error) < 0) {
       return Status::Internal("adding the pattern of selection '" + p.selection->name + "'", error);
     }
-    int id = -1;
-    if (filter_.Add(p.selection->pattern, RulePatternOptions(), &id) != RE2::NoError ||
-        id != static_cast<int>(&p - patterns_.data())) {
-      return Status::Internal("adding the pattern of selection '" + p.selection->name + "' to the prefilter");
-    }
   }
-  if (!patterns_.empty()) {
-    if (!set_->Compile()) return Status::Internal("compiling the rule patterns", "RE2 is out of memory");
-    filter_.Compile(&atoms_);
-  }
-  CompileAtomSet();
+  if (!patterns_.empty() && !set_->Compile()) return Status::Internal("compiling the rule patterns", "RE2 is out of memory");
   stats_.patterns = static_cast<int>(patterns_.size());
   return Status::Ok();
 }
 
-// A set of literals that ignores case finds every atom the ASCII-lowered
-// line holds (and, with Unicode folding, perhaps a few more: more lines
-// through, never fewer). Without the set the atoms are searched one by one.
-void LogScanner::CompileAtomSet() {
-  RE2::Options options = RulePatternOptions();
-  options.set_literal(true);
-  options.set_case_sensitive(false);
-  auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-  for (size_t i = 0; i < atoms_.size(); ++i) {
-    bool ascii = std::all_of(atoms_[i].begin(), atoms_[i].end(), [](char c) { return (c & 0x80) == 0; });
-    if (!ascii) {
-      non_ascii_atoms_.push_back(static_cast<int>(i));
-      continue;
+Result<const LogScanner::Prefilter*> LogScanner::PrefilterOf(const std::vector<int>& patterns) {
+  auto& slot = prefilters_[patterns];
+  if (slot) return slot.get();
+  auto prefilter = std::make_unique<Prefilter>();
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    const Pattern& p = patterns_[patterns[i]];
+    int id = -1;
+    if (prefilter->filter.Add(p.selection->pattern, RulePatternOptions(), &id) != RE2::NoError ||
+        id != static_cast<int>(i)) {
+      return Status::Internal("adding the pattern of selection '" + p.selection->name + "' to the prefilter");
     }
-    if (set && set->Add(atoms_[i], nullptr) < 0) set.reset();
-    ascii_atoms_.push_back(static_cast<int>(i));
   }
-  if (set && !ascii_atoms_.empty() && set->Compile()) atom_set_ = std::move(set);
+  prefilter->filter.Compile(&prefilter->atoms);
+  CompileAtomSet(prefilter->atoms, prefilter->atom_set, prefilter->ascii_atoms, prefilter->non_ascii_atoms);
+  slot = std::move(prefilter);
+  return slot.get();
 }
 
 LogScanner::Applicable LogScanner::ApplicableTo(const std::string& name) const {
@@ -116,6 +139,7 @@ Status LogScanner::Scan(Database& db, const ArtifactIndex& artifacts) {
     if (!a.usable) continue;
     Applicable applicable = ApplicableTo(a.name);
     if (applicable.patterns.empty()) continue;
+    GPUF_ASSIGN_OR_RETURN(applicable.prefilter, PrefilterOf(applicable.patterns));
     // Journal slices, and the kernel ring and the kubelet's log file where
     // the loader made journal entries of them (MemberLoaderRow::journal_entries).
     auto& target = LoadsJournalEntries(a.name) ? journal : container_logs.count(a.artifact_id) ? container : other;
@@ -173,31 +197,32 @@ Result<bool> LogScanner::ScanQuery(Database& db, const std::string& sql,
 
 // The atoms are lowercased, so the line is too (ASCII; an atom with other
 // bytes counts as present, which lets more lines through, never fewer).
-void LogScanner::FindAtomsOneByOne(std::string_view subject) {
+void LogScanner::FindAtomsOneByOne(const Prefilter& prefilter, std::string_view subject) {
   lowered_.assign(subject);
   for (char& c : lowered_) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  for (int i : ascii_atoms_) {
-    if (lowered_.find(atoms_[i]) != std::string::npos) found_atoms_.push_back(i);
+  for (int i : prefilter.ascii_atoms) {
+    if (lowered_.find(prefilter.atoms[i]) != std::string::npos) found_atoms_.push_back(i);
   }
 }
 
-// FilteredRE2 leaves the search for its atoms to its caller.
+// FilteredRE2 leaves the search for its atoms to its caller. Its patterns
+// are the applicable ones, so any it lets through will do.
 bool LogScanner::MayMatch(const Applicable& applicable, std::string_view subject) {
-  found_atoms_ = non_ascii_atoms_;
+  const Prefilter& prefilter = *applicable.prefilter;
+  found_atoms_ = prefilter.non_ascii_atoms;
   atom_hits_.clear();
   RE2::Set::ErrorInfo info{RE2::Set::kNoError};
-  if (atom_set_ && (atom_set_->Match(subject, &atom_hits_, &info) || info.kind == RE2::Set::kNoError)) {
-    for (int hit : atom_hits_) found_atoms_.push_back(ascii_atoms_[hit]);
-  } else if (!ascii_atoms_.empty()) {
-    FindAtomsOneByOne(subject);
+  if (prefilter.atom_set &&
+      (prefilter.atom_set->Match(subject, &atom_hits_, &info) || info.kind == RE2::Set::kNoError)) {
+    for (int hit : atom_hits_) found_atoms_.push_back(prefilter.ascii_atoms[hit]);
+  } else if (!prefilter.ascii_atoms.empty()) {
+    FindAtomsOneByOne(prefilter, subject);
   }
   std::sort(found_atoms_.begin(), found_atoms_.end());
-  filter_.AllPotentials(found_atoms_, &potentials_);
-  return std::any_of(potentials_.begin(), potentials_.end(), [&](int p) {
-    return std::binary_search(applicable.patterns.begin(), applicable.patterns.end(), p);
-  });
+  prefilter.filter.AllPotentials(found_atoms_, &potentials_);
+  return !potentials_.empty();
 }
 
 // The row is read in place: most lines match nothing and are never copied.

@@ -9,9 +9,11 @@
 // A line reaches the set only when RE2's own prefilter (re2::FilteredRE2:
 // the literal atoms every match must contain, read from the parsed pattern,
 // escapes and case folding included) lets one of the patterns that may apply
-// to it through. The atoms a line holds are found in one pass, by a second
-// set of the atoms as case-insensitive literals. Captures are then taken with
-// the matching pattern alone.
+// to it through. Each group of patterns that apply to the same artifacts has
+// a prefilter of its own: the kubelet's journal is searched for the atoms of
+// its 10 patterns, not of all 80. The atoms a line holds are found in one
+// pass, by a second set of the atoms as case-insensitive literals. Captures
+// are then taken with the matching pattern alone.
 //
 // Call order: Add (any number), Compile, Scan, then Matches.
 #ifndef GPUF_ANALYZER_RULES_LOG_SCAN_H_
@@ -58,9 +60,12 @@ class LogScanner {
   const std::vector<SelectionRow>& Matches(size_t rule, const std::string& selection) const;
   const LogScanStats& stats() const { return stats_; }
 
-  // What applies to one artifact: pattern indices, in order.
+  struct Prefilter;
+  // What applies to one artifact: pattern indices, in order, and the
+  // prefilter of that group.
   struct Applicable {
     std::vector<int> patterns;
+    const Prefilter* prefilter = nullptr;
   };
 
  private:
@@ -81,21 +86,17 @@ class LogScanner {
   Result<bool> ScanQuery(Database& db, const std::string& sql, const std::map<int64_t, Applicable>& by_artifact,
                          bool in_table_order, Statement* as_written);
   void MatchRecord(const Applicable& applicable, Statement& row, Statement* as_written);
-  // True when FilteredRE2 lets one of `applicable` through for `subject`.
+  // The prefilter of the group `patterns`, made on first use. Internal when
+  // RE2 refuses a pattern.
+  Result<const Prefilter*> PrefilterOf(const std::vector<int>& patterns);
+  // True when the applicable prefilter lets one of its patterns through for `subject`.
   bool MayMatch(const Applicable& applicable, std::string_view subject);
+  // Finds the atoms in `subject` one by one: the way when a prefilter's atom set fails.
+  void FindAtomsOneByOne(const Prefilter& prefilter, std::string_view subject);
 
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2::Set> set_;
-  re2::FilteredRE2 filter_{3};           // ids are pattern indices
-  // Builds atom_set_ from the atoms FilteredRE2 returned.
-  void CompileAtomSet();
-  // Finds the atoms in `subject` one by one: the way when atom_set_ fails.
-  void FindAtomsOneByOne(std::string_view subject);
-
-  std::vector<std::string> atoms_;       // lowercased, as FilteredRE2 returns them
-  std::vector<int> non_ascii_atoms_;     // counted as present: ASCII folding cannot find them
-  std::unique_ptr<RE2::Set> atom_set_;   // the ASCII atoms; its index i is ascii_atoms_[i]
-  std::vector<int> ascii_atoms_;
+  std::map<std::vector<int>, std::unique_ptr<Prefilter>> prefilters_;  // by their patterns
   std::string lowered_;                  // the line at hand, ASCII-lowercased (reused)
   std::vector<int> atom_hits_, found_atoms_, potentials_;  // reused per line
   std::map<std::pair<size_t, std::string>, std::vector<SelectionRow>> matches_;

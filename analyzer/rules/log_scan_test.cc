@@ -112,6 +112,45 @@ TEST_CASE("LogScanner: a matched container log line is shown as written where it
   CHECK(rows[1].text == "Failed to initialize NVML: Unknown Error");
 }
 
+TEST_CASE("LogScanner: each artifact's lines meet the prefilter of the patterns that apply to it alone") {
+  Database db = JournalWithRowsInOrder({1, 2});
+  REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
+                  "duration_ns, status, timed_out, abandoned, truncated, redactions) "
+                  "VALUES (8, 1, 'plugin.log', 'p', 'file', 'host', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+  REQUIRE(db.Exec("INSERT INTO log_lines (artifact_id, line, time_ns, message) VALUES "
+                  "(8, 1, 1, 'Failed to initialize NVML: Unknown Error'), (8, 2, 2, 'NVRM: Xid 79 quoted by the plugin')")
+              .ok());
+  // Two groups: the kernel's {xid, any}, the plugin log's {nvml, any}. The
+  // plugin's line that holds the Xid wording is not the kernel pattern's.
+  auto selection = [](const char* name, std::vector<std::string> sources, const char* pattern) {
+    Selection s;
+    s.name = name;
+    s.sources = std::move(sources);
+    s.pattern = pattern;
+    return s;
+  };
+  const Selection xid = selection("xid", {"journal.kernel"}, R"(NVRM: Xid (?P<code>\d+))");
+  const Selection nvml = selection("nvml", {"plugin.log"}, R"(Failed to initialize NVML: (?P<why>.+))");
+  const Selection any = selection("any", {"journal.kernel", "plugin.log"}, R"((?i)xid (?P<code>\d+))");
+  LogScanner scanner;
+  scanner.Add(0, xid);
+  scanner.Add(0, nvml);
+  scanner.Add(0, any);
+  REQUIRE(scanner.Compile().ok());
+  auto artifacts = ArtifactIndex::Load(db, 1);
+  REQUIRE(artifacts.ok());
+  REQUIRE(scanner.Scan(db, *artifacts).ok());
+  auto where = [&](const char* name) {
+    std::vector<std::pair<int64_t, int64_t>> at;
+    for (const auto& row : scanner.Matches(0, name)) at.emplace_back(*row.artifact_id, *row.line);
+    return at;
+  };
+  using At = std::vector<std::pair<int64_t, int64_t>>;
+  CHECK(where("xid") == At{{7, 1}, {7, 2}});
+  CHECK(where("nvml") == At{{8, 1}});
+  CHECK(where("any") == At{{7, 1}, {7, 2}, {8, 2}});
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

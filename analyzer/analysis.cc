@@ -40,51 +40,65 @@ Status BuildIndexesAndTimeline(Database& db, int64_t bundle_id, const std::vecto
   return db.Exec("COMMIT");
 }
 
-// The rules' pass over every log line, on the database's reader in a thread
-// of its own, while the caller builds the indexes and the timeline: on the
-// bench bundle the two take about the same time, and each had one core.
-// Without a reader or a thread, Wait() scans on the caller's connection.
-class BackgroundLogScan {
+// The rules, read from their folders, and their pass over every log line.
+struct ReadyRules {
+  RuleSet rules;
+  ScannedLogs scanned;  // points into `rules`: moved with it, never copied
+};
+
+// Reads the rules and makes their pass over every log line on the
+// database's reader, in a thread of its own, while the caller builds the
+// indexes and the timeline: on the bench bundle the two take about the same
+// time, and each had one core. Without a reader or a thread, Wait() does
+// both on the caller's connection.
+class BackgroundRules {
  public:
-  BackgroundLogScan(Database& db, int64_t bundle_id, const RuleSet& rules)
-      : db_(db), bundle_id_(bundle_id), rules_(rules) {
+  BackgroundRules(Database& db, int64_t bundle_id, std::vector<std::string> dirs)
+      : db_(db), bundle_id_(bundle_id), dirs_(std::move(dirs)) {
     auto reader = db.OpenReader();
     if (!reader.ok()) return;
     reader_.emplace(std::move(*reader));
     try {
-      thread_ = std::thread([this] { result_.emplace(ScanInOneRead(*reader_)); });
+      thread_ = std::thread([this] { result_.emplace(ReadAndScanInOneRead(*reader_)); });
     } catch (const std::system_error&) {
-      // No thread to be had: Wait() scans.
+      // No thread to be had: Wait() reads and scans.
     }
   }
-  BackgroundLogScan(const BackgroundLogScan&) = delete;
-  BackgroundLogScan& operator=(const BackgroundLogScan&) = delete;
-  ~BackgroundLogScan() {
+  BackgroundRules(const BackgroundRules&) = delete;
+  BackgroundRules& operator=(const BackgroundRules&) = delete;
+  ~BackgroundRules() {
     if (thread_.joinable()) thread_.join();
   }
 
-  Result<ScannedLogs> Wait() {
+  Result<ReadyRules> Wait() {
     if (thread_.joinable()) thread_.join();
     if (result_) return std::move(*result_);
-    return ScanRuleLogs(db_, bundle_id_, rules_);
+    return ReadAndScan(db_);
   }
 
  private:
+  Result<ReadyRules> ReadAndScan(Database& db) {
+    ReadyRules ready;
+    GPUF_ASSIGN_OR_RETURN(ready.rules, LoadRules(dirs_));
+    GPUF_ASSIGN_OR_RETURN(ready.scanned, ScanRuleLogs(db, bundle_id_, ready.rules));
+    return ready;
+  }
+
   // One read transaction: the tables it reads are seen as the load left
   // them, and the timeline's commit waits for it instead of interleaving.
-  Result<ScannedLogs> ScanInOneRead(Database& reader) {
+  Result<ReadyRules> ReadAndScanInOneRead(Database& reader) {
     GPUF_RETURN_IF_ERROR(reader.Exec("BEGIN"));
-    auto scanned = ScanRuleLogs(reader, bundle_id_, rules_);
+    auto ready = ReadAndScan(reader);
     Status ended = reader.Exec("COMMIT");
-    if (scanned.ok() && !ended.ok()) return ended;
-    return scanned;
+    if (ready.ok() && !ended.ok()) return ended;
+    return ready;
   }
 
   Database& db_;
   const int64_t bundle_id_;
-  const RuleSet& rules_;
+  const std::vector<std::string> dirs_;
   std::optional<Database> reader_;
-  std::optional<Result<ScannedLogs>> result_;
+  std::optional<Result<ReadyRules>> result_;
   std::thread thread_;  // last: joined before the members it uses go
 };
 
@@ -112,14 +126,13 @@ Result<Analysis> AnalyzeBundle(const std::string& bundle_path, Database& db,
   Analysis analysis;
   GPUF_ASSIGN_OR_RETURN(std::vector<std::string> after_load, db.DropIndexes(kLoadIndexes));
   GPUF_ASSIGN_OR_RETURN(analysis.loaded, LoadBundle(bundle_path, db, progress));
-  GPUF_ASSIGN_OR_RETURN(RuleSet rules, LoadRules(dirs));
   const int64_t bundle_id = analysis.loaded.bundle_id;
-  BackgroundLogScan scan(db, bundle_id, rules);
+  BackgroundRules background(db, bundle_id, std::move(dirs));
   Phase(progress, "timeline");
   GPUF_RETURN_IF_ERROR(BuildIndexesAndTimeline(db, bundle_id, after_load));
   Phase(progress, "rules");
-  GPUF_ASSIGN_OR_RETURN(ScannedLogs scanned, scan.Wait());
-  GPUF_ASSIGN_OR_RETURN(analysis.rules, RunRuleSet(db, bundle_id, rules, std::move(scanned)));
+  GPUF_ASSIGN_OR_RETURN(ReadyRules ready, background.Wait());
+  GPUF_ASSIGN_OR_RETURN(analysis.rules, RunRuleSet(db, bundle_id, ready.rules, std::move(ready.scanned)));
   return analysis;
 }
 

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 namespace gpuf {
@@ -10,7 +11,7 @@ TEST_SUITE("sha256") {
 
 TEST_CASE("Sha256Behind: the digest of the bytes however they are cut, on a thread or not") {
   std::string bytes;
-  for (int i = 0; bytes.size() < (5u << 20); ++i) bytes += "line " + std::to_string(i * 7919) + "\n";
+  for (int64_t i = 0; bytes.size() < (5u << 20); ++i) bytes += "line " + std::to_string(i * 7919) + "\n";
   const std::string expected = Sha256Hex(bytes);
   for (bool threaded : {true, false}) {
     for (size_t piece : {size_t{1} << 20, size_t{65536}, size_t{4093}, bytes.size()}) {

@@ -285,18 +285,13 @@ Status BuildIntervals(Database& db, int64_t bundle_id) {
 
 Status BuildTimeline(Database& db, int64_t bundle_id, TimelineWarnings warnings) {
   // Boots first: every line is placed through them.
-  const std::string scripts[] = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
-                                 StoreLines(JournalTimelineLines(MayMarkMilestoneSql()), kHasMilestone),
-                                 StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
-                                 kCollectionEvent, kAssignBoots};
+  std::vector<std::string> scripts = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
+                                      StoreLines(JournalTimelineLines(MayMarkMilestoneSql()), kHasMilestone),
+                                      StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
+                                      kCollectionEvent, kAssignBoots};
+  if (warnings == TimelineWarnings::kBuild) scripts.insert(scripts.end(), {KernelPlacementWarnings(), kNoBootWarning});
   for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
-  }
-  if (warnings == TimelineWarnings::kBuild) {
-    const std::string warning_scripts[] = {KernelPlacementWarnings(), kNoBootWarning};
-    for (const std::string& script : warning_scripts) {
-      GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));
-    }
   }
   return BuildIntervals(db, bundle_id).WithContext("computing intervals");
 }

@@ -19,6 +19,11 @@ made yet are expected to fail, each with the rule and the reason
 off the list.
 
 usage: corpus_test.py GPUFORENSICS_BINARY SOURCE_DIR
+       corpus_test.py GPUFORENSICS_BINARY SOURCE_DIR --measure FOLDER
+  --measure scores a set-aside folder (tests/corpus-setaside,
+  tests/nearmiss-setaside: cases no rule was tuned on) with the same checks,
+  and prints how many positives were found and how many near misses stayed
+  clean; it always exits 0 once the cases are well formed.
 """
 import json
 import os
@@ -44,6 +49,9 @@ def expected_problem(problem, rule):
 CASE_KEYS = {"source", "source_comments", "title", "retrieved", "files", "view", "diagnosis",
              "confidence_of_thread", "expect", "needs_rule", "notes"}
 EXPECT_KEYS = {"findings", "not_findings", "tolerated", "cannot_tell"}
+# Cases written from domain knowledge (source: constructed) say what their
+# wording rests on and which weakness they test, instead of a thread.
+CONSTRUCTED_KEYS = {"basis", "class"}
 
 
 # Words a case's cannot_tell uses for a capture, and the artifacts they are.
@@ -79,7 +87,8 @@ def artifact_names(source):
 
 def case_problems(name, case, folder, rule_ids):
     problems = []
-    unknown = set(case) - CASE_KEYS
+    allowed = CASE_KEYS | (CONSTRUCTED_KEYS if case.get("source") == "constructed" else set())
+    unknown = set(case) - allowed
     if unknown:
         problems.append("unknown keys %s" % sorted(unknown))
     expect = case.get("expect") or {}
@@ -140,8 +149,60 @@ def report_problems(case, report, files, names):
     return problems
 
 
+def analyze_case(binary, folder, case, names):
+    """The problems of one well-formed case's report."""
+    outputs = sorted(set(os.listdir(folder)) - {"case.yaml"})
+    with tempfile.TemporaryDirectory() as copy:
+        for f in outputs:
+            shutil.copy2(os.path.join(folder, f), os.path.join(copy, f))
+        run = subprocess.run([binary, "analyze", "--format", "json", copy], capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        return ["analyze exit status %d: %s" % (run.returncode, run.stderr.strip())]
+    return report_problems(case, json.loads(run.stdout), outputs, names)
+
+
+def measure(binary, source, folder):
+    """Scores a set-aside folder: positives found, near misses clean."""
+    rule_ids = {f[:-5] for f in os.listdir(os.path.join(source, "rules")) if f.endswith(".yaml")}
+    names = artifact_names(source)
+    cases = sorted(d for d in os.listdir(folder) if os.path.isdir(os.path.join(folder, d)))
+    malformed = 0
+    score = {"positive": [0, 0], "negative": [0, 0], "cannot_tell": [0, 0], "whole": [0, 0]}
+    for name in cases:
+        path = os.path.join(folder, name)
+        case = yaml.safe_load(open(os.path.join(path, "case.yaml"), encoding="utf-8"))
+        problems = case_problems(name, case, path, rule_ids)
+        if problems:
+            malformed += 1
+            print("not ok - %s: malformed: %s" % (name, "; ".join(problems)))
+            continue
+        problems = analyze_case(binary, path, case, names)
+        expect = case["expect"]
+        kinds = []
+        if expect.get("findings"):
+            kinds.append(("positive", not any(p.startswith("missing finding") for p in problems)))
+        if expect.get("not_findings") or expect.get("tolerated"):
+            kinds.append(("negative", not any(p.startswith(("reported", "tolerated")) for p in problems)))
+        if (expect.get("cannot_tell") or "").strip():
+            kinds.append(("cannot_tell", not any("cannot tell" in p or "cannot-tell" in p for p in problems)))
+        kinds.append(("whole", not problems))
+        for kind, good in kinds:
+            score[kind][0] += good
+            score[kind][1] += 1
+        print("%s - %s%s" % ("ok" if not problems else "not ok", name, "" if not problems else ": " + "; ".join(problems)))
+    print("# %s: %d cases" % (os.path.basename(os.path.normpath(folder)), len(cases)))
+    for kind, words in (("positive", "positives found (every expected finding)"),
+                        ("negative", "near misses clean (no not_findings, tolerated only as possible)"),
+                        ("cannot_tell", "cannot-tell named the deciding capture"),
+                        ("whole", "cases passing every check")):
+        print("#   %-64s %d of %d" % (words, score[kind][0], score[kind][1]))
+    return 1 if malformed else 0
+
+
 def main():
     binary, source = sys.argv[1], sys.argv[2]
+    if len(sys.argv) == 5 and sys.argv[3] == "--measure":
+        return measure(binary, source, sys.argv[4])
     corpus = os.path.join(source, "tests", "corpus")
     rule_ids = {f[:-5] for f in os.listdir(os.path.join(source, "rules")) if f.endswith(".yaml")}
     names = artifact_names(source)
@@ -159,15 +220,7 @@ def main():
         case = yaml.safe_load(open(os.path.join(folder, "case.yaml"), encoding="utf-8"))
         problems = case_problems(name, case, folder, rule_ids)
         if not problems:
-            outputs = sorted(set(os.listdir(folder)) - {"case.yaml"})
-            with tempfile.TemporaryDirectory() as copy:
-                for f in outputs:
-                    shutil.copy2(os.path.join(folder, f), os.path.join(copy, f))
-                run = subprocess.run([binary, "analyze", "--format", "json", copy], capture_output=True, text=True)
-            if run.returncode not in (0, 1):
-                problems.append("analyze exit status %d: %s" % (run.returncode, run.stderr.strip()))
-            else:
-                problems = report_problems(case, json.loads(run.stdout), outputs, names)
+            problems = analyze_case(binary, folder, case, names)
         expected = EXPECTED_FAILURES.get(name)
         if expected:
             # Only the listed rule may fail; anything else is a regression.

@@ -2,11 +2,16 @@
 # Every sample bundle (samples/scenarios/ and the platform profiles of
 # samples/platforms/) against what its scenario says it shows:
 #  - the bundle verifies and analyzes;
-#  - the report equals the golden one beside the scenario (rewrite on purpose
-#    with UPDATE_GOLDEN=1 after a deliberate report change);
-#  - so do its Markdown and JSON reports (expected_report.md, .json);
-#  - the findings are exactly the expected rule ids, for every rule the pack
-#    has (ids without a rule file yet are listed as pending, not passed);
+#  - the findings are exactly the expected rule ids (expected_findings), for
+#    every rule the pack has (ids without a rule file yet are listed as
+#    pending, not passed);
+#  - the text report holds every line of expected_lines: the chain verdict,
+#    the root cause, the next action and the lines the scenario is about;
+#  - the JSON report is valid against schema/report.schema.json;
+#  - the few representative samples that keep full-report goldens
+#    (expected_report.txt, .md, .json beside the scenario) match them
+#    (rewrite on purpose with UPDATE_GOLDEN=1 after a deliberate report
+#    change; UPDATE_LINES=1 rewrites expected_lines from the reports);
 #  - the healthy node, and every -healthy platform profile, yields nothing at
 #    medium severity or above (and the profiles a chain that is not BROKEN);
 #  - `timeline` shows exactly the milestone events of `timeline --all`;
@@ -21,6 +26,24 @@ failed=0
 pending=0
 work=$(mktemp -d /tmp/gpuf-samples-test-XXXXXX)
 trap 'rm -rf "$work"' EXIT
+
+mkdir "$work/json"
+
+# What a sample's expected_lines starts as (UPDATE_LINES=1): the verdict, the
+# root cause or leading finding with what hangs under it, the next action and
+# its command, and every step of the GPU chain. Add the lines the scenario is
+# about by hand (a coverage note, a ruled-out cause).
+write_expected_lines() {  # write_expected_lines REPORT
+  echo "# Lines the text report of this sample holds, each whole (tests/samples_test.sh)."
+  awk '
+    /^GPU chain verdict: / { first = 1 }
+    first && /^$/ { first = 0 }
+    first { print }
+    /^GPU chain$/ { steps = 1; next }
+    steps && /^$/ { steps = 0 }
+    steps { print }
+  ' "$1"
+}
 
 check() {  # check DESCRIPTION EXPECTED ACTUAL
   if [ "$2" = "$3" ]; then
@@ -47,26 +70,31 @@ for dir in "$top"/samples/scenarios/*/ "$top"/samples/platforms/*/; do
   check "$name: analyze exits 1 exactly when the chain is BROKEN or something at medium or above fired" \
     "$((serious | broken))" "$status"
   check "$name: analyze stderr" "" "$(cat "$work/$name.err")"
-  golden=$dir/expected_report.txt
-  if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$work/$name.report" "$golden"; fi
-  if diff -u "$golden" "$work/$name.report" >"$work/$name.diff" 2>&1; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1)); echo "not ok - $name: report differs from $golden"; cat "$work/$name.diff"
-  fi
+  # The lines the scenario is about, each a whole line of the report.
+  if [ -n "${UPDATE_LINES:-}" ]; then write_expected_lines "$work/$name.report" >"$dir/expected_lines"; fi
+  check "$name: expected_lines exists" yes "$([ -s "$dir/expected_lines" ] && echo yes || echo no)"
+  grep -v '^#' "$dir/expected_lines" 2>/dev/null | sed '/^$/d' >"$work/$name.lines"
+  while IFS= read -r line; do
+    check "$name: report shows '$line'" yes "$(grep -qxF -- "$line" "$work/$name.report" && echo yes || echo no)"
+  done <"$work/$name.lines"
 
-  # The Markdown and JSON reports against their goldens too (same rewrite rule).
-  for format in markdown:md json:json; do
-    ext=${format#*:}
-    (cd "$top" && "$gpuforensics" analyze "$relative" --format "${format%%:*}" \
-      >"$work/$name.report.$ext" 2>"$work/$name.err.$ext")
-    check "$name: analyze --format ${format%%:*} stderr" "" "$(cat "$work/$name.err.$ext")"
+  (cd "$top" && "$gpuforensics" analyze "$relative" --format json >"$work/json/$name.json" 2>"$work/$name.err.json")
+  check "$name: analyze --format json stderr" "" "$(cat "$work/$name.err.json")"
+  (cd "$top" && "$gpuforensics" analyze "$relative" --format markdown >"$work/$name.report.md" 2>"$work/$name.err.md")
+  check "$name: analyze --format markdown stderr" "" "$(cat "$work/$name.err.md")"
+  cp "$work/json/$name.json" "$work/$name.report.json"
+
+  # Full-report goldens, for the representative samples that keep them.
+  for ext in txt md json; do
     golden=$dir/expected_report.$ext
-    if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$work/$name.report.$ext" "$golden"; fi
-    if diff -u "$golden" "$work/$name.report.$ext" >"$work/$name.diff.$ext" 2>&1; then
+    [ -f "$golden" ] || continue
+    actual=$work/$name.report.$ext
+    [ "$ext" = txt ] && actual=$work/$name.report
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$actual" "$golden"; fi
+    if diff -u "$golden" "$actual" >"$work/$name.diff.$ext" 2>&1; then
       passed=$((passed + 1))
     else
-      failed=$((failed + 1)); echo "not ok - $name: ${format%%:*} report differs from $golden"; cat "$work/$name.diff.$ext"
+      failed=$((failed + 1)); echo "not ok - $name: $ext report differs from $golden"; cat "$work/$name.diff.$ext"
     fi
   done
 
@@ -111,6 +139,14 @@ if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null && [ -x /lib/systemd/syst
   check "seed-incident regenerates byte for byte" 0 $?
 else
   echo "# regeneration check skipped: needs root, python3 and systemd-journal-remote"
+fi
+
+# Every sample's JSON report against the report's schema.
+python3 "$top/tests/report_schema_test.py" "$work"/json/*.json >"$work/schema.out" 2>&1
+status=$?
+if [ "$status" != 77 ]; then
+  check "every sample's JSON report is valid against schema/report.schema.json" 0 "$status"
+  [ "$status" = 0 ] || grep -v '^ok' "$work/schema.out"
 fi
 
 echo "# $pending expected findings wait for their rule files in rules/"

@@ -54,6 +54,32 @@ const char* SeverityColor(const std::string& severity) {
 
 std::string Badge(const Finding& f) { return "[" + Upper(f.severity) + ", " + f.confidence + "]"; }
 
+// Two lines whose length does not depend on where the bundle lies: which
+// node and when, and whether its members match the manifest. The path, the
+// capturing tool and how the node was named come after the first screen.
+void RenderHeader(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
+  out << "gpuforensics report: node " << (r.node.empty() ? "(unknown)" : r.node);
+  if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
+  out << ", collected " << zone.Format(r.collected_at_ns);
+  out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
+  out << "integrity: ";
+  if (r.integrity_issues.empty()) {
+    out << "every member matches the manifest\n";
+  } else {
+    out << paint(kRed, "PROBLEMS") << " (" << r.integrity_issues.size() << ", listed under Bundle)\n";
+  }
+}
+
+// Where the evidence came from: the file, the tool that captured it, how the
+// Node was named, and the integrity problems one by one.
+void RenderBundle(const Report& r, const Painter& paint, std::ostringstream& out) {
+  out << "\n" << paint(kBold, "Bundle") << "\n";
+  out << "  file: " << r.bundle_path << "\n";
+  out << "  captured " << CapturedBy(r) << "\n";
+  if (!r.node_identity.empty()) out << "  node identity: " << r.node_identity << "\n";
+  for (const auto& issue : r.integrity_issues) out << "  integrity: " << issue << "\n";
+}
+
 // The first screen: verdict, root cause with confidence, what hangs under
 // it, and the single safest next action with this node's command.
 void RenderFirstScreen(const Report& r, const Painter& paint, std::ostringstream& out) {
@@ -236,16 +262,9 @@ std::string FormatOffset(int64_t ns) {
 std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle& style) {
   Painter paint(style);
   std::ostringstream out;
-  out << "gpuforensics report: " << r.bundle_path << "\n";
-  out << "node " << (r.node.empty() ? "(unknown)" : r.node);
-  if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
-  out << ", collected " << zone.Format(r.collected_at_ns) << " " << CapturedBy(r);
-  out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
-  if (!r.node_identity.empty()) out << "node identity: " << r.node_identity << "\n";
-  out << "integrity: "
-      << (r.integrity_issues.empty() ? "every member matches the manifest" : paint(kRed, "PROBLEMS")) << "\n";
-  for (const auto& issue : r.integrity_issues) out << "  " << issue << "\n";
+  RenderHeader(r, zone, paint, out);
   RenderFirstScreen(r, paint, out);
+  RenderBundle(r, paint, out);
   RenderChainSteps(r, paint, out);
   RenderFindings(r, zone, paint, out);
   RenderCannotTell(r, paint, out);

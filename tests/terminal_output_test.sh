@@ -46,6 +46,22 @@ check "terminal: a wrapped verdict row continues under its column" yes \
   "$(grep -q '^                                                   /proc/driver/nvidia/gpus' "$work/tty.out" &&
      echo yes || echo no)"
 
+# A 24-line, 80-column terminal and the bundle 120 characters deep, as
+# support desks keep them: the exact command is on the first screen.
+deep=$work/var/tmp/support/CASE-123456/node-a/
+deep=$deep$(printf '%*s' $((120 - ${#deep})) '' | tr ' ' x)
+mkdir -p "$deep"
+cp "$bundle" "$deep/seed-incident.tar.zst"
+check "deep path: 120 characters" 120 "${#deep}"
+NO_COLOR=1 TERM=xterm script -q -e -c "stty cols 80 rows 24; '$gpuforensics' analyze '$deep/seed-incident.tar.zst'" \
+  /dev/null >"$work/deep.out" 2>&1
+# The report starts after the progress line is erased; its first 24 lines.
+sed "s/\r\$//; s/.*${esc}\[K//" "$work/deep.out" | sed -n '/^gpuforensics report: /,$p' | head -n 24 >"$work/deep.screen"
+check "deep path: the exact command within 24 lines at 80 columns" yes \
+  "$(grep -qxF '    crictl stop f3d0365e077f8 && crictl rm f3d0365e077f8' "$work/deep.screen" && echo yes || echo no)"
+check "deep path: the verdict within 24 lines" yes \
+  "$(grep -q '^GPU chain verdict: BROKEN at step 7' "$work/deep.screen" && echo yes || echo no)"
+
 NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
 check "NO_COLOR: no colour" 0 "$(grep -c "${esc}\[[0-9;]*m" "$work/nocolor.out")"
 check "NO_COLOR: progress still shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/nocolor.out" && echo yes || echo no)"

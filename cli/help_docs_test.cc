@@ -15,7 +15,9 @@ namespace {
 
 int NoRun(const std::vector<std::string>&) { return 0; }
 
-std::string PluginBinary() { return (std::filesystem::path(GPUF_BINARY).parent_path() / "kubectl-gpuforensics").string(); }
+std::string PluginBinary() {
+  return (std::filesystem::path(test::GpuforensicsBinary()).parent_path() / "kubectl-gpuforensics").string();
+}
 
 }  // namespace
 
@@ -77,7 +79,7 @@ TEST_CASE("Every command of both programs has examples, and every page EXIT STAT
     REQUIRE_MESSAGE(extras, c.name);
     CHECK_MESSAGE(!extras->examples.empty(), c.name);
   }
-  for (const auto& [binary, program] : {std::pair{std::string(GPUF_BINARY), std::string("gpuforensics")},
+  for (const auto& [binary, program] : {std::pair{test::GpuforensicsBinary(), std::string("gpuforensics")},
                                         std::pair{PluginBinary(), std::string("kubectl gpuforensics")}}) {
     auto list = test::RunProcess({binary, "help", "--list"});
     REQUIRE(list.exit_code == 0);
@@ -158,7 +160,7 @@ TEST_CASE("--version names the commit the binary was built from") {
   CHECK_MESSAGE((hex || commit == "unknown"), commit);
   // A commit of this checkout (HEAD when the build was configured; later commits do not change the binary).
   if (!hex || access("/usr/bin/git", X_OK) != 0) return;
-  auto git = test::RunProcess({"/usr/bin/git", "-C", GPUF_SOURCE_DIR, "cat-file", "-t", commit});
+  auto git = test::RunProcess({"/usr/bin/git", "-C", test::SourcePath(""), "cat-file", "-t", commit});
   CHECK(git.out == "commit\n");
 }
 

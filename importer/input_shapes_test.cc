@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/test_support.h"
+
 namespace gpuf {
 
 namespace {
@@ -12,7 +14,7 @@ namespace {
 // A file of the corpus of saved outputs (tests/corpus/README.md): lines
 // verbatim from public threads, each case with its source in case.yaml.
 std::string Corpus(const std::string& relative) {
-  std::ifstream in(std::string(GPUF_SOURCE_DIR) + "/tests/corpus/" + relative, std::ios::binary);
+  std::ifstream in(test::SourcePath("tests/corpus/" + relative), std::ios::binary);
   REQUIRE_MESSAGE(in.good(), relative);
   std::stringstream s;
   s << in.rdbuf();
@@ -146,7 +148,7 @@ TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's")
 }
 
 TEST_CASE("InputShapes: docs/inputs.md has a row with a real line for every shape") {
-  std::ifstream in(std::string(GPUF_SOURCE_DIR) + "/docs/inputs.md", std::ios::binary);
+  std::ifstream in(test::SourcePath("docs/inputs.md"), std::ios::binary);
   REQUIRE(in.good());
   std::stringstream doc;
   doc << in.rdbuf();

@@ -393,12 +393,13 @@ TEST_CASE("collect: SIGINT still leaves a valid bundle, marked incomplete") {
   test::BuildFakeNode(host);
   host.AddStub("nvidia-smi", "trap '' TERM\nwhile :; do sleep 1; done");
   const std::string out = host.root() + "/../node.tar.zst";
+  const std::string binary = test::GpuforensicsBinary();
   pid_t pid = fork();
   if (pid == 0) {
     std::string path = host.PathEnv().substr(5);
     setenv("PATH", path.c_str(), 1);
-    execl(GPUF_BINARY, GPUF_BINARY, "collect", "--root", host.root().c_str(), "-o", out.c_str(), "--timeout", "30",
-          static_cast<char*>(nullptr));
+    execl(binary.c_str(), binary.c_str(), "collect", "--root", host.root().c_str(), "-o", out.c_str(), "--timeout",
+          "30", static_cast<char*>(nullptr));
     _exit(127);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));

@@ -91,13 +91,14 @@ std::vector<std::string> EntriesOf(const std::string& dir) {
 
 // Sends `signal_number` to a collect run 1.5 s in, while a probe hangs.
 int CollectAndSignal(FakeHost& host, const std::string& out, int signal_number) {
+  const std::string binary = test::GpuforensicsBinary();
   pid_t pid = fork();
   if (pid == 0) {
     std::string path = host.PathEnv().substr(5);
     setenv("PATH", path.c_str(), 1);
     setenv("KUBECONFIG", "", 1);
-    execl(GPUF_BINARY, GPUF_BINARY, "collect", "--root", host.root().c_str(), "-o", out.c_str(), "--timeout", "30",
-          static_cast<char*>(nullptr));
+    execl(binary.c_str(), binary.c_str(), "collect", "--root", host.root().c_str(), "-o", out.c_str(), "--timeout",
+          "30", static_cast<char*>(nullptr));
     _exit(127);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -262,9 +263,10 @@ TEST_CASE("collect fault: run as a user, what only root may read is named on std
   test::WriteFile(host.bin() + "/argv.log", "", 0666);  // where the stubs log their argv
   fs::permissions(host.bin() + "/argv.log", fs::perms::all & ~(fs::perms::owner_exec | fs::perms::group_exec |
                                                                fs::perms::others_exec));
-  auto r = test::RunProcess({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GPUF_BINARY,
-                             "collect", "--root", host.root(), "-o", out_dir + "/node.tar.zst"},
-                            {host.PathEnv(), "KUBECONFIG="});
+  auto r =
+      test::RunProcess({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        test::GpuforensicsBinary(), "collect", "--root", host.root(), "-o", out_dir + "/node.tar.zst"},
+                       {host.PathEnv(), "KUBECONFIG="});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK(r.err.find("gpuforensics collect: WARNING: not run as root; 1 probe was refused, its evidence is not in "
                    "the bundle:\n  kubelet.checkpoint: opening '" + checkpoint + "': Permission denied\n"

@@ -8,10 +8,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/test_support.h"
+
 namespace gpuf::test {
 
 inline std::string Fixture(const std::string& relative) {
-  std::string path = std::string(GPUF_SOURCE_DIR) + "/tests/fixtures/" + relative;
+  std::string path = SourcePath("tests/fixtures/" + relative);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("missing fixture " + path);
   std::stringstream buffer;

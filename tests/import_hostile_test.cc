@@ -192,8 +192,8 @@ TEST_CASE("import: a file the user may not read is refused by name") {
   chmod(dir.path().c_str(), 0755);
   chmod(out.path().c_str(), 0777);
   test::WriteFile(evidence + "/smi.txt", "GPU 0: NVIDIA H800 (UUID: GPU-8c141868-e051-2def-84a2-369843042084)\n", 0600);
-  auto r = test::RunProcess({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GPUF_BINARY,
-                             "import", evidence, "-o", out / "out.tar.zst"});
+  auto r = test::RunProcess({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                             test::GpuforensicsBinary(), "import", evidence, "-o", out / "out.tar.zst"});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "gpuforensics import: cannot read 'smi.txt': Permission denied\n");
   CHECK_FALSE(std::filesystem::exists(out / "out.tar.zst"));

@@ -423,7 +423,7 @@ TEST_CASE("redact: collect --redact names the bundle and its map after the pseud
   test::BuildFakeNode(host);
   test::TempDir out;
   auto run = test::RunProcess({"/bin/sh", "-c", "cd \"$0\" && exec \"$1\" collect --root \"$2\" --redact --timeout 2",
-                               out.path(), GPUF_BINARY, host.root()},
+                               out.path(), test::GpuforensicsBinary(), host.root()},
                               {host.PathEnv(), "KUBECONFIG="});
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   std::vector<std::string> names;

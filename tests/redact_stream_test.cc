@@ -123,7 +123,8 @@ Streamed ReadStreaming(const std::string& path) {
 // would include this test process's own memory from before the exec.
 Redacted RedactAndMeasure(const test::TempDir& dir, const std::string& bundle) {
   const std::string out = bundle + ".redacted.tar.zst", rss = dir / "rss";
-  auto run = test::RunProcess({"/usr/bin/time", "-f", "%M", "-o", rss, GPUF_BINARY, "redact", bundle, out});
+  auto run =
+      test::RunProcess({"/usr/bin/time", "-f", "%M", "-o", rss, test::GpuforensicsBinary(), "redact", bundle, out});
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   run.max_rss_kib = std::stol(test::ReadFile(rss));
   Streamed streamed = ReadStreaming(out);

@@ -5,12 +5,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/test_support.h"
+
 namespace gpuf {
 
 namespace {
 
 std::string Corpus(const std::string& relative) {
-  std::ifstream in(std::string(GPUF_SOURCE_DIR) + "/tests/corpus/" + relative, std::ios::binary);
+  std::ifstream in(test::SourcePath("tests/corpus/" + relative), std::ios::binary);
   REQUIRE_MESSAGE(in.good(), relative);
   std::stringstream s;
   s << in.rdbuf();

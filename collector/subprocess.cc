@@ -130,23 +130,31 @@ CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
     return outcome;
   }
 
+  // Every call's return is checked, as ninja's subprocess-posix does: a
+  // failed setup (no memory, a bad descriptor) must not spawn a child
+  // without its process group or with our stdout.
+  int setup_error = 0;
+  auto check = [&setup_error](int rc) {
+    if (setup_error == 0 && rc != 0) setup_error = rc;
+  };
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, spec.stdin_path.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  const int actions_init = posix_spawn_file_actions_init(&actions);
+  check(actions_init);
+  check(posix_spawn_file_actions_addopen(&actions, 0, spec.stdin_path.c_str(), O_RDONLY, 0));
+  check(posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1));
+  check(posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2));
 
   posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
+  const int attr_init = posix_spawnattr_init(&attr);
+  check(attr_init);
   sigset_t empty_mask, default_signals;
   sigemptyset(&empty_mask);
   sigemptyset(&default_signals);
   for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&default_signals, sig);
-  posix_spawnattr_setsigmask(&attr, &empty_mask);
-  posix_spawnattr_setsigdefault(&attr, &default_signals);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  check(posix_spawnattr_setsigmask(&attr, &empty_mask));
+  check(posix_spawnattr_setsigdefault(&attr, &default_signals));
+  check(posix_spawnattr_setpgroup(&attr, 0));
+  check(posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
 
   std::vector<std::string> argv_storage = spec.argv;
   std::vector<std::string> env_storage = BuildEnvironment(spec.extra_env);
@@ -156,18 +164,19 @@ CommandOutcome RunCommand(const CommandSpec& spec, ByteSink& out, ByteSink& err,
   pid_t pid = -1;
   int rc = 0;
   int cleanup_slot = -1;
-  {
+  if (setup_error == 0) {
     // A second Ctrl-C ends us at once: the handler kills the group then.
     TerminationSignalsHeld held;
     rc = posix_spawn(&pid, spec.executable.c_str(), &actions, &attr, argv.data(), envp.data());
     if (rc == 0) cleanup_slot = RegisterProcessGroup(pid);
   }
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  if (actions_init == 0) posix_spawn_file_actions_destroy(&actions);
+  if (attr_init == 0) posix_spawnattr_destroy(&attr);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  if (rc != 0) {
-    outcome.start_error = std::string("spawn: ") + std::strerror(rc);
+  if (setup_error != 0 || rc != 0) {
+    outcome.start_error = std::string(setup_error != 0 ? "spawn setup: " : "spawn: ") +
+                          std::strerror(setup_error != 0 ? setup_error : rc);
     close(out_pipe[0]);
     close(err_pipe[0]);
     return outcome;

@@ -4,6 +4,7 @@
 // above. Also the pack lints clean and every rule's samples pass.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -101,7 +102,12 @@ TEST_CASE("Rule pack: every scenario yields its expected findings with the expec
 TEST_CASE("Rule pack: lints clean, and every rule's samples pass") {
   auto lint = LintRules(test::SourcePath("rules"));
   REQUIRE_MESSAGE(lint.ok(), lint.status().message());
-  CHECK(lint->rules == 32);
+  // Every rule file of the folder is linted: the count is the folder's, not a number kept here.
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::SourcePath("rules"))) {
+    files += entry.path().extension() == ".yaml";
+  }
+  CHECK(static_cast<size_t>(lint->rules) == files);
   // Every rule says where its confidences come from and how it is told from its near misses.
   auto pack = LoadRules({test::SourcePath("rules")});
   REQUIRE(pack.ok());

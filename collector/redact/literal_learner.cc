@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "common/artifacts.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -113,10 +114,10 @@ void LiteralLearner::BeginMember(std::string_view artifact_name) {
 void LiteralLearner::Line(std::string_view line) {
   if (first_line_) {
     first_line_ = false;
-    if (artifact_ == "host.hostname") redactor_->AddLiteral(Family::kHostname, Trim(line));
-    if (artifact_ == "host.machine_id") redactor_->AddLiteral(Family::kMachineId, Trim(line));
+    if (artifact_ == artifact::kHostHostname) redactor_->AddLiteral(Family::kHostname, Trim(line));
+    if (artifact_ == artifact::kHostMachineId) redactor_->AddLiteral(Family::kMachineId, Trim(line));
   }
-  if (artifact_ == "k8s.node" && whole_.size() < (32 << 20)) {
+  if (artifact_ == artifact::kK8sNode && whole_.size() < (32 << 20)) {
     whole_.append(line);
     whole_ += '\n';
   }
@@ -143,7 +144,7 @@ void LiteralLearner::Line(std::string_view line) {
 }
 
 void LiteralLearner::EndMember() {
-  if (artifact_ == "k8s.node") LearnNodeJson(whole_);
+  if (artifact_ == artifact::kK8sNode) LearnNodeJson(whole_);
   whole_.clear();
 }
 

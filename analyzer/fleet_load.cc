@@ -35,7 +35,7 @@ struct BundleRows {
   std::string gap;                 // why the analysis cannot vouch for the bundle, "" when it can
 };
 
-bool Serious(const Finding& f) { return f.severity == "critical" || f.severity == "high" || f.severity == "medium"; }
+bool Serious(const Finding& f) { return Serious(f.severity); }
 
 // One per-bundle query and the fleet statement its rows go to. `types` has a
 // letter per selected column (T text, I integer, R real); ?1 of `insert` is

@@ -125,8 +125,8 @@ void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& 
 }
 
 std::string Pills(const Finding& f) {
-  return "<span class=\"pill " + E(f.severity) + "\">" + E(f.severity) + "</span> <span class=\"pill conf\">" +
-         E(f.confidence) + "</span>";
+  return "<span class=\"pill " + E(Word(f.severity)) + "\">" + E(Word(f.severity)) +
+         "</span> <span class=\"pill conf\">" + E(Word(f.confidence)) + "</span>";
 }
 
 // Above the fold: the root cause with its confidence, what hangs under it,
@@ -212,11 +212,13 @@ void RenderEvidence(const std::vector<FindingEvidence>& rows, const DisplayZone&
 
 void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZone& zone,
                    const std::string& node_zone, std::ostringstream& out) {
-  out << "<article class=\"finding " << E(f.severity) << "\" id=\"finding-" << E(f.rule_id) << "\">\n";
+  out << "<article class=\"finding " << E(Word(f.severity)) << "\" id=\"finding-" << E(f.rule_id) << "\">\n";
   out << "<h3>" << Pills(f) << " " << E(f.title) << "</h3>\n";
-  out << "<p class=\"meta\">rule <code>" << E(f.rule_id) << "</code>" << (place ? " &middot; " + E(PlaceWords(*place)) : "")
-      << " &middot; catalog: " << E(f.catalog)
-      << (f.confidence != f.confidence_before ? " &middot; " + E(f.confidence_before) + " before the evidence against" : "")
+  out << "<p class=\"meta\">rule <code>" << E(f.rule_id) << "</code>"
+      << (place ? " &middot; " + E(PlaceWords(*place)) : "") << " &middot; catalog: " << E(f.catalog)
+      << (f.confidence != f.confidence_before
+              ? " &middot; " + E(Word(f.confidence_before)) + " before the evidence against"
+              : "")
       << "</p>\n<p>" << E(f.summary) << "</p>\n";
   if (f.tense != "current") out << "<p class=\"meta\">" << E(f.tense_reason) << "</p>\n";
   std::vector<FindingEvidence> events, exposure;

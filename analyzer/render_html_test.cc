@@ -9,8 +9,8 @@ namespace gpuf {
 
 namespace {
 
-TimelineRow Milestone(const std::string& name, double seconds, const std::string& container = "",
-                      const std::string& message = "") {
+TimelineRow MilestoneRow(const std::string& name, double seconds, const std::string& container = "",
+                         const std::string& message = "") {
   TimelineRow row;
   row.time_ns = 1'700'000'000'000'000'000 + static_cast<int64_t>(seconds * 1e9);
   row.boot_offset = 0;
@@ -45,12 +45,11 @@ TEST_CASE("RenderHtml: text from the bundle cannot add elements") {
   r.verdict.push_back(step);
   Finding f;
   f.rule_id = "r";
-  f.severity = "high\" onmouseover=\"x";
   f.title = "<b>t</b>";
   f.evidence.push_back({"", std::nullopt, "plugin.log[<x>]", 2, std::nullopt, "<svg onload=alert(1)>"});
   r.findings.push_back(f);
-  r.milestones.push_back(Milestone("boot", 0));
-  r.milestones.push_back(Milestone("plugin_container_started", 5, "abc</text><script>", "<script>y</script>"));
+  r.milestones.push_back(MilestoneRow("boot", 0));
+  r.milestones.push_back(MilestoneRow("plugin_container_started", 5, "abc</text><script>", "<script>y</script>"));
   std::string html = RenderHtml(r, DisplayZone());
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find("<img") == std::string::npos);
@@ -72,14 +71,14 @@ TEST_CASE("RenderHtml: a bundle that showed nothing still makes a page that says
 
 TEST_CASE("RenderSwimlaneSvg: one lane per component, plugin containers apart, the gap measured") {
   std::vector<TimelineRow> rows = {
-      Milestone("boot", 0),
-      Milestone("driver_loaded", 17.3),
-      Milestone("containerd_started", 21.2),
-      Milestone("kubelet_started", 27.6),
-      Milestone("persistenced_started", 37.4),
-      Milestone("plugin_container_finished", 21.2, "d6fe99e9684ffa31"),
-      Milestone("plugin_container_started", 38.2, "f3d0365e077f8969"),
-      Milestone("plugin_nvml_init_failed", 38.2, "f3d0365e077f8969"),
+      MilestoneRow("boot", 0),
+      MilestoneRow("driver_loaded", 17.3),
+      MilestoneRow("containerd_started", 21.2),
+      MilestoneRow("kubelet_started", 27.6),
+      MilestoneRow("persistenced_started", 37.4),
+      MilestoneRow("plugin_container_finished", 21.2, "d6fe99e9684ffa31"),
+      MilestoneRow("plugin_container_started", 38.2, "f3d0365e077f8969"),
+      MilestoneRow("plugin_nvml_init_failed", 38.2, "f3d0365e077f8969"),
   };
   std::vector<Interval> intervals = {{0, "plugin_start_after_persistenced", 0.8}};
   std::string svg = RenderSwimlaneSvg(rows, intervals, 0, DisplayZone());

@@ -71,7 +71,7 @@ void RenderDiagnosis(const Report& r, std::ostringstream& out) {
     if (e.group == 0) continue;
     const Finding* f = FindFinding(r, e.rule_id);
     out << (e.rank == 1 ? "- " : "  - ") << "**" << MarkdownText(PlaceWords(e)) << "**: " << Code(e.rule_id) << " ("
-        << MarkdownText(f->severity + ", " + f->confidence) << ") - " << MarkdownText(f->summary) << "\n";
+        << MarkdownText(Word(f->severity) + ", " + Word(f->confidence)) << ") - " << MarkdownText(f->summary) << "\n";
   }
   if (!r.diagnosis.decider.empty()) out << "\nTo decide between the competing causes, " << MarkdownText(r.diagnosis.decider) << ".\n";
   if (!r.ruled_out.empty()) out << "\nConsidered and ruled out:\n\n";
@@ -133,9 +133,10 @@ void RenderFinding(const Finding& f, int number, const DiagnosisEntry* place, co
                    const std::string& node_zone, std::ostringstream& out) {
   out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
   out << "Rule " << Code(f.rule_id) << (place ? ", " + MarkdownText(PlaceWords(*place)) : "") << ", severity **"
-      << MarkdownText(f.severity) << "**, confidence **" << MarkdownText(f.confidence) << "**"
-      << (f.confidence != f.confidence_before ? " (" + MarkdownText(f.confidence_before) + " before the evidence against)"
-                                              : "")
+      << MarkdownText(Word(f.severity)) << "**, confidence **" << MarkdownText(Word(f.confidence)) << "**"
+      << (f.confidence != f.confidence_before
+              ? " (" + MarkdownText(Word(f.confidence_before)) + " before the evidence against)"
+              : "")
       << ".\n\n"
       << MarkdownText(f.summary) << "\n";
   if (f.tense != "current") out << "\n" << MarkdownText("(" + f.tense_reason + ")") << "\n";

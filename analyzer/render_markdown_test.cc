@@ -18,8 +18,8 @@ TEST_CASE("RenderMarkdown: evidence is fenced longer than any backtick run in it
   Finding f;
   f.rule_id = "r";
   f.title = "t";
-  f.severity = "high";
-  f.confidence = "likely";
+  f.severity = Severity::kHigh;
+  f.confidence = Confidence::kLikely;
   f.evidence.push_back({"", std::nullopt, "a.log", 3, std::nullopt, "text with ``` inside"});
   r.findings.push_back(f);
   std::string md = RenderMarkdown(r, DisplayZone());

@@ -45,14 +45,13 @@ const char* StatusColor(StepStatus status) {
   return status == StepStatus::kFailed ? kRed : status == StepStatus::kOk ? kGreen : kYellow;
 }
 
-const char* SeverityColor(const std::string& severity) {
-  auto parsed = Parse<Severity>(severity);
-  if (parsed && *parsed <= Severity::kHigh) return kRed;
-  if (parsed == Severity::kMedium) return kYellow;
+const char* SeverityColor(Severity severity) {
+  if (AtLeast(severity, Severity::kHigh)) return kRed;
+  if (severity == Severity::kMedium) return kYellow;
   return kDim;
 }
 
-std::string Badge(const Finding& f) { return "[" + Upper(f.severity) + ", " + f.confidence + "]"; }
+std::string Badge(const Finding& f) { return "[" + Upper(Word(f.severity)) + ", " + Word(f.confidence) + "]"; }
 
 // Two lines whose length does not depend on where the bundle lies: which
 // node and when, and whether its members match the manifest. The path, the
@@ -146,7 +145,8 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
   out << "    " << f.summary << "\n";
   if (f.tense != "current") out << "    (" << f.tense_reason << ")\n";
   if (f.confidence != f.confidence_before) {
-    out << "    confidence " << f.confidence_before << " before the evidence against, " << f.confidence << " after\n";
+    out << "    confidence " << Name(f.confidence_before) << " before the evidence against, " << Name(f.confidence)
+        << " after\n";
   }
   out << "    catalog: " << f.catalog << "\n";
   std::vector<FindingEvidence> events, exposure;

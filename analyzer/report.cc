@@ -152,8 +152,7 @@ std::string NodeIdentityLine(const Manifest& m) {
 
 bool HasSeriousFinding(const Report& report) {
   for (const auto& f : report.findings) {
-    auto severity = Parse<Severity>(f.severity);
-    if (severity && *severity <= Severity::kMedium) return true;
+    if (Serious(f.severity)) return true;
   }
   return false;
 }

@@ -48,11 +48,11 @@ std::string RootCauseLine(const Report& r) {
   if (!leader) return "";
   const Finding* f = FindFinding(r, leader->rule_id);
   std::string line = leader->place == "root_cause" ? "root cause: " : "leading finding (" + leader->role + "): ";
-  line += leader->rule_id + " (" + (f ? f->confidence : "") + ")";
+  line += leader->rule_id + " (" + std::string(f ? Name(f->confidence) : "") + ")";
   for (const auto& e : r.diagnosis.entries) {
     if (e.group != 1 || e.place != "competing") continue;
     const Finding* other = FindFinding(r, e.rule_id);
-    line += " or " + e.rule_id + " (" + (other ? other->confidence : "") + ")";
+    line += " or " + e.rule_id + " (" + std::string(other ? Name(other->confidence) : "") + ")";
   }
   return line;
 }
@@ -118,13 +118,11 @@ std::string FindingsLine(const Report& r) {
                                      : "no current known issue among " + checked + " checked" + also;
     return line + (caveat.empty() ? "" : ". " + caveat);
   }
-  std::map<std::string, int, std::less<>> by_severity;
+  std::map<Severity, int> by_severity;  // most severe first
   for (const Finding* f : current) ++by_severity[f->severity];
   std::string counts;
-  for (std::string_view severity : Names<Severity>()) {
-    auto it = by_severity.find(severity);
-    if (it == by_severity.end()) continue;
-    counts += (counts.empty() ? "" : ", ") + std::to_string(it->second) + " " + std::string(severity);
+  for (const auto& [severity, n] : by_severity) {
+    counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + Word(severity);
   }
   size_t n = current.size();
   return std::to_string(n) + (n == 1 ? " finding (" : " findings (") + counts + ")" + also + " of " + checked +

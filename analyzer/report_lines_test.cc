@@ -32,9 +32,9 @@ TEST_CASE("ChainVerdictLine: the headline names the root cause, and causes that 
   Report r = WithSteps({S::kOk, S::kFailed});
   Finding race, cgroup;
   race.rule_id = "dp-started-before-driver-ready";
-  race.confidence = "possible";
+  race.confidence = Confidence::kPossible;
   cgroup.rule_id = "ctk-daemon-reload-device-cgroup-loss";
-  cgroup.confidence = "possible";
+  cgroup.confidence = Confidence::kPossible;
   r.findings = {race, cgroup};
   r.diagnosis.entries = {{race.rule_id, "gpus-unusable", "cause", "root_cause", 1, 1, ""},
                          {cgroup.rule_id, "gpus-unusable", "cause", "competing", 1, 2, race.rule_id}};
@@ -85,12 +85,12 @@ TEST_CASE("FindingsLine: counts by severity, most severe first") {
   Report r;
   r.rule_runs.resize(28);
   Finding high, medium;
-  high.severity = "high";
-  medium.severity = "medium";
+  high.severity = Severity::kHigh;
+  medium.severity = Severity::kMedium;
   r.findings = {high, medium, high};
   CHECK(FindingsLine(r) == "3 findings (2 high, 1 medium) of 28 known issues checked");
   Finding old;
-  old.severity = "low";
+  old.severity = Severity::kLow;
   old.tense = "history";
   r.findings.push_back(old);
   r.ruled_out = {medium};

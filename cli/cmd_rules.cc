@@ -43,7 +43,7 @@ int List(const po::variables_map& values) {
   std::string out;
   for (const auto& r : set->rules) {
     char line[512];
-    std::snprintf(line, sizeof line, "%-48s %-8s %s\n", r.id.c_str(), r.severity.c_str(), r.title.c_str());
+    std::snprintf(line, sizeof line, "%-48s %-8s %s\n", r.id.c_str(), Word(r.severity).c_str(), r.title.c_str());
     out += line;
   }
   for (const auto& e : set->errors) out += e.id + ": not usable:\n" + e.message + "\n";
@@ -87,7 +87,8 @@ int Test(const std::string& dir) {
 
 std::string Describe(const Finding& f) {
   std::string tense = f.tense == "current" ? "" : " (" + f.tense + ")";
-  std::string out = f.result + " " + f.severity + " " + f.confidence + tense + "  " + f.rule_id + ": " + f.summary + "\n";
+  std::string out =
+      f.result + " " + Word(f.severity) + " " + Word(f.confidence) + tense + "  " + f.rule_id + ": " + f.summary + "\n";
   for (const auto& e : f.evidence) {
     std::string where = e.artifact.empty() ? "" : e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + " ";
     std::string when = e.time_ns ? FormatRfc3339Utc(*e.time_ns) + " " : "";
@@ -98,7 +99,7 @@ std::string Describe(const Finding& f) {
   return out;
 }
 
-bool Serious(const Finding& f) { return f.severity == "critical" || f.severity == "high" || f.severity == "medium"; }
+bool Serious(const Finding& f) { return Serious(f.severity); }
 
 // As analyze: findings at medium or above first, then what the run cannot
 // vouch for (no rule, a rule in error, members missing or damaged).

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace gpuf {
@@ -68,10 +69,31 @@ static_assert(std::size(kSeverityNames) == static_cast<size_t>(Severity::kInfo) 
 static_assert(std::size(kConfidenceNames) == static_cast<size_t>(Confidence::kPossible) + 1);
 static_assert(std::size(kMilestoneNames) == static_cast<size_t>(Milestone::kCollection) + 1);
 
+// `value` is `floor` or more severe.
+constexpr bool AtLeast(Severity value, Severity floor) { return value <= floor; }
+
+// What counts as serious, once: it makes analyze and `rules run` exit 1 and
+// a fleet's node show in "nodes with serious findings".
+constexpr bool Serious(Severity value) { return AtLeast(value, Severity::kMedium); }
+
+// `a` is surer than `b`.
+constexpr bool SurerThan(Confidence a, Confidence b) { return a < b; }
+
+// One step less sure: confirmed -> likely -> possible; possible stays possible.
+constexpr Confidence Lowered(Confidence value) {
+  return value == Confidence::kPossible ? value : static_cast<Confidence>(static_cast<int>(value) + 1);
+}
+
 // The word for `value`.
 template <typename E>
 constexpr std::string_view Name(E value) {
   return Names<E>()[static_cast<size_t>(value)];
+}
+
+// The word for `value` as a std::string, for text built with `+`.
+template <typename E>
+std::string Word(E value) {
+  return std::string(Name(value));
 }
 
 // The value named `text`, or nullopt when no value has that name.

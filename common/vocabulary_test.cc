@@ -40,6 +40,26 @@ TEST_CASE("Severity and Confidence: most severe and surest first") {
   CHECK(Names<Confidence>().front() == "confirmed");
 }
 
+TEST_CASE("Severity: serious is medium or above, written once") {
+  CHECK(AtLeast(Severity::kCritical, Severity::kHigh));
+  CHECK(AtLeast(Severity::kHigh, Severity::kHigh));
+  CHECK_FALSE(AtLeast(Severity::kMedium, Severity::kHigh));
+  CHECK(Serious(Severity::kCritical));
+  CHECK(Serious(Severity::kHigh));
+  CHECK(Serious(Severity::kMedium));
+  CHECK_FALSE(Serious(Severity::kLow));
+  CHECK_FALSE(Serious(Severity::kInfo));
+}
+
+TEST_CASE("Confidence: one step down at a time, possible is the floor") {
+  CHECK(Lowered(Confidence::kConfirmed) == Confidence::kLikely);
+  CHECK(Lowered(Confidence::kLikely) == Confidence::kPossible);
+  CHECK(Lowered(Confidence::kPossible) == Confidence::kPossible);
+  CHECK(SurerThan(Confidence::kConfirmed, Confidence::kLikely));
+  CHECK_FALSE(SurerThan(Confidence::kPossible, Confidence::kLikely));
+  CHECK_FALSE(SurerThan(Confidence::kLikely, Confidence::kLikely));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

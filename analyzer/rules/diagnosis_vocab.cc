@@ -76,17 +76,4 @@ const Symptom* FindSymptom(std::string_view id) {
   return nullptr;
 }
 
-// The ladder is common/vocabulary.h's Confidence list, surest first.
-int ConfidenceRank(std::string_view confidence) {
-  auto parsed = Parse<Confidence>(confidence);
-  if (!parsed) return 0;
-  return static_cast<int>(Names<Confidence>().size()) - static_cast<int>(*parsed);
-}
-
-std::string LowerConfidence(std::string_view confidence) {
-  auto parsed = Parse<Confidence>(confidence);
-  if (!parsed || *parsed == Confidence::kPossible) return std::string(confidence);
-  return std::string(Name(static_cast<Confidence>(static_cast<int>(*parsed) + 1)));
-}
-
 }  // namespace gpuf

@@ -51,12 +51,6 @@ struct Symptom {
 const std::vector<Symptom>& Symptoms();
 const Symptom* FindSymptom(std::string_view id);
 
-// The confidence ladder: confirmed (3) > likely (2) > possible (1); 0 for
-// anything else.
-int ConfidenceRank(std::string_view confidence);
-// One step down: confirmed -> likely -> possible; possible stays possible.
-std::string LowerConfidence(std::string_view confidence);
-
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_RULES_DIAGNOSIS_VOCAB_H_

@@ -11,12 +11,9 @@ namespace gpuf {
 
 namespace {
 
-// Higher is more severe; -1 for a word not in common/vocabulary.h.
-int SeverityRank(const std::string& severity) {
-  auto parsed = Parse<Severity>(severity);
-  if (!parsed) return -1;
-  return static_cast<int>(Names<Severity>().size()) - 1 - static_cast<int>(*parsed);
-}
+// Higher is more severe, higher is surer: the word lists run the other way.
+int Rank(Severity severity) { return static_cast<int>(Names<Severity>().size()) - static_cast<int>(severity); }
+int Rank(Confidence confidence) { return static_cast<int>(Names<Confidence>().size()) - static_cast<int>(confidence); }
 
 // What cannot be told apart: admissibility, confidence, confirming share
 // (as a fraction compared by cross-multiplication).
@@ -42,8 +39,7 @@ struct Key {
 Key KeyOf(const Finding& f) {
   int total = f.confirming_total == 0 ? 1 : f.confirming_total;
   int held = f.confirming_total == 0 ? 1 : f.confirming_held;
-  return {f.admissible ? (*f.admissible ? 2 : 0) : 1, ConfidenceRank(f.confidence), held, total,
-          SeverityRank(f.severity)};
+  return {f.admissible ? (*f.admissible ? 2 : 0) : 1, Rank(f.confidence), held, total, Rank(f.severity)};
 }
 
 std::vector<const Finding*> Ranked(std::vector<const Finding*> list) {

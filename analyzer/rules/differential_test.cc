@@ -6,16 +6,16 @@ namespace gpuf {
 
 namespace {
 
-Finding Make(const std::string& id, const std::string& role, const std::string& confidence,
+Finding Make(const std::string& id, const std::string& role, std::string_view confidence,
              std::optional<bool> admissible = true, const std::string& symptom = "gpus-unusable") {
   Finding f;
   f.rule_id = id;
   f.role = role;
-  f.confidence = confidence;
-  f.confidence_before = confidence;
+  f.confidence = *Parse<Confidence>(confidence);
+  f.confidence_before = f.confidence;
   f.admissible = admissible;
   f.symptom = symptom;
-  f.severity = "high";
+  f.severity = Severity::kHigh;
   return f;
 }
 

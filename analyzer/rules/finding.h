@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/rules/rule.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -39,8 +40,8 @@ struct Finding {
   std::string rule_id;
   std::string title;
   std::string result;            // "fail" | "warn"
-  std::string severity;          // critical | high | medium | low | info
-  std::string confidence;        // confirmed | likely | possible, after evidence against
+  Severity severity = Severity::kInfo;
+  Confidence confidence = Confidence::kPossible;  // after evidence against
   std::string summary;           // one line
   std::vector<FindingEvidence> evidence;
   std::vector<std::string> missing_evidence;  // what would confirm it but is absent
@@ -51,7 +52,7 @@ struct Finding {
   std::string role;               // cause | trigger | amplifier | consequence
   std::string tense = "current";  // current | history (earlier boot, healed) | ruled_out
   std::string tense_reason;       // why history or ruled out; "" for current
-  std::string confidence_before;  // as the outcome said, before evidence against
+  Confidence confidence_before = Confidence::kPossible;  // as the outcome said, before evidence against
   std::string catalog;            // the catalog entry behind the outcome's confidence
   std::optional<bool> admissible; // its event evidence is of the boot at capture (timed in it, or read at
                                   // capture); false for history; nullopt when it cannot be placed

@@ -17,6 +17,7 @@
 
 #include "analyzer/rules/condition.h"
 #include "analyzer/rules/diagnosis_vocab.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -53,8 +54,8 @@ struct Outcome {
   std::string when;                     // condition text; "" = always
   std::shared_ptr<const Condition> condition;  // nullptr when `when` is ""
   std::string result;                   // "fail" | "warn" | "pass"
-  std::string confidence;               // "confirmed" | "likely" | "possible"; "" for pass
-  std::string severity;                 // overrides the rule's severity; "" = the rule's
+  std::optional<Confidence> confidence;  // none for pass
+  std::optional<Severity> severity;      // overrides the rule's severity; none: the rule's
   std::string summary;                  // template: {selection.field}, {count(selection)}
   std::vector<std::string> evidence;    // selections to show; empty = those the condition names
   std::string catalog;                  // fail/warn: the catalog entry behind the confidence
@@ -128,7 +129,7 @@ struct Rule {
   std::string file;  // path it was read from
   std::string title;
   std::string description;
-  std::string severity;  // "critical" | "high" | "medium" | "low" | "info"
+  Severity severity = Severity::kInfo;
   std::string symptom;   // one of Symptoms() (diagnosis_vocab.h)
   Role role = Role::kCause;
   std::vector<RuleReference> references;

@@ -70,7 +70,7 @@ void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& ev
       auto by = fired.find(other);
       if (by == fired.end()) continue;
       const Finding& theirs = *by->second;
-      if (ConfidenceRank(theirs.confidence) < ConfidenceRank(mine.confidence)) continue;
+      if (SurerThan(mine.confidence, theirs.confidence)) continue;
       if (theirs.tense == "history" && mine.tense != "history") continue;
       explained[rule.id] = "explained by " + other + ": " + theirs.summary;
       break;

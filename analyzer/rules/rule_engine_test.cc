@@ -123,8 +123,8 @@ TEST_CASE("RunRuleSet: a finding with its evidence and missing evidence, in the 
   REQUIRE(summary.findings.size() == 1);
   const Finding& f = summary.findings[0];
   CHECK(f.summary == "GPU 0000:2b:00 fell off the bus");
-  CHECK(f.severity == "high");
-  CHECK(f.confidence == "likely");
+  CHECK(f.severity == Severity::kHigh);
+  CHECK(f.confidence == Confidence::kLikely);
   REQUIRE(f.evidence.size() == 3);
   CHECK(f.evidence[0].artifact == "journal.kernel[boot:0]");
   CHECK(f.evidence[0].line == 2);
@@ -239,7 +239,7 @@ outcomes:
   CHECK(RunOf(summary, "needs-plugin").reason ==
         "undecided: plugin.log not captured, and it decides whether 'marked' holds");
   REQUIRE(summary.findings.size() == 1);
-  CHECK(summary.findings[0].confidence == "likely");
+  CHECK(summary.findings[0].confidence == Confidence::kLikely);
   CHECK(summary.findings[0].missing_evidence ==
         std::vector<std::string>{"not captured: plugin.log - it decides whether this is confirmed (xid and marked)"});
 }
@@ -267,8 +267,8 @@ against:
 )")});
   REQUIRE(summary.findings.size() == 1);
   const Finding& f = summary.findings[0];
-  CHECK(f.confidence_before == "confirmed");
-  CHECK(f.confidence == "likely");
+  CHECK(f.confidence_before == Confidence::kConfirmed);
+  CHECK(f.confidence == Confidence::kLikely);
   REQUIRE(f.against.size() == 2);
   CHECK(f.against[0].state == "unknown");
   CHECK(f.against[0].needs == std::vector<std::string>{"plugin.systemd_scope"});
@@ -327,7 +327,7 @@ outcomes: [{result: pass}]
   const Finding& f = summary.findings[0];
   CHECK(f.tense == "history");
   CHECK(f.tense_reason == "all its evidence is from an earlier boot");
-  CHECK(f.severity == "low");
+  CHECK(f.severity == Severity::kLow);
   CHECK(f.admissible == false);
   REQUIRE(summary.diagnosis.entries.size() == 1);
   CHECK(summary.diagnosis.entries[0].place == "history");

@@ -90,9 +90,9 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
   f.rule_id = rule.id;
   f.title = rule.title;
   f.result = outcome.result;
-  f.severity = outcome.severity.empty() ? rule.severity : outcome.severity;
-  f.confidence = outcome.confidence;
-  f.confidence_before = outcome.confidence;
+  f.severity = outcome.severity.value_or(rule.severity);
+  f.confidence = *outcome.confidence;  // the parser requires one of every fail or warn outcome
+  f.confidence_before = f.confidence;
   f.catalog = outcome.catalog;
   f.symptom = rule.symptom;
   f.role = Name(rule.role);
@@ -130,7 +130,7 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), rows, artifacts, r.evidence);
       held.push_back(check.text);
       if (check.effect == AgainstEffect::kRuleOut) ruled_out = true;
-      if (check.effect == AgainstEffect::kLower) f.confidence = LowerConfidence(f.confidence);
+      if (check.effect == AgainstEffect::kLower) f.confidence = Lowered(f.confidence);
     }
     f.against.push_back(std::move(r));
   }
@@ -177,7 +177,7 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
   }
   if (f.tense == "history") {
     f.admissible = false;
-    if (f.severity == "critical" || f.severity == "high" || f.severity == "medium") f.severity = "low";
+    if (Serious(f.severity)) f.severity = Severity::kLow;
   } else if (current) {
     f.admissible = true;
   }
@@ -225,7 +225,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     Finding f = MakeFinding(rule, outcome, rows, artifacts, unknown);
     if (undecided) {
       f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +
-                                   undecided->confidence + " (" + undecided->when + ")");
+                                   Word(*undecided->confidence) + " (" + undecided->when + ")");
     }
     PlaceInTime(rule, outcome, rows, artifacts, clock, f);
     if (ApplyAgainst(rule, rows, unknown, artifacts, f)) {

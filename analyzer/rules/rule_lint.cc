@@ -46,7 +46,7 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 // must rest on at least one event selection.
 void LintConfirmed(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
   for (const auto& o : rule.outcomes) {
-    if (o.confidence != "confirmed") continue;
+    if (o.confidence != Confidence::kConfirmed) continue;
     std::vector<std::vector<std::string>> branches = {{}};
     if (o.condition) branches = PositiveBranches(*o.condition);
     for (const auto& branch : branches) {

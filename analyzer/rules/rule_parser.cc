@@ -100,7 +100,7 @@ class RuleParser {
     if (stem != rule_.id) return reader_.Error(doc["id"], "id '" + rule_.id + "' differs from the file name '" + stem + "'");
     if (!reader_.Scalar(doc["title"], "title", &rule_.title) ||
         !reader_.Scalar(doc["description"], "description", &rule_.description) ||
-        !reader_.Choice(doc["severity"], "severity", Names<Severity>(), &rule_.severity)) {
+        !reader_.Word(doc["severity"], "severity", &rule_.severity)) {
       return false;
     }
     if (!ReadDiagnosis(doc)) return false;
@@ -262,12 +262,10 @@ class RuleParser {
         if (!finding) return reader_.Error(item["history"], "only a fail or warn outcome can be history");
         o.history = true;
       }
-      if (item["confidence"] &&
-          !reader_.Choice(item["confidence"], "confidence", Names<Confidence>(), &o.confidence)) {
+      if (item["confidence"] && !reader_.Word(item["confidence"], "confidence", &o.confidence)) {
         return false;
       }
-      if (item["severity"] &&
-          !reader_.Choice(item["severity"], "severity", Names<Severity>(), &o.severity)) {
+      if (item["severity"] && !reader_.Word(item["severity"], "severity", &o.severity)) {
         return false;
       }
       if (item["summary"] && !ReadTemplate(item["summary"], &o.summary)) return false;

@@ -66,7 +66,7 @@ TEST_CASE("ParseRuleText: a complete rule") {
   auto rule = ParseRuleText("rules/xid-79-demo.yaml", kRule);
   REQUIRE_MESSAGE(rule.ok(), rule.status().message());
   CHECK(rule->id == "xid-79-demo");
-  CHECK(rule->severity == "critical");
+  CHECK(rule->severity == Severity::kCritical);
   REQUIRE(rule->references.size() == 1);
   CHECK(rule->references[0].kind == "vendor-doc");
   CHECK(rule->required_artifacts == std::vector<std::vector<std::string>>{{"journal.kernel"}});

@@ -32,8 +32,8 @@ Status StoreFindings(Database& db, int64_t bundle_id, std::vector<Finding>& find
   GPUF_ASSIGN_OR_RETURN(Statement missing, db.Prepare("INSERT INTO finding_missing (finding_id, ordinal, text) "
                                                       "VALUES (?,?,?)"));
   for (auto& f : findings) {
-    finding.Bind(1, bundle_id).Bind(2, f.rule_id).Bind(3, f.severity).Bind(4, f.confidence).Bind(5, f.summary);
-    finding.Bind(6, f.tense);
+    finding.Bind(1, bundle_id).Bind(2, f.rule_id).Bind(3, Name(f.severity)).Bind(4, Name(f.confidence));
+    finding.Bind(5, f.summary).Bind(6, f.tense);
     GPUF_RETURN_IF_ERROR(finding.Run());
     f.finding_id = db.LastInsertId();
     int64_t ordinal = 0;
@@ -89,7 +89,7 @@ Status StoreDiagnosis(Database& db, int64_t bundle_id, const RuleRunSummary& sum
     row.Bind(1, bundle_id).Bind(2, e.rule_id);
     row.Bind(3, f.finding_id ? std::optional<int64_t>(f.finding_id) : std::nullopt);
     row.Bind(4, e.symptom).Bind(5, e.role).Bind(6, e.place).Bind(7, int64_t{e.group}).Bind(8, int64_t{e.rank});
-    BindText(row, 9, e.under).Bind(10, f.confidence).Bind(11, f.confidence_before).Bind(12, f.catalog);
+    BindText(row, 9, e.under).Bind(10, Name(f.confidence)).Bind(11, Name(f.confidence_before)).Bind(12, f.catalog);
     row.Bind(13, f.admissible ? std::optional<int64_t>(*f.admissible ? 1 : 0) : std::nullopt);
     row.Bind(14, int64_t{f.confirming_held}).Bind(15, int64_t{f.confirming_total}).Bind(16, f.summary);
     BindText(row, 17, f.tense_reason);

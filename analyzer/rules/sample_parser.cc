@@ -24,7 +24,7 @@ bool ReadExpect(YamlReader& reader, const YAML::Node& node, RuleSample& s) {
   bool finding = s.expect_result == "fail" || s.expect_result == "warn" || s.expect_result == "history";
   bool other = s.expect_result == "pass" || s.expect_result == "skipped" || s.expect_result == "unknown" ||
                s.expect_result == "ruled-out";
-  if ((finding && ConfidenceRank(s.expect_confidence) > 0) || (other && s.expect_confidence.empty())) return true;
+  if ((finding && Parse<Confidence>(s.expect_confidence)) || (other && s.expect_confidence.empty())) return true;
   return reader.Error(node, "expect is 'fail|warn|history confirmed|likely|possible', 'pass', 'ruled-out', "
                             "'unknown' or 'skipped', not '" + text + "'");
 }

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,22 @@ class YamlReader {
   }
   bool Choice(const YAML::Node& node, std::string_view what, std::span<const std::string_view> choices,
               std::string* out);
+  // A scalar naming a value of a word list of common/vocabulary.h, parsed
+  // here, at the border, and carried typed from then on.
+  template <typename E>
+  bool Word(const YAML::Node& node, std::string_view what, E* out) {
+    std::string text;
+    if (!Choice(node, what, Names<E>(), &text)) return false;
+    *out = *Parse<E>(text);
+    return true;
+  }
+  template <typename E>
+  bool Word(const YAML::Node& node, std::string_view what, std::optional<E>* out) {
+    E value{};
+    if (!Word(node, what, &value)) return false;
+    *out = value;
+    return true;
+  }
   // One scalar or a list of scalars.
   bool Strings(const YAML::Node& node, std::string_view what, std::vector<std::string>* out);
 

@@ -57,7 +57,7 @@ void LoadNvidiaSmiXml(LoadContext& ctx, const MemberInput& in) {
   bool is_xml = in.bytes.find("<nvidia_smi_log") != std::string_view::npos;
   // A failed run prints its error where the XML would be; nvidia_smi_runs
   // records that, and there is no document to complain about.
-  if (in.artifact.status != "ok" && !is_xml) return;
+  if (in.artifact.status != ProbeStatus::kOk && !is_xml) return;
   // Imported from a saved `nvidia-smi -q`, the same report arrives as text.
   NvidiaSmiXml xml = is_xml ? NvidiaSmiXml{} : ParseNvidiaSmiQueryText(in.bytes);
   const bool is_text = !xml.gpus.empty();

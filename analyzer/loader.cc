@@ -301,14 +301,16 @@ Result<int64_t> InsertBundleRow(Database& db, const std::string& path, const Man
 }
 
 int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a) {
-  ctx.Run("INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
-          "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
-          "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          ctx.bundle_id(), a.name, a.instance, a.kind,
-          a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()),
-          NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns,
-          a.duration_ns, a.status, a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
-          NullIfEmpty(a.skip_reason), NullIfEmpty(a.error), a.redactions);
+  ctx.Run(
+      "INSERT INTO artifacts (bundle_id, name, instance, kind, argv_json, path, context, container_id, "
+      "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
+      "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+      ctx.bundle_id(), a.name, a.instance, a.kind,
+      a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()), NullIfEmpty(a.path),
+      a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns, a.duration_ns, Name(a.status), a.exit_code,
+      a.signal, a.timed_out, a.abandoned, a.truncated,
+      a.skip_reason ? std::optional<std::string>(Name(*a.skip_reason)) : std::nullopt, NullIfEmpty(a.error),
+      a.redactions);
   int64_t id = ctx.db().LastInsertId();
   for (const auto& o : a.outputs) {
     ctx.Run("INSERT OR IGNORE INTO artifact_outputs (artifact_id, stream, member, size_bytes, sha256, "

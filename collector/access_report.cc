@@ -33,11 +33,11 @@ std::vector<std::string> RefusedProbes(const std::vector<ProbeResult>& results, 
   std::vector<std::string> lines;
   for (const auto& r : results) {
     const ManifestArtifact& a = r.artifact;
-    if (a.skip_reason == "permission_denied") {
+    if (a.skip_reason == SkipReason::kPermissionDenied) {
       lines.push_back(Label(a) + ": " + a.error);
       continue;
     }
-    if (a.kind != "command" || a.status == "skipped") continue;
+    if (a.kind != "command" || a.status == ProbeStatus::kSkipped) continue;
     std::string refused;
     ForEachLine(read(r, kStreamStderr), [&](int, std::string_view line) {
       if (refused.empty() && SaysRefused(line)) refused = std::string(TrimRight(line, " \r"));

@@ -14,8 +14,8 @@ ProbeResult Probe(std::string name, std::string instance, std::string kind, std:
   r.artifact.name = std::move(name);
   r.artifact.instance = std::move(instance);
   r.artifact.kind = std::move(kind);
-  r.artifact.status = std::move(status);
-  r.artifact.skip_reason = std::move(skip_reason);
+  r.artifact.status = *Parse<ProbeStatus>(status);
+  r.artifact.skip_reason = Parse<SkipReason>(skip_reason);
   r.artifact.error = std::move(error);
   return r;
 }

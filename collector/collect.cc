@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 
 #include "collector/access_report.h"
@@ -27,10 +27,11 @@
 #include "collector/secrets.h"
 #include "collector/subprocess.h"
 #include "collector/triage.h"
+#include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
-#include "common/platforms.h"
 #include "common/output_file.h"
+#include "common/platforms.h"
 #include "common/sha256.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -67,10 +68,10 @@ std::string OutputPathFor(const CollectOptions& options, const std::string& node
 // is wrong), or nothing to go by (not asked, no access, no answer).
 std::optional<bool> NodeFound(const std::vector<ProbeResult>& results) {
   for (const auto& r : results) {
-    if (r.artifact.name != "k8s.node") continue;
-    if (r.artifact.status == "ok") return true;
+    if (r.artifact.name != artifact::kK8sNode) continue;
+    if (r.artifact.status == ProbeStatus::kOk) return true;
     std::string said = ReadStaged(r, kStreamStderr);
-    if (r.artifact.status == "nonzero_exit" && said.find("(NotFound)") != std::string::npos) return false;
+    if (r.artifact.status == ProbeStatus::kNonzeroExit && said.find("(NotFound)") != std::string::npos) return false;
   }
   return std::nullopt;
 }

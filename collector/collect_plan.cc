@@ -450,7 +450,7 @@ std::vector<ProbeTask> PlanDeviceProgramDumps(const Plan& plan, const std::vecto
   std::vector<ProbeTask> tasks;
   for (const auto& r : phase_three) {
     const ManifestArtifact& a = r.artifact;
-    if (a.name != artifact::kPluginBpftoolCgroup || a.status != Name(ProbeStatus::kOk)) continue;
+    if (a.name != artifact::kPluginBpftoolCgroup || a.status != ProbeStatus::kOk) continue;
     for (const auto& id : DeviceProgramIds(ReadStaged(r, kStreamStdout))) {
       ProbeTask t = CommandTask(artifact::kPluginBpfDeviceProgram, kPhaseContainer,
                                 {"bpftool", "prog", "dump", "xlated", "id", id}, plan);

@@ -153,11 +153,11 @@ TEST_CASE("PlanDeviceProgramDumps: each device program bpftool lists on a contai
                   "3301     ingress                                        \n");
   ProbeResult listed;
   listed.artifact.name = "plugin.bpftool_cgroup";
-  listed.artifact.status = "ok";
+  listed.artifact.status = ProbeStatus::kOk;
   listed.artifact.container_id = kId;
   listed.staged.push_back({"stdout", staging / "1.stdout"});
   ProbeResult failed = listed;
-  failed.artifact.status = "nonzero_exit";
+  failed.artifact.status = ProbeStatus::kNonzeroExit;
   auto tasks = PlanDeviceProgramDumps(p.plan, {listed, failed});
   REQUIRE(tasks.size() == 2);
   CHECK(Words(tasks[0].argv) == "bpftool prog dump xlated id 2296");

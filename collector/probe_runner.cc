@@ -52,11 +52,11 @@ ManifestArtifact BaseArtifact(const ProbeTask& task) {
   return a;
 }
 
-void SetStatus(ManifestArtifact& a, ProbeStatus status) { a.status = std::string(Name(status)); }
+void SetStatus(ManifestArtifact& a, ProbeStatus status) { a.status = status; }
 
 void MarkSkipped(ManifestArtifact& a, SkipReason reason, std::string detail) {
   SetStatus(a, ProbeStatus::kSkipped);
-  a.skip_reason = std::string(Name(reason));
+  a.skip_reason = reason;
   a.error = std::move(detail);
 }
 

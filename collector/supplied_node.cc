@@ -98,7 +98,7 @@ Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::stri
   a.context = "cluster";
   a.phase = kPhasePassive;
   a.started_at_unix_ns = a.ended_at_unix_ns = WallClockNowNs();
-  a.status = std::string(Name(ProbeStatus::kOk));
+  a.status = ProbeStatus::kOk;
   std::string text = node.json;
   a.redactions = RedactText(text, RedactionFor(a.name));
   const std::string staged = staging_dir + "/supplied-node.stdout";

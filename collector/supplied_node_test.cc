@@ -91,7 +91,7 @@ TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as gi
   CHECK(a.kind == "file");
   CHECK(a.path == "-");
   CHECK(a.context == "cluster");
-  CHECK(a.status == "ok");
+  CHECK(a.status == ProbeStatus::kOk);
   CHECK(a.redactions == 0);
   REQUIRE(a.outputs.size() == 1);
   CHECK(a.outputs[0].stream == kStreamStdout);

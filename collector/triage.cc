@@ -23,7 +23,7 @@ namespace {
 
 constexpr size_t kMaxPluginContainers = 16;
 
-bool Is(const ManifestArtifact& a, ProbeStatus status) { return a.status == Name(status); }
+bool Is(const ManifestArtifact& a, ProbeStatus status) { return a.status == status; }
 
 // What runc and crictl say when the command does not exist in the image
 // (distroless plugin images without the toolkit's utility injection).
@@ -107,7 +107,7 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
       boot_start_ns = BootStartNs(read(r, kStreamContent));
     } else if (a.name == artifact::kDriverVersion) {
       if (ok) f.driver = ChainFacts::Driver{true, DriverVersion(read(r, kStreamContent)), 0};
-      if (Is(a, ProbeStatus::kSkipped) && a.skip_reason == Name(SkipReason::kNotFound)) {
+      if (Is(a, ProbeStatus::kSkipped) && a.skip_reason == SkipReason::kNotFound) {
         f.driver = ChainFacts::Driver{false, "", 0};
       }
     } else if (a.name == artifact::kDriverGpuInformation && ok) {
@@ -117,8 +117,8 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
     } else if (a.name == artifact::kHostNvidiaSmiList) {
       ChainFacts::HostNvml nvml;
       nvml.ran = !Is(a, ProbeStatus::kSkipped);
-      nvml.skip_reason = a.skip_reason;
-      nvml.result = a.status;
+      nvml.skip_reason = a.skip_reason ? Word(*a.skip_reason) : "";
+      nvml.result = Word(a.status);
       std::string out = read(r, kStreamStdout);
       nvml.gpus = static_cast<int64_t>(ParseNvidiaSmiList(out).size());
       if (!ok) nvml.message = FirstLine(out.empty() ? read(r, kStreamStderr) : out);
@@ -156,7 +156,7 @@ ChainFacts TriageFacts(const std::vector<ProbeResult>& results, const StagedRead
       v.gpus = static_cast<int64_t>(ParseNvidiaSmiList(said).size());
       v.outcome = Is(view.artifact, ProbeStatus::kOk) ? "ok"
                   : IsExecutableMissing(said)         ? "executable_missing"
-                                                      : view.artifact.status;
+                                                      : Word(view.artifact.status);
       if (v.outcome != "ok") v.detail = FirstLine(said);
       f.container_view = v;
     }
@@ -229,8 +229,9 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifes
   for (const auto& r : results) {
     const ManifestArtifact& a = r.artifact;
     if (Is(a, ProbeStatus::kTimedOut) || Is(a, ProbeStatus::kError) || Is(a, ProbeStatus::kInterrupted)) {
-      Row(out, "probe problem", a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + a.status +
-                                    (a.abandoned ? " (abandoned)" : ""));
+      Row(out, "probe problem",
+          a.name + (a.instance.empty() ? "" : "[" + a.instance + "]") + " " + Word(a.status) +
+              (a.abandoned ? " (abandoned)" : ""));
     }
   }
   return out.str();

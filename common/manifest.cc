@@ -108,13 +108,13 @@ json ArtifactToJson(const ManifestArtifact& a, bool redacted) {
               {"started_at_unix_ns", a.started_at_unix_ns},
               {"ended_at_unix_ns", a.ended_at_unix_ns},
               {"duration_ns", a.duration_ns},
-              {"status", a.status},
+              {"status", Name(a.status)},
               {"exit_code", NullableOptional(a.exit_code)},
               {"signal", NullableOptional(a.signal)},
               {"timed_out", a.timed_out},
               {"abandoned", a.abandoned},
               {"truncated", a.truncated},
-              {"skip_reason", NullableString(a.skip_reason)},
+              {"skip_reason", a.skip_reason ? json(Name(*a.skip_reason)) : json(nullptr)},
               {"error", NullableString(a.error)},
               {"redactions", a.redactions},
               {"outputs", outputs}};
@@ -230,13 +230,18 @@ Status ReadOutput(const json& j, const std::string& where, ManifestOutput& o) {
   return r.status();
 }
 
-// How a probe ended and why it was skipped are closed lists (schema/bundle.md).
-Status CheckWords(const std::string& where, const ManifestArtifact& a) {
-  if (!Parse<ProbeStatus>(a.status)) {
-    return Status::BadInput("manifest field '" + where + ".status' is not a probe status: '" + a.status + "'");
-  }
-  if (!a.skip_reason.empty() && !Parse<SkipReason>(a.skip_reason)) {
-    return Status::BadInput("manifest field '" + where + ".skip_reason' is not a skip reason: '" + a.skip_reason + "'");
+// How a probe ended and why it was skipped are closed lists (schema/bundle.md),
+// parsed here, at the border.
+Status ReadWords(const std::string& where, const std::string& status, const std::string& skip_reason,
+                 ManifestArtifact& a) {
+  auto parsed = Parse<ProbeStatus>(status);
+  if (!parsed) return Status::BadInput("manifest field '" + where + ".status' is not a probe status: '" + status + "'");
+  a.status = *parsed;
+  if (!skip_reason.empty()) {
+    a.skip_reason = Parse<SkipReason>(skip_reason);
+    if (!a.skip_reason) {
+      return Status::BadInput("manifest field '" + where + ".skip_reason' is not a skip reason: '" + skip_reason + "'");
+    }
   }
   for (auto kind : {ArtifactKind::kCommand, ArtifactKind::kFile, ArtifactKind::kListing, ArtifactKind::kTable}) {
     if (a.kind == ArtifactKindName(kind)) return Status::Ok();
@@ -287,13 +292,13 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   a.started_at_unix_ns = r.Int("started_at_unix_ns");
   a.ended_at_unix_ns = r.Int("ended_at_unix_ns");
   a.duration_ns = r.Int("duration_ns");
-  a.status = r.String("status");
+  const std::string status = r.String("status");
   a.exit_code = r.OptionalInt("exit_code");
   a.signal = r.OptionalInt("signal");
   a.timed_out = r.Bool("timed_out");
   a.abandoned = r.Bool("abandoned");
   a.truncated = r.Bool("truncated");
-  a.skip_reason = r.String("skip_reason", false);
+  const std::string skip_reason = r.String("skip_reason", false);
   a.error = r.String("error", false);
   a.redactions = static_cast<int>(r.Int("redactions", false));
   a.source_file = r.String("source_file", false);
@@ -308,7 +313,7 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   }
   const json* outputs = r.Array("outputs");
   GPUF_RETURN_IF_ERROR(r.status());
-  GPUF_RETURN_IF_ERROR(CheckWords(where, a));
+  GPUF_RETURN_IF_ERROR(ReadWords(where, status, skip_reason, a));
   for (size_t i = 0; i < outputs->size(); ++i) {
     ManifestOutput o;
     GPUF_RETURN_IF_ERROR(ReadOutput((*outputs)[i], where + ".outputs[" + std::to_string(i) + "]", o));

@@ -9,13 +9,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <memory>
 #include <vector>
 
 #include "common/status.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -49,13 +50,13 @@ struct ManifestArtifact {
   int64_t started_at_unix_ns = 0;
   int64_t ended_at_unix_ns = 0;
   int64_t duration_ns = 0;
-  std::string status;        // "ok" | "nonzero_exit" | "signaled" | "timed_out" | "skipped" | "error"
+  ProbeStatus status = ProbeStatus::kError;  // how the probe ended; kError until it has
   std::optional<int> exit_code;
   std::optional<int> signal;
   bool timed_out = false;
   bool abandoned = false;    // the process did not die after SIGKILL; we stopped waiting
   bool truncated = false;    // any stream was truncated
-  std::string skip_reason;   // when status == "skipped"
+  std::optional<SkipReason> skip_reason;  // when status is kSkipped
   std::string error;         // human-readable detail for skipped/error
   int redactions = 0;        // secret values replaced before storing
   std::vector<ManifestOutput> outputs;

@@ -25,7 +25,7 @@ Manifest SampleManifest() {
   a.executable = "/usr/bin/nvidia-smi";
   a.context = "host";
   a.phase = 4;
-  a.status = "ok";
+  a.status = ProbeStatus::kOk;
   a.exit_code = 0;
   a.outputs.push_back({"stdout", "artifacts/0001-host.nvidia_smi_list.stdout", 12, "ab", false, 0});
   m.artifacts.push_back(a);

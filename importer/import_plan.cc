@@ -84,7 +84,7 @@ Status WriteImportedBundle(const ImportPlan& plan, const std::vector<std::string
     out.context = !a.context.empty() ? a.context : a.container_id.empty() ? "host" : "container";
     out.container_id = a.container_id;
     out.started_at_unix_ns = out.ended_at_unix_ns = plan.captured_at_ns;
-    out.status = std::string(Name(ProbeStatus::kOk));
+    out.status = ProbeStatus::kOk;
     out.exit_code = a.exit_code;
     out.source_file = a.note.empty() ? a.source_file : a.source_file + " (" + a.note + ")";
     std::vector<std::pair<std::string, std::string_view>> streams = {{StreamForName(a.name), a.bytes}};

@@ -59,7 +59,7 @@ std::string MakeBundle(const test::TempDir& dir, const std::string& name, int64_
   a.path = a.instance;
   a.context = "host";
   a.phase = 1;
-  a.status = "ok";
+  a.status = ProbeStatus::kOk;
   ManifestOutput o;
   o.stream = std::string(kStreamContent);
   o.member = ArtifactMemberPath(1, a.name, o.stream);

@@ -22,7 +22,7 @@ namespace {
 // absent. (The collector reads slices newest first, so the part is the newest.)
 void MarkPartialJournalSlice(BundleArtifact& a, bool truncated) {
   if (FindJournalSlice(a.name) == nullptr) return;
-  if (a.status == "timed_out") {
+  if (a.status == ProbeStatus::kTimedOut) {
     a.usable = true;
     a.gap = "its journalctl timed out: only part of the boot was read";
   } else if (a.usable && truncated) {
@@ -42,9 +42,10 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
     a.artifact_id = s.ColumnInt(0);
     a.name = s.ColumnText(1);
     a.instance = s.ColumnText(2);
-    a.status = s.ColumnText(3);
-    a.skip_reason = s.ColumnText(4);
-    a.usable = a.status == "ok" || a.status == "nonzero_exit";
+    // The schema's CHECK constraints hold both columns to their word lists.
+    a.status = Parse<ProbeStatus>(s.ColumnText(3)).value_or(ProbeStatus::kError);
+    a.skip_reason = Parse<SkipReason>(s.ColumnText(4));
+    a.usable = a.status == ProbeStatus::kOk || a.status == ProbeStatus::kNonzeroExit;
     MarkPartialJournalSlice(a, s.ColumnInt(5) != 0);
     index.by_id_[a.artifact_id] = index.artifacts_.size();
     index.artifacts_.push_back(a);
@@ -149,7 +150,8 @@ std::string ArtifactIndex::Why(std::string_view pattern) const {
   std::string statuses;
   for (const auto& a : artifacts_) {
     if (!ArtifactNameMatches(pattern, a.name)) continue;
-    std::string status = a.skip_reason.empty() ? a.status : a.status + ": " + a.skip_reason;
+    std::string status(Name(a.status));
+    if (a.skip_reason) status += ": " + Word(*a.skip_reason);
     if (!a.gap.empty()) status += "; " + a.gap;
     if (statuses.find(status) == std::string::npos) statuses += (statuses.empty() ? "" : ", ") + status;
   }

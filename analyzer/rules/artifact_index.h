@@ -21,6 +21,7 @@
 
 #include "analyzer/database.h"
 #include "common/status.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -31,8 +32,8 @@ struct BundleArtifact {
   int64_t artifact_id = 0;
   std::string name;
   std::string instance;
-  std::string status;
-  std::string skip_reason;
+  ProbeStatus status = ProbeStatus::kError;
+  std::optional<SkipReason> skip_reason;
   bool usable = false;
   std::string gap;  // what is missing from it (journald's drops, a cut), "" for none
 };

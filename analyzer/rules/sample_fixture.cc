@@ -112,9 +112,9 @@ class FixtureBuilder {
       a->kind = std::string(ArtifactKindName(row ? row->kind : ArtifactKind::kFile));
       a->context = "host";
       a->started_at_unix_ns = a->ended_at_unix_ns = kSampleEpochNs;
-      a->status = status;
-      a->timed_out = status == Name(ProbeStatus::kTimedOut);
-      if (status == Name(ProbeStatus::kSkipped)) a->skip_reason = std::string(Name(SkipReason::kNotFound));
+      a->status = Parse<ProbeStatus>(status).value_or(ProbeStatus::kError);  // the sample parser checked the word
+      a->timed_out = a->status == ProbeStatus::kTimedOut;
+      if (a->status == ProbeStatus::kSkipped) a->skip_reason = SkipReason::kNotFound;
       ids_[key] = InsertArtifactRow(*ctx_, *a);
       artifacts_[key] = std::move(a);
     }

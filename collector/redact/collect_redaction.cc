@@ -80,7 +80,7 @@ Result<CollectedRedaction> RedactCollected(const RedactOptions& options, Manifes
       for (const auto& staged : r.staged) std::remove(staged.staging_path.c_str());
       r.staged.clear();
       r.artifact.outputs.clear();
-      r.artifact.status = "error";
+      r.artifact.status = ProbeStatus::kError;
       r.artifact.error = "redaction failed, output dropped: " + failed.message();
     }
     for (auto& stream : streams) out.streams.push_back(std::move(stream));

@@ -33,7 +33,7 @@ void MarkPartialJournalSlice(BundleArtifact& a, bool truncated) {
 }  // namespace
 
 Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
-  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT artifact_id, name, instance, status, skip_reason, truncated "
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT artifact_id, name, instance, status, skip_reason, truncated, context "
                                                 "FROM artifacts WHERE bundle_id = ? ORDER BY artifact_id"));
   s.Bind(1, bundle_id);
   ArtifactIndex index;
@@ -46,6 +46,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
     a.status = Parse<ProbeStatus>(s.ColumnText(3)).value_or(ProbeStatus::kError);
     a.skip_reason = Parse<SkipReason>(s.ColumnText(4));
     a.usable = a.status == ProbeStatus::kOk || a.status == ProbeStatus::kNonzeroExit;
+    a.context = s.ColumnText(6);
     MarkPartialJournalSlice(a, s.ColumnInt(5) != 0);
     index.by_id_[a.artifact_id] = index.artifacts_.size();
     index.artifacts_.push_back(a);

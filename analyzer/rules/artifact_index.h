@@ -34,6 +34,7 @@ struct BundleArtifact {
   std::string instance;
   ProbeStatus status = ProbeStatus::kError;
   std::optional<SkipReason> skip_reason;
+  std::string context;  // host | container | unknown (a paste that does not say where it ran)
   bool usable = false;
   std::string gap;  // what is missing from it (journald's drops, a cut), "" for none
 };

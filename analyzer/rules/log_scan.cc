@@ -80,14 +80,20 @@ LogScanner::LogScanner() = default;
 LogScanner::~LogScanner() = default;
 
 void LogScanner::Add(size_t rule, const Selection& selection) {
-  patterns_.push_back({rule, &selection, std::make_unique<RE2>(selection.pattern, RulePatternOptions())});
+  // A selection built in code may give its pattern alone.
+  std::vector<LinePattern> lines = selection.patterns;
+  if (lines.empty()) lines.push_back({selection.pattern, "", {}});
+  for (auto& line : lines) {
+    auto re = std::make_unique<RE2>(line.text, RulePatternOptions());
+    patterns_.push_back({rule, &selection, std::move(line), std::move(re)});
+  }
 }
 
 Status LogScanner::Compile() {
   set_ = std::make_unique<RE2::Set>(RulePatternOptions(), RE2::UNANCHORED);
   for (const auto& p : patterns_) {
     std::string error;
-    if (set_->Add(p.selection->pattern, &error) < 0) {
+    if (set_->Add(p.line.text, &error) < 0) {
       return Status::Internal("adding the pattern of selection '" + p.selection->name + "'", error);
     }
   }
@@ -103,7 +109,7 @@ Result<const LogScanner::Prefilter*> LogScanner::PrefilterOf(const std::vector<i
   for (size_t i = 0; i < patterns.size(); ++i) {
     const Pattern& p = patterns_[patterns[i]];
     int id = -1;
-    if (prefilter->filter.Add(p.selection->pattern, RulePatternOptions(), &id) != RE2::NoError ||
+    if (prefilter->filter.Add(p.line.text, RulePatternOptions(), &id) != RE2::NoError ||
         id != static_cast<int>(i)) {
       return Status::Internal("adding the pattern of selection '" + p.selection->name + "' to the prefilter");
     }
@@ -248,7 +254,12 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, State
     const RE2& re = *patterns_[p].re;
     std::vector<re2::StringPiece> groups(re.NumberOfCapturingGroups() + 1);
     if (!re.Match(subject, 0, subject.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) continue;
-    auto& rows = matches_[{patterns_[p].rule, patterns_[p].selection->name}];
+    const Pattern& pattern = patterns_[p];
+    auto& rows = matches_[{pattern.rule, pattern.selection->name}];
+    // Two wordings of one selection on one line: the first one's row.
+    if (!rows.empty() && record && rows.back().artifact_id == record->artifact_id && rows.back().line == record->line) {
+      continue;
+    }
     if (rows.size() >= kMaxMatchesPerSelection) {
       ++stats_.dropped;
       continue;
@@ -259,6 +270,8 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, State
       const re2::StringPiece& g = groups[index];
       match.fields.emplace_back(name, g.data() ? std::optional<std::string>(std::string(g.data(), g.size())) : std::nullopt);
     }
+    for (const auto& [name, value] : pattern.line.set) match.fields.emplace_back(name, value);
+    if (!pattern.line.entry.empty()) match.fields.emplace_back("message", pattern.line.entry);
     rows.push_back(std::move(match));
     ++stats_.matches;
   }

@@ -47,8 +47,10 @@ class LogScanner {
   LogScanner();
   ~LogScanner();
 
-  // A log selection of the rule known to the caller as `rule`. The pattern
-  // was checked when the rule was read.
+  // A log selection of the rule known to the caller as `rule`: each of its
+  // patterns (its own, or its message kind's catalogue entries), checked
+  // when the rule was read. A line that more than one of them matches is
+  // one row, of the first.
   void Add(size_t rule, const Selection& selection);
   // Internal when RE2 refuses the set.
   Status Compile();
@@ -72,6 +74,7 @@ class LogScanner {
   struct Pattern {
     size_t rule;
     const Selection* selection;
+    LinePattern line;  // one of the selection's patterns
     std::unique_ptr<RE2> re;
   };
   Applicable ApplicableTo(const std::string& name) const;

@@ -35,13 +35,26 @@ struct RuleReference {
   std::string title;  // "" when not given
 };
 
+// One pattern a log selection matches: the rule's own, or a catalogue
+// entry's (its id, and the fields it sets on every row it matches).
+struct LinePattern {
+  std::string text;                                       // RE2
+  std::string entry;                                      // the catalogue entry's id; "" for the rule's own
+  std::vector<std::pair<std::string, std::string>> set;   // fields every row gets
+};
+
 struct Selection {
   enum class Kind { kLog, kSql };
   std::string name;
   Kind kind = Kind::kLog;
   // kLog: logical artifact names; a trailing '*' matches a prefix ("journal.*").
   std::vector<std::string> sources;
-  std::string pattern;                 // kLog: RE2, partial match unless anchored
+  std::string pattern;                 // kLog: RE2, partial match unless anchored; "" for `message:`
+  // kLog from the message catalogue: the event kind, and the fields its
+  // entries must set ("reason" = "lib_mismatch"); "" for a pattern of the rule's own.
+  std::string message;
+  std::vector<std::pair<std::string, std::string>> where;
+  std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries
   std::string sql;                     // kSql: one read-only statement
   RuleMark mark;                       // of the pattern or the SQL
   SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context

@@ -14,8 +14,11 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
+// What makes an empty result "none": a log selection's artifacts, a message
+// selection's `from` (else every artifact), an SQL selection's `from`.
 const std::vector<std::string>& SourcesOf(const Selection& s) {
-  return s.kind == Selection::Kind::kLog ? s.sources : s.from;
+  if (s.kind == Selection::Kind::kSql || (!s.message.empty() && !s.from.empty())) return s.from;
+  return s.sources;
 }
 
 // The artifacts behind the unknown selections among `names`, each once; a
@@ -84,6 +87,25 @@ Truth TruthOf(const std::shared_ptr<const Condition>& c, const SelectionRows& ro
   return c ? EvaluateTruth(*c, rows, unknown) : Truth::kTrue;
 }
 
+// A line from an output whose origin is unknown (pasted, or saved without
+// saying where it ran) shows that the words were printed, not where: a
+// finding whose events rest only on such lines is at most likely.
+void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
+  if (f.confidence != Confidence::kConfirmed) return;
+  bool any = false;
+  for (const auto& e : f.evidence) {
+    if (e.shows != "event" || !e.artifact_id) continue;
+    const BundleArtifact* a = artifacts.Find(*e.artifact_id);
+    if (!a || a->context != "unknown") return;
+    any = true;
+  }
+  if (!any) return;
+  f.confidence = f.confidence_before = Confidence::kLikely;
+  f.missing_evidence.push_back(
+      "the lines it rests on come from outputs whose origin is not known (pasted, or saved without saying where "
+      "they ran): the same lines captured on the node would confirm it");
+}
+
 Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& rows,
                     const ArtifactIndex& artifacts, const UnknownSelections& unknown) {
   Finding f;
@@ -108,6 +130,7 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
     }
   }
   f.references = rule.references;
+  CapUnknownProvenance(artifacts, f);
   return f;
 }
 

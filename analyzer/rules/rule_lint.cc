@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyzer/database.h"
+#include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/rules/rule_sql.h"
@@ -122,6 +123,8 @@ Result<LintReport> LintRules(const std::string& dir) {
   LintReport report;
   report.rules = set.rules.size();
   for (const auto& error : set.errors) report.problems.push_back(error.message);
+  // The rules' message selections read the catalogue: its refused entries are the pack's problems too.
+  for (const auto& error : BuiltinMessages().errors) report.problems.push_back(error);
   // explained_by may name this folder's rules or the built-in ones.
   std::set<std::string> ids;
   auto builtin = LoadRules({BuiltinRulesDir()});

@@ -6,12 +6,14 @@
 #include <cctype>
 #include <filesystem>
 
+#include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/pattern_options.h"
 #include "analyzer/rules/rule_artifacts.h"
 #include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/sample_parser.h"
 #include "analyzer/rules/summary_template.h"
 #include "analyzer/rules/yaml_reader.h"
+#include "common/event_kinds.h"
 #include "common/file_io.h"
 #include "common/vocabulary.h"
 
@@ -172,12 +174,15 @@ class RuleParser {
   }
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
-    if (!reader_.Fields(node, "a selection", {"kind", "log", "pattern", "prefilter", "sql", "from"}, {"kind"})) {
+    if (!reader_.Fields(node, "a selection",
+                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where"}, {"kind"})) {
       return false;
     }
     std::string kind;
     if (!reader_.Choice(node["kind"], "selection kind", {"event", "precondition", "context"}, &kind)) return false;
     s.shows = *ParseSelectionKind(kind);
+    if (node["message"]) return ReadMessageSelection(node, s);
+    if (node["where"]) return reader_.Error(node["where"], "where is for message selections");
     if (node["from"] && !node["sql"]) {
       return reader_.Error(node["from"], "from is for sql selections; a log selection reads its log artifacts");
     }
@@ -209,9 +214,55 @@ class RuleParser {
         return reader_.Error(node["pattern"], "capture name '" + name + "' is reserved (text, line, time)");
       }
     }
+    s.patterns.push_back({s.pattern, "", {}});
     // Accepted from older files and not used: RE2 derives the prefilter (log_scan.h).
     std::vector<std::string> prefilter;
     if (node["prefilter"]) return reader_.Strings(node["prefilter"], "prefilter", &prefilter);
+    return true;
+  }
+
+  // `message: KIND` with `where: {field: value}`: every line of every
+  // artifact, matched with the catalogue's wordings of that event. Empty
+  // means "none" only when an artifact of `from` was captured; without
+  // `from`, when anything was.
+  bool ReadMessageSelection(const YAML::Node& node, Selection& s) {
+    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"]) {
+      return reader_.Error(node, "a message selection reads every artifact with the catalogue's patterns: no log, "
+                                 "pattern or sql");
+    }
+    s.kind = Selection::Kind::kLog;
+    s.mark = YamlReader::MarkOf(node["message"]);
+    if (!reader_.Scalar(node["message"], "message", &s.message)) return false;
+    const EventKindRow* kind = FindEventKind(s.message);
+    if (!kind) {
+      std::vector<std::string_view> names;
+      for (const auto& row : EventKinds()) names.push_back(row.name);
+      return reader_.Error(node["message"], "unknown event kind '" + s.message + "' (common/event_kinds.cc)" +
+                                                DidYouMean(s.message, names));
+    }
+    if (node["where"]) {
+      if (!node["where"].IsMap()) return reader_.Error(node["where"], "where must be a map of field: value");
+      for (const auto& pair : node["where"]) {
+        std::string field, value;
+        if (!reader_.Scalar(pair.first, "a field", &field) || !reader_.Scalar(pair.second, "a value", &value)) {
+          return false;
+        }
+        if (!KindHasField(*kind, field)) {
+          return reader_.Error(pair.first, "'" + field + "' is not a field of " + s.message + " (" +
+                                               std::string(kind->fields) + ")");
+        }
+        s.where.emplace_back(field, value);
+      }
+    }
+    if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
+    s.sources = {"*"};
+    for (const MessageEntry* e : BuiltinMessages().Of(s.message, s.where)) {
+      s.patterns.push_back({e->pattern, e->id, e->set});
+    }
+    if (s.patterns.empty()) {
+      return reader_.Error(node["message"], "no catalogue entry says " + s.message +
+                                                (s.where.empty() ? "" : " with those fields") + " (messages/)");
+    }
     return true;
   }
 

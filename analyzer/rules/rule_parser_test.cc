@@ -228,6 +228,44 @@ TEST_CASE("ParseRuleText: an unknown artifact in log: is an error, with the near
         "         ^ near here");
 }
 
+TEST_CASE("ParseRuleText: a message selection takes the catalogue's wordings of its event kind") {
+  const std::string log = "    log: journal.kernel\n    pattern: 'NVRM: Xid \\((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\\): 79,'\n";
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml",
+                            With(log, "    message: nvml_init_failed\n    where: {reason: lib_mismatch}\n"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  const Selection* xid = rule->FindSelection("xid");
+  CHECK(xid->kind == Selection::Kind::kLog);
+  CHECK(xid->message == "nvml_init_failed");
+  CHECK(xid->sources == std::vector<std::string>{"*"});
+  REQUIRE(xid->patterns.size() >= 2);
+  for (const auto& p : xid->patterns) {
+    CHECK_FALSE(p.entry.empty());
+    CHECK(p.set == std::vector<std::pair<std::string, std::string>>{{"reason", "lib_mismatch"}});
+  }
+}
+
+TEST_CASE("ParseRuleText: a message selection's kind and fields are checked") {
+  const std::string log = "    log: journal.kernel\n    pattern: 'NVRM: Xid \\((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\\): 79,'\n";
+  CHECK(ErrorOf(With(log, "    message: nvml_init_faild\n")) ==
+        "rules/xid-79-demo.yaml:14: unknown event kind 'nvml_init_faild' (common/event_kinds.cc); did you mean "
+        "'nvml_init_failed'?\n"
+        "    message: nvml_init_faild\n"
+        "             ^ near here");
+  CHECK(ErrorOf(With(log, "    message: nvml_init_failed\n    where: {cause: lib_mismatch}\n")) ==
+        "rules/xid-79-demo.yaml:15: 'cause' is not a field of nvml_init_failed (reason)\n"
+        "    where: {cause: lib_mismatch}\n"
+        "            ^ near here");
+  CHECK(ErrorOf(With(log, "    message: nvml_init_failed\n    where: {reason: no_such_reason}\n")) ==
+        "rules/xid-79-demo.yaml:14: no catalogue entry says nvml_init_failed with those fields (messages/)\n"
+        "    message: nvml_init_failed\n"
+        "             ^ near here");
+  CHECK(ErrorOf(With(log, "    message: gpu_init_failed\n    pattern: 'x'\n")) ==
+        "rules/xid-79-demo.yaml:13: a message selection reads every artifact with the catalogue's patterns: no log, "
+        "pattern or sql\n"
+        "    kind: event\n"
+        "    ^ near here");
+}
+
 TEST_CASE("ParseRuleText: from: names artifacts and groups like log:, and a typo is an error") {
   CHECK(ErrorOf(With("    kind: context\n    sql:", "    kind: context\n    from: [plugin.devices_lst]\n    sql:")) ==
         "rules/xid-79-demo.yaml:18: unknown artifact 'plugin.devices_lst' in from; did you mean 'plugin.devices_list'?\n"

@@ -1,0 +1,52 @@
+#include "common/event_kinds.h"
+
+#include <algorithm>
+
+namespace gpuf {
+
+namespace {
+
+// Fields: `bus` is a PCI address as the line prints it (0000:3b:00 or
+// 0000:3b:00.0); `reason` a word an entry sets, so that a rule can ask for
+// one cause among a kind's wordings (nvml_init_failed reason=lib_mismatch).
+constexpr EventKindRow kEventKinds[] = {
+    {.name = "driver_api_mismatch",
+     .fields = "client module",
+     .description = "the kernel module refused a user-space NVIDIA library of another version"},
+    {.name = "fm_version_mismatch",
+     .fields = "fm driver",
+     .description = "the fabric manager refused to start: its version differs from the driver's"},
+    {.name = "gpu_fallen_off_bus",
+     .fields = "bus",
+     .description = "the driver lost a GPU: it no longer answers on the PCI bus"},
+    {.name = "gpu_init_failed",
+     .fields = "bus minor code",
+     .description = "the driver could not initialise a GPU (RmInitAdapter), which then is not usable"},
+    {.name = "nvml_init_failed",
+     .fields = "reason",
+     .description = "NVML could not be initialised, as nvidia-smi, the device plugin or the toolkit's hook says"},
+};
+
+}  // namespace
+
+std::span<const EventKindRow> EventKinds() { return kEventKinds; }
+
+const EventKindRow* FindEventKind(std::string_view name) {
+  for (const auto& row : kEventKinds) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+bool KindHasField(const EventKindRow& kind, std::string_view field) {
+  std::string_view rest = kind.fields;
+  while (!rest.empty()) {
+    size_t space = rest.find(' ');
+    if (rest.substr(0, space) == field) return true;
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
+  }
+  return false;
+}
+
+}  // namespace gpuf

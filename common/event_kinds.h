@@ -1,0 +1,31 @@
+// What a line of any input can say happened, as a kind with fields: the
+// words the message catalogue (messages/, analyzer/parsers/message_catalogue.h)
+// turns lines into and rules ask for with `message: KIND`. A kind is
+// defined here, once; an entry or a rule naming another is refused by
+// `rules lint`.
+#ifndef GPUF_COMMON_EVENT_KINDS_H_
+#define GPUF_COMMON_EVENT_KINDS_H_
+
+#include <span>
+#include <string_view>
+
+namespace gpuf {
+
+struct EventKindRow {
+  std::string_view name;         // snake_case, what rules write after `message:`
+  std::string_view fields;       // the fields an entry may capture or set, space separated
+  std::string_view description;  // one line, for people
+};
+
+// In name order.
+std::span<const EventKindRow> EventKinds();
+
+// The row named `name`; nullptr when no kind has that name.
+const EventKindRow* FindEventKind(std::string_view name);
+
+// `field` is one of the row's fields.
+bool KindHasField(const EventKindRow& kind, std::string_view field);
+
+}  // namespace gpuf
+
+#endif  // GPUF_COMMON_EVENT_KINDS_H_

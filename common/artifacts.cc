@@ -132,6 +132,7 @@ constexpr ArtifactRow kArtifacts[] = {
     {kPluginNvidiaSmi, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi's table, in the plugin container"},
     {kSavedNvidiaSmiList, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi -L, where it ran unknown"},
     {kSavedNvidiaSmi, kCommand, kDriver, "nvidia_smi_run", kLines, "nvidia-smi's table, where it ran unknown"},
+    {kSavedText, kFile, kNotDriver, "", kLines, "a saved text whose kind could not be told, read for known wordings"},
     // Host GPUs (phase 4).
     {kHostNvidiaSmiList, kCommand, kDriver, "nvidia_smi_list nvidia_smi_run", kLines, "nvidia-smi -L"},
     {kHostNvidiaSmiQueryXml, kCommand, kDriver, "nvidia_smi_xml nvidia_smi_run", kNoLines, "nvidia-smi -q -x"},

@@ -94,6 +94,7 @@ inline constexpr std::string_view kHostNvidiaSmi = "host.nvidia_smi";
 inline constexpr std::string_view kPluginNvidiaSmi = "plugin.nvidia_smi";
 inline constexpr std::string_view kSavedNvidiaSmiList = "saved.nvidia_smi_list";
 inline constexpr std::string_view kSavedNvidiaSmi = "saved.nvidia_smi";
+inline constexpr std::string_view kSavedText = "saved.text";
 inline constexpr std::string_view kHostNvidiaSmiList = "host.nvidia_smi_list";
 inline constexpr std::string_view kHostNvidiaSmiQueryXml = "host.nvidia_smi_query_xml";
 }  // namespace artifact

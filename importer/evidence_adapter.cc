@@ -228,12 +228,18 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     InputFileRecord& rec = f.record;
     std::string name = BaseName(f.path);
     if (r.shape == nullptr) {
-      rec.not_read = Trim(f.original).empty() ? "empty"
-                     : r.saved.text.empty()    ? "only a command line: " + Quote(r.saved.first_line)
-                                               : "not recognised: first line " + Quote(r.saved.first_line) +
-                                                     (r.saved.commands.empty()
-                                                          ? ""
-                                                          : " (output of " + Quote(r.saved.commands.back()) + ")");
+      if (Trim(f.original).empty() || r.saved.text.empty()) {
+        rec.not_read = Trim(f.original).empty() ? "empty" : "only a command line: " + Quote(r.saved.first_line);
+        continue;
+      }
+      // A kind not told is still read: line by line, for the wordings the
+      // message catalogue knows (a failure is recognised by what it says).
+      plan.Add({std::string(artifact::kSavedText), f.path, f.path, r.saved.text, "", "", std::nullopt, "unknown"});
+      rec.read_as = "text of unknown kind";
+      rec.artifacts = {std::string(artifact::kSavedText)};
+      rec.note = "not recognised (first line " + Quote(r.saved.first_line) +
+                 (r.saved.commands.empty() ? "" : ", output of " + Quote(r.saved.commands.back())) +
+                 "): read line by line for known wordings";
       continue;
     }
     if (!rec.read_as.empty()) continue;  // the date, read above

@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace gpuf {
 
@@ -85,6 +88,18 @@ Status WriteWholeFile(const std::string& path, std::string_view data) {
   }
   if (close(fd) != 0) return Status::IoError("closing '" + path + "'", std::strerror(errno));
   return Status::Ok();
+}
+
+Result<std::vector<std::string>> ListFolder(const std::string& dir, std::string_view extension) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == extension) files.push_back(it->path().string());
+  }
+  if (ec) return Status::NotFound(ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace gpuf

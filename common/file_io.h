@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -25,6 +26,11 @@ Result<std::string> ReadWholeFile(const std::string& path, int64_t max_bytes = I
 // Opens a regular file for reading without blocking on a FIFO or device;
 // BadInput "'PATH' is a FIFO, not a regular file" for anything else.
 Result<int> OpenRegularFile(const std::string& path);
+
+// The paths of the entries of `dir` whose names end in `extension`
+// (".yaml"), sorted; fails with NotFound, the system's reason its message,
+// when the folder cannot be listed.
+Result<std::vector<std::string>> ListFolder(const std::string& dir, std::string_view extension);
 
 // "1 MiB", "64 KiB", "300 bytes".
 std::string FormatByteLimit(int64_t bytes);

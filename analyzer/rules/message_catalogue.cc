@@ -4,8 +4,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
 #include "analyzer/rules/builtin_messages.h"
 #include "analyzer/rules/pattern_options.h"
@@ -16,8 +14,6 @@
 namespace gpuf {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int64_t kMaxMessageFileBytes = 1 << 20;
 
@@ -156,20 +152,15 @@ const MessageCatalogue& BuiltinMessages() {
 Result<MessageCatalogue> LoadMessages(const std::vector<std::string>& dirs) {
   MessageCatalogue catalogue = BuiltinMessages();
   for (const auto& dir : dirs) {
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().extension() == ".yaml") files.push_back(it->path());
-    }
-    if (ec) return Status::NotFound("reading messages folder '" + dir + "'", ec.message());
-    std::sort(files.begin(), files.end());
-    for (const auto& path : files) {
-      auto text = ReadWholeFile(path.string(), kMaxMessageFileBytes);
+    auto files = ListFolder(dir, ".yaml");
+    if (!files.ok()) return Status::NotFound("reading messages folder '" + dir + "'", files.status().message());
+    for (const auto& path : *files) {
+      auto text = ReadWholeFile(path, kMaxMessageFileBytes);
       if (!text.ok()) {
-        catalogue.errors.push_back(path.string() + ":1: " + text.status().message());
+        catalogue.errors.push_back(path + ":1: " + text.status().message());
         continue;
       }
-      ReadMessageFile(path.string(), *text, catalogue);
+      ReadMessageFile(path, *text, catalogue);
     }
   }
   return catalogue;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <system_error>
 
 #include "analyzer/rules/builtin_rules.h"
 #include "analyzer/rules/rule_parser.h"
+#include "common/file_io.h"
 
 namespace gpuf {
 
@@ -39,14 +39,9 @@ Result<RuleSet> LoadRules(const std::vector<std::string>& dirs) {
       }
       continue;
     }
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().extension() == ".yaml") files.push_back(it->path());
-    }
-    if (ec) return Status::NotFound("reading rules folder '" + dir + "'", ec.message());
-    std::sort(files.begin(), files.end());
-    for (const auto& path : files) AddRule(path.string(), ParseRuleFile(path.string()), set, file_of_id);
+    auto files = ListFolder(dir, ".yaml");
+    if (!files.ok()) return Status::NotFound("reading rules folder '" + dir + "'", files.status().message());
+    for (const auto& path : *files) AddRule(path, ParseRuleFile(path), set, file_of_id);
   }
   return set;
 }

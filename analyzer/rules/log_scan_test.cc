@@ -58,6 +58,27 @@ TEST_CASE("LogScanner: matches come in line order when the rows are stored in li
   CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});
 }
 
+TEST_CASE("LogScanner: a selection of several wordings gives one row a line, with the entry's fields") {
+  Database db = JournalWithRowsInOrder({1, 2});
+  Selection xid;
+  xid.name = "xid";
+  xid.sources = {"*"};
+  xid.message = "demo";
+  xid.patterns = {{R"(NVRM: Xid (?P<code>\d+) at line 1)", "first-wording", {{"reason", "one"}}},
+                  {R"(NVRM: Xid (?P<code>\d+))", "second-wording", {{"reason", "two"}}}};
+  LogScanner scanner;
+  ScanFor(scanner, db, xid);
+  const auto& rows = scanner.Matches(0, "xid");
+  REQUIRE(rows.size() == 2);
+  CHECK(*rows[0].line == 1);
+  CHECK(rows[0].Field("message") == "first-wording");
+  CHECK(rows[0].Field("reason") == "one");
+  CHECK(rows[0].Field("code") == "79");
+  CHECK(*rows[1].line == 2);
+  CHECK(rows[1].Field("message") == "second-wording");
+  CHECK(rows[1].Field("reason") == "two");
+}
+
 TEST_CASE("LogScanner: matches come in line order when the rows are stored in another order") {
   Database db = JournalWithRowsInOrder({3, 1, 4, 2});
   CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});

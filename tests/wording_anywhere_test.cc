@@ -1,0 +1,81 @@
+// Failures are recognised by what they say, whoever says it: a folder of
+// saved outputs whose file nothing recognises, holding a line the message
+// catalogue knows, gives that line's finding through the real binary, with
+// the line's file and its unknown origin shown, and at most "likely".
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+using nlohmann::json;
+
+json AnalyzeFolder(const test::TempDir& dir) {
+  auto run = test::RunGpuforensics({"analyze", "--format", "json", dir.path()});
+  REQUIRE_MESSAGE((run.exit_code == 0 || run.exit_code == 1), run.err);
+  return json::parse(run.out);
+}
+
+const json* FindingOf(const json& report, const std::string& rule) {
+  for (const auto& f : report["findings"]) {
+    if (f["id"] == rule) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_SUITE("wording_anywhere") {
+
+TEST_CASE("analyze: the kernel's RmInitAdapter lines amid notes in a file of unknown kind") {
+  test::TempDir dir;
+  // Mostly prose: no shape takes it, so it is read as text of unknown kind.
+  test::WriteFile(dir / "worker4-notes.txt",
+                  "ticket 4411: GPUs missing after the maintenance window\n"
+                  "NVRM: GPU 0000:0a:00.0: RmInitAdapter failed! (0x24:0x72:1568)\n"
+                  "the second try gave the same\n"
+                  "NVRM: GPU 0000:0a:00.0: rm_init_adapter failed, device minor number 5\n"
+                  "no change after reseating the riser cable\n");
+  json report = AnalyzeFolder(dir);
+  const json* f = FindingOf(report, "driver-gpu-init-failed");
+  REQUIRE(f != nullptr);
+  CHECK((*f)["confidence"] == "likely");
+  REQUIRE_FALSE((*f)["evidence"].empty());
+  CHECK((*f)["evidence"][0]["artifact"].get<std::string>().rfind("saved.text", 0) == 0);
+  bool says_origin = false;
+  for (const auto& m : (*f)["missing_evidence"]) {
+    says_origin = says_origin || m.get<std::string>().find("origin is not known") != std::string::npos;
+  }
+  CHECK(says_origin);
+  bool listed = false;
+  for (const auto& input : report["coverage"]["input_files"]) {
+    if (input["path"] == "worker4-notes.txt") listed = input["artifacts"] == json::array({"saved.text"});
+  }
+  CHECK(listed);
+}
+
+TEST_CASE("analyze: the fabric manager's refusal alone, in a driver pod's saved log") {
+  test::TempDir dir;
+  test::WriteFile(dir / "nvidia-driver-daemonset-x7k2p.log",
+                  "fabric manager NVIDIA GPU driver interface version 550.127.05 don't match with driver version "
+                  "550.120. Please update with matching NVIDIA driver package.\n");
+  json report = AnalyzeFolder(dir);
+  const json* f = FindingOf(report, "fabric-manager-not-running");
+  REQUIRE(f != nullptr);
+  CHECK((*f)["confidence"] == "possible");
+}
+
+TEST_CASE("analyze: a look-alike line of a neighbouring component gives no finding") {
+  test::TempDir dir;
+  test::WriteFile(dir / "notes.txt", "NVRM: GPU 0000:0a:00.0: RmInitAdapter: Cannot initialize GSP firmware RM\n");
+  json report = AnalyzeFolder(dir);
+  CHECK(FindingOf(report, "driver-gpu-init-failed") == nullptr);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -9,6 +9,7 @@
 #include "analyzer/render_markdown.h"
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
+#include "analyzer/rules/message_catalogue.h"
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
@@ -57,6 +58,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
        "deleted when analyze ends)")
       ("rules", po::value<std::vector<std::string>>()->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")
+      ("messages", po::value<std::vector<std::string>>()->composing(),
+       "a folder of site wordings (messages/*.yaml format), added to the built-in catalogue (repeatable)")
       ("format", po::value<std::string>()->default_value("text"),
        "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
       ("tz", po::value<std::string>()->default_value("UTC"),
@@ -83,6 +86,10 @@ int RunAnalyze(const std::vector<std::string>& args) {
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
+  if (v.count("messages")) {
+    Status used = UseMessageFolders(v["messages"].as<std::vector<std::string>>());
+    if (!used.ok()) return ReportFailure("analyze", used);
+  }
   if (v.count("more-bundles")) {
     if (!v["format"].defaulted() || !v["tz"].defaulted()) {
       return ReportFailure("analyze", Status::InvalidArgument(

@@ -5,6 +5,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/report_lines.h"
+#include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
 #include "analyzer/rules/rule_samples.h"
@@ -150,6 +151,8 @@ int RunRulesCommand(const std::vector<std::string>& args) {
       ("action", po::value<std::string>()->value_name("ACTION"), "list | lint | test | run")
       ("target", po::value<std::string>()->value_name("DIR|BUNDLE"), "the rules folder (lint, test) or the bundle (run)")
       ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
+      ("messages", po::value<std::vector<std::string>>(),
+       "a site's wordings folder (messages/*.yaml format), added to the built-in catalogue")
       ("no-builtin", "leave out the built-in rules")
       ("db", po::value<std::string>(),
        "run: keep the database in this file: a new file, or an analysis database written before (default: none)");
@@ -159,6 +162,10 @@ int RunRulesCommand(const std::vector<std::string>& args) {
   if (!parsed.ok()) return ReportFailure("rules", parsed.status());
   if (parsed->help) return PrintHelp("rules", options, positional);
   const po::variables_map& values = parsed->values;
+  if (values.count("messages")) {
+    Status used = UseMessageFolders(values["messages"].as<std::vector<std::string>>());
+    if (!used.ok()) return ReportFailure("rules", used);
+  }
   std::string action = values.count("action") ? values["action"].as<std::string>() : "";
   std::string target = values.count("target") ? values["target"].as<std::string>() : "";
   if (action == "list" && target.empty()) return List(values);

@@ -76,6 +76,55 @@ TEST_CASE("analyze: a look-alike line of a neighbouring component gives no findi
   CHECK(FindingOf(report, "driver-gpu-init-failed") == nullptr);
 }
 
+TEST_CASE("analyze --messages: a site's wording is looked for by the built-in rules too") {
+  test::TempDir site;
+  test::WriteFile(site / "vendor-bmc.yaml", R"(component: a vendor's BMC console
+entries:
+  - id: bmc-gpu-init-error
+    event: gpu_init_failed
+    pattern: 'BMC: GPU slot \d+ init error at (?P<bus>[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])'
+    versions: "the vendor's BMC firmware 2.x"
+    source: https://example.com/vendor/bmc-release-notes
+    example: 'BMC: GPU slot 3 init error at 0000:0a:00.0'
+    lookalike: 'BMC: GPU slot 3 init done at 0000:0a:00.0'
+)");
+  test::TempDir dir;
+  test::WriteFile(dir / "bmc-console.txt",
+                  "ticket 4411: the BMC console after the reboot\n"
+                  "BMC: GPU slot 3 init error at 0000:0a:00.0\n"
+                  "nothing else was printed\n");
+  auto without = test::RunGpuforensics({"analyze", "--format", "json", dir.path()});
+  REQUIRE((without.exit_code == 0 || without.exit_code == 1));
+  CHECK(FindingOf(json::parse(without.out), "driver-gpu-init-failed") == nullptr);
+  auto with = test::RunGpuforensics({"analyze", "--format", "json", "--messages", site.path(), dir.path()});
+  REQUIRE_MESSAGE((with.exit_code == 0 || with.exit_code == 1), with.err);
+  json report = json::parse(with.out);
+  const json* f = FindingOf(report, "driver-gpu-init-failed");
+  REQUIRE(f != nullptr);
+  CHECK((*f)["confidence"] == "likely");
+}
+
+TEST_CASE("analyze --messages: a refused site wording is the bad-input status, with its file and line") {
+  test::TempDir site;
+  test::WriteFile(site / "bad.yaml", R"(component: demo
+entries:
+  - id: demo-entry
+    event: gpu_init_failed
+    pattern: 'GPU init error'
+    versions: any
+    source: https://example.com/demo
+    example: 'GPU init error'
+    lookalike: 'GPU init error again'
+)");
+  test::TempDir dir;
+  test::WriteFile(dir / "notes.txt", "nothing\n");
+  auto run = test::RunGpuforensics({"analyze", "--messages", site.path(), dir.path()});
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gpuforensics analyze: a site wording is refused: " + site / "bad.yaml" +
+                       ":9: the pattern matches it\n    lookalike: 'GPU init error again'\n               ^ near here\n");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

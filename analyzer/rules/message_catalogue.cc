@@ -149,6 +149,29 @@ const MessageCatalogue& BuiltinMessages() {
   return catalogue;
 }
 
+namespace {
+
+MessageCatalogue*& SiteCatalogue() {
+  static MessageCatalogue* site = nullptr;
+  return site;
+}
+
+}  // namespace
+
+const MessageCatalogue& ActiveMessages() { return SiteCatalogue() ? *SiteCatalogue() : BuiltinMessages(); }
+
+Status UseMessageFolders(const std::vector<std::string>& dirs) {
+  if (dirs.empty()) return Status::Ok();
+  GPUF_ASSIGN_OR_RETURN(MessageCatalogue loaded, LoadMessages(dirs));
+  if (loaded.errors.size() > BuiltinMessages().errors.size()) {
+    return Status::BadInput("a site wording is refused", loaded.errors[BuiltinMessages().errors.size()]);
+  }
+  static MessageCatalogue site;
+  site = std::move(loaded);
+  SiteCatalogue() = &site;
+  return Status::Ok();
+}
+
 Result<MessageCatalogue> LoadMessages(const std::vector<std::string>& dirs) {
   MessageCatalogue catalogue = BuiltinMessages();
   for (const auto& dir : dirs) {

@@ -58,6 +58,16 @@ const MessageCatalogue& BuiltinMessages();
 // --messages); fails with NotFound when a folder cannot be listed.
 Result<MessageCatalogue> LoadMessages(const std::vector<std::string>& dirs);
 
+// The catalogue rules are read against: the built-in one, or what
+// UseMessageFolders made it. A program's option, like --rules: set once,
+// before any rule is read, and read-only after.
+const MessageCatalogue& ActiveMessages();
+
+// Adds a site's folders to the active catalogue; fails with NotFound for a
+// folder that cannot be listed and with BadInput naming the first entry
+// refused ("site/x.yaml:4: ...").
+Status UseMessageFolders(const std::vector<std::string>& dirs);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_RULES_MESSAGE_CATALOGUE_H_

@@ -124,7 +124,7 @@ Result<LintReport> LintRules(const std::string& dir) {
   report.rules = set.rules.size();
   for (const auto& error : set.errors) report.problems.push_back(error.message);
   // The rules' message selections read the catalogue: its refused entries are the pack's problems too.
-  for (const auto& error : BuiltinMessages().errors) report.problems.push_back(error);
+  for (const auto& error : ActiveMessages().errors) report.problems.push_back(error);
   // explained_by may name this folder's rules or the built-in ones.
   std::set<std::string> ids;
   auto builtin = LoadRules({BuiltinRulesDir()});

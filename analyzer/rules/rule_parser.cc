@@ -256,7 +256,7 @@ class RuleParser {
     }
     if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
     s.sources = {"*"};
-    for (const MessageEntry* e : BuiltinMessages().Of(s.message, s.where)) {
+    for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
       s.patterns.push_back({e->pattern, e->id, e->set});
     }
     if (s.patterns.empty()) {

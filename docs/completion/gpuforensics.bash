@@ -9,7 +9,7 @@ _gpuforensics() {
   case ${COMP_WORDS[1]} in
     collect) options="--output -o --force --root --node --node-object --kubeconfig --plugin-pattern --runtime-endpoint --containerd-address --timeout --journal-timeout --deadline --jobs -j --exec --no-driver --fixed-time --redact --map --redact-classes --redact-keyword --redact-pattern --help -h" ;;
     watch) options="--out-dir --root --min-interval --keep --max-bytes --check-allocatable --kubeconfig --node --plugin-pattern --exec --timeout --deadline --help -h" ;;
-    analyze) options="--db --rules --format --tz --jobs --help -h" ;;
+    analyze) options="--db --rules --messages --format --tz --jobs --help -h" ;;
     redact) options="--force --map --redact-classes --redact-keyword --redact-pattern --help -h" ;;
     verify) options="--help -h" ;;
     timeline) options="--all --format --tz --help -h" ;;
@@ -17,7 +17,7 @@ _gpuforensics() {
     sql) options="--timeout --help -h" ;;
     fleet) options="--within --nodes --format --help -h" ;;
     import) options="--output -o --force --help -h" ;;
-    rules) options="--rules --no-builtin --db --help -h" ;;
+    rules) options="--rules --messages --no-builtin --db --help -h" ;;
     completion) options="--help -h" ;;
   esac
   if [[ $cur == -* ]]; then

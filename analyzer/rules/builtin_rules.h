@@ -1,7 +1,9 @@
-// The built-in rule pack, rules/*.yaml, compiled into the binary at build
-// time (as schema/*.sql are): a copied binary finds every known issue
-// without a rules folder beside it. LoadRules reads it for the folder name
-// kBuiltinRules; a site's --rules folders add to it.
+// The YAML folders compiled into the binary at build time (as schema/*.sql
+// are), by gpuf_embed_yaml in CMakeLists.txt: the rule pack, rules/*.yaml,
+// and the message catalogue, messages/*.yaml. A copied binary finds every
+// known issue and wording without a folder beside it. LoadRules reads the
+// rules for the folder name kBuiltinRules, BuiltinMessages() the wordings;
+// a site's --rules and --messages folders add to them.
 #ifndef GPUF_ANALYZER_RULES_BUILTIN_RULES_H_
 #define GPUF_ANALYZER_RULES_BUILTIN_RULES_H_
 
@@ -10,13 +12,14 @@
 
 namespace gpuf {
 
-struct BuiltinRuleFile {
+struct EmbeddedYamlFile {
   std::string_view name;  // "dp-no-devices-found.yaml"
   std::string_view text;
 };
 
-// In name order.
-std::span<const BuiltinRuleFile> BuiltinRuleFiles();
+// Each in name order.
+std::span<const EmbeddedYamlFile> BuiltinRuleFiles();
+std::span<const EmbeddedYamlFile> BuiltinMessageFiles();
 
 }  // namespace gpuf
 

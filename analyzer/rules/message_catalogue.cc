@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "analyzer/rules/builtin_messages.h"
+#include "analyzer/rules/builtin_rules.h"
 #include "analyzer/rules/pattern_options.h"
 #include "analyzer/rules/yaml_reader.h"
 #include "common/event_kinds.h"
@@ -16,11 +16,6 @@ namespace gpuf {
 namespace {
 
 constexpr int64_t kMaxMessageFileBytes = 1 << 20;
-
-bool IsKebab(std::string_view id) {
-  if (id.empty() || id.front() == '-' || id.back() == '-') return false;
-  return id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string_view::npos;
-}
 
 bool Taken(const MessageCatalogue& catalogue, const std::string& id) {
   return std::any_of(catalogue.entries.begin(), catalogue.entries.end(),

@@ -112,6 +112,13 @@ TEST_CASE("ReadMessageFile: a look-alike that matches, an unknown kind or field,
     REQUIRE(c.errors.size() == 1);
     CHECK(c.errors[0].find("id 'demo-mismatch' is already in the catalogue") != std::string::npos);
   }
+  SUBCASE("an id that is not kebab-case, as rule ids are not") {
+    std::string text = kEntry;
+    text.replace(text.find("id: demo-mismatch"), 17, "id: demo--mismatch");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("id 'demo--mismatch' is not kebab-case") != std::string::npos);
+  }
   SUBCASE("not https") {
     std::string text = kEntry;
     text.replace(text.find("https://"), 8, "http://");

@@ -21,12 +21,6 @@ namespace gpuf {
 
 namespace {
 
-bool IsKebab(std::string_view id) {
-  if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string_view::npos) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) ||
-                                                               std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
-}
-
 bool IsSelectionName(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {

@@ -1,6 +1,7 @@
 #include "analyzer/rules/yaml_reader.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "analyzer/rules/rule_error.h"
 
@@ -56,6 +57,12 @@ bool YamlReader::Scalar(const YAML::Node& node, std::string_view what, std::stri
   *out = node.Scalar();
   if (nonempty && out->empty()) return Error(node, std::string(what) + " is empty");
   return true;
+}
+
+bool IsKebab(std::string_view id) {
+  if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string_view::npos) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)) ||
+                                                               std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
 }
 
 bool YamlReader::Choice(const YAML::Node& node, std::string_view what, std::span<const std::string_view> choices,

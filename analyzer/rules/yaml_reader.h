@@ -19,6 +19,9 @@
 
 namespace gpuf {
 
+// An id of a rule or catalogue entry: a-z, 0-9 and single '-' between them.
+bool IsKebab(std::string_view id);
+
 class YamlReader {
  public:
   YamlReader(std::string file, std::string_view text) : file_(std::move(file)), text_(text) {}

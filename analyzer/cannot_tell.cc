@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyzer/capture_commands.h"
+#include "common/byte_pattern.h"
 
 namespace gpuf {
 
@@ -25,7 +26,7 @@ std::vector<std::string> NamesIn(const std::string& text, const RE2& pattern) {
 // "journal.kernel (not collected)", "plugin.log (timed_out)": the names in a
 // rule run's reason or a finding's missing-evidence line.
 std::vector<std::string> ArtifactsIn(const std::string& text) {
-  static const RE2 name(R"(([a-z0-9_]+\.[a-z0-9_*]+) \()");
+  static const RE2 name(R"(([a-z0-9_]+\.[a-z0-9_*]+) \()", BytePatternOptions());
   return NamesIn(text, name);
 }
 
@@ -35,9 +36,9 @@ std::vector<std::string> ArtifactsIn(const std::string& text) {
 // may name units.
 std::vector<std::string> UndecidedArtifactsIn(const std::string& entry) {
   std::string names = entry;
-  static const RE2 gap(R"( whole \([^()]*\))");
+  static const RE2 gap(R"( whole \([^()]*\))", BytePatternOptions());
   RE2::GlobalReplace(&names, gap, "");
-  static const RE2 name(R"(([a-z0-9_]+\.[a-z0-9_*]+))");
+  static const RE2 name(R"(([a-z0-9_]+\.[a-z0-9_*]+))", BytePatternOptions());
   return NamesIn(names, name);
 }
 

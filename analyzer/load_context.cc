@@ -3,14 +3,14 @@
 #include <re2/re2.h>
 
 #include "common/bundle_layout.h"
+#include "common/byte_pattern.h"
 
 namespace gpuf {
 
 LoadContext::LoadContext(Database& db, int64_t bundle_id, const Manifest& manifest)
     : db_(db), bundle_id_(bundle_id), manifest_(manifest) {
-  re2::RE2::Options options;
+  re2::RE2::Options options = BytePatternOptions();
   options.set_case_sensitive(false);
-  options.set_log_errors(false);
   const std::string fallback(kDefaultPluginPattern);
   plugin_pattern_ = std::make_unique<re2::RE2>(manifest.plugin_pattern.empty() ? fallback : manifest.plugin_pattern,
                                                options);

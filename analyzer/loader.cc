@@ -13,6 +13,7 @@
 #include "analyzer/member_loaders.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
+#include "common/json_bytes.h"
 #include "common/line_splitter.h"
 
 namespace gpuf {
@@ -306,9 +307,10 @@ int64_t InsertArtifactRow(LoadContext& ctx, const ManifestArtifact& a) {
       "phase, started_at_ns, duration_ns, status, exit_code, signal, timed_out, abandoned, truncated, "
       "skip_reason, error, redactions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
       ctx.bundle_id(), a.name, a.instance, a.kind,
-      a.argv.empty() ? std::nullopt : std::optional<std::string>(nlohmann::json(a.argv).dump()), NullIfEmpty(a.path),
-      a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns, a.duration_ns, Name(a.status), a.exit_code,
-      a.signal, a.timed_out, a.abandoned, a.truncated,
+      a.argv.empty() ? std::nullopt
+                     : std::optional<std::string>(DumpJson(nlohmann::json(a.argv), -1, NonUtf8::kEscaped)),
+      NullIfEmpty(a.path), a.context, NullIfEmpty(a.container_id), a.phase, a.started_at_unix_ns, a.duration_ns,
+      Name(a.status), a.exit_code, a.signal, a.timed_out, a.abandoned, a.truncated,
       a.skip_reason ? std::optional<std::string>(Name(*a.skip_reason)) : std::nullopt, NullIfEmpty(a.error),
       a.redactions);
   int64_t id = ctx.db().LastInsertId();

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-
 #include <nlohmann/json.hpp>
 
+#include "common/json_bytes.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -288,7 +288,7 @@ std::string RenderDiffJson(const BundleDiff& d) {
               {"summary", {{"different", d.different}, {"same", d.same}}},
               {"recovery", RecoveryJson(d.recovery)},
               {"sections", sections}};
-  return doc.dump(2) + "\n";
+  return DumpJson(doc, 2, NonUtf8::kEscaped) + "\n";
 }
 
 }  // namespace gpuf

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/json_bytes.h"
+
 namespace gpuf {
 
 namespace {
@@ -89,7 +91,7 @@ std::string RenderFleetJson(const FleetSummary& s) {
               {"chain_steps_not_ok", steps},
               {"versions", versions},
               {"intervals", intervals}};
-  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return DumpJson(doc, 2, NonUtf8::kEscaped) + "\n";
 }
 
 }  // namespace gpuf

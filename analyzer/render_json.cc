@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/report_lines.h"
+#include "common/json_bytes.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -212,7 +213,7 @@ std::string RenderJson(const Report& r) {
     }
     doc["cannot_tell"] = cannot;
   }
-  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return DumpJson(doc, 2, NonUtf8::kEscaped) + "\n";
 }
 
 }  // namespace gpuf

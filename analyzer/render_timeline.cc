@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/render_text.h"
+#include "common/json_bytes.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -44,9 +45,7 @@ std::string TimelineTextLine(const TimelineRow& r, const DisplayZone& zone) {
   return line + "  " + r.message + "\n";
 }
 
-std::string TimelineJsonLine(const TimelineRow& r) {
-  return RowJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
+std::string TimelineJsonLine(const TimelineRow& r) { return DumpJson(RowJson(r), -1, NonUtf8::kEscaped) + "\n"; }
 
 const char kTimelineCsvHeader[] =
     "datetime,timestamp_desc,message,timestamp,source,milestone,boot_offset,time_source,artifact,line,container_id\n";

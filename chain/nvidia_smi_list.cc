@@ -2,11 +2,13 @@
 
 #include <re2/re2.h>
 
+#include "common/byte_pattern.h"
+
 namespace gpuf {
 
 std::vector<ListedGpu> ParseNvidiaSmiList(std::string_view text) {
-  static const RE2 gpu_line(R"(GPU (\d+): (.*) \(UUID: ([^)]+)\)\s*)");
-  static const RE2 mig_line(R"(\s+MIG .*Device\s+\d+: \(UUID: [^)]+\)\s*)");
+  static const RE2 gpu_line(R"(GPU (\d+): (.*) \(UUID: ([^)]+)\)\s*)", BytePatternOptions());
+  static const RE2 mig_line(R"(\s+MIG .*Device\s+\d+: \(UUID: [^)]+\)\s*)", BytePatternOptions());
   std::vector<ListedGpu> gpus;
   int line_number = 0;
   size_t start = 0;

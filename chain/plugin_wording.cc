@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/byte_pattern.h"
+
 namespace gpuf {
 
 namespace {
@@ -34,7 +36,7 @@ PluginChainLine ClassifyPluginChainLine(std::string_view line) {
   static const std::vector<std::pair<PluginChainEvent, std::unique_ptr<RE2>>> compiled = [] {
     std::vector<std::pair<PluginChainEvent, std::unique_ptr<RE2>>> res;
     for (const auto& w : kWordings) {
-      res.emplace_back(w.event, std::make_unique<RE2>(std::string("(") + w.pattern + ")"));
+      res.emplace_back(w.event, std::make_unique<RE2>(std::string("(") + w.pattern + ")", BytePatternOptions()));
     }
     return res;
   }();

@@ -10,6 +10,7 @@
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
 #include "analyzer/rules/message_catalogue.h"
+#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
@@ -33,9 +34,10 @@ bool IsReportFormat(const std::string& format) {
 
 std::string RenderReport(const std::string& format, const Report& report, const DisplayZone& zone) {
   if (format == "json") return RenderJson(report);
-  if (format == "markdown") return RenderMarkdown(report, zone);
+  if (format == "markdown") return TerminalSafe(RenderMarkdown(report, zone));
   if (format == "html") return RenderHtml(report, zone);
-  return RenderText(report, zone, StdoutTextStyle());
+  const TextStyle style = StdoutTextStyle();
+  return TerminalSafe(RenderText(report, zone, style), style.color ? RendererColours::kKeep : RendererColours::kDrop);
 }
 
 // Progress on stderr only when it is a terminal; erased before the report.

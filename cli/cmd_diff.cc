@@ -3,6 +3,7 @@
 
 #include "analyzer/bundle_diff.h"
 #include "analyzer/render_diff.h"
+#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
@@ -52,8 +53,8 @@ int RunDiff(const std::vector<std::string>& args) {
   if (!zone.ok()) return ReportFailure("diff", zone.status());
   render.zone = *zone;
   std::string out = format == "json"       ? RenderDiffJson(*diff)
-                    : format == "markdown" ? RenderDiffMarkdown(*diff, render)
-                                           : RenderDiffText(*diff, render);
+                    : format == "markdown" ? TerminalSafe(RenderDiffMarkdown(*diff, render))
+                                           : TerminalSafe(RenderDiffText(*diff, render));
   WriteStdout(out);
   return diff->a.gaps.empty() && diff->b.gaps.empty() ? kExitOk : kExitIncomplete;
 }

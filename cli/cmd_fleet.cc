@@ -8,10 +8,12 @@
 #include "analyzer/database.h"
 #include "analyzer/fleet_summary.h"
 #include "analyzer/render_fleet.h"
+#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "common/json_bytes.h"
 
 namespace gpuf {
 
@@ -75,7 +77,7 @@ int RunFleet(const std::vector<std::string>& args) {
     auto nodes = FleetNodesWithFinding(*db, v["nodes"].as<std::string>());
     if (!nodes.ok()) return ReportFailure("fleet", nodes.status());
     if (format == "json") {
-      std::printf("%s\n", nlohmann::json(*nodes).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      std::printf("%s\n", DumpJson(nlohmann::json(*nodes), -1, NonUtf8::kEscaped).c_str());
     } else {
       for (const auto& node : *nodes) std::printf("%s\n", node.c_str());
     }
@@ -83,7 +85,7 @@ int RunFleet(const std::vector<std::string>& args) {
   }
   auto summary = SummarizeFleet(*db, v["within"].as<double>());
   if (!summary.ok()) return ReportFailure("fleet", summary.status());
-  WriteStdout(format == "json" ? RenderFleetJson(*summary) : RenderFleetText(*summary));
+  WriteStdout(format == "json" ? RenderFleetJson(*summary) : TerminalSafe(RenderFleetText(*summary)));
   return summary->with_gaps > 0 ? kExitIncomplete : kExitOk;
 }
 

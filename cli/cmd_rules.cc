@@ -9,6 +9,7 @@
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
 #include "analyzer/rules/rule_samples.h"
+#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
@@ -48,7 +49,7 @@ int List(const po::variables_map& values) {
     out += line;
   }
   for (const auto& e : set->errors) out += e.id + ": not usable:\n" + e.message + "\n";
-  WriteStdout(out);
+  WriteStdout(TerminalSafe(out));
   return set->errors.empty() ? kExitOk : kExitFindings;
 }
 
@@ -58,7 +59,7 @@ int Lint(const std::string& dir) {
   std::string out;
   for (const auto& p : report->problems) out += p + "\n";
   out += std::to_string(report->rules) + " rules read, " + std::to_string(report->problems.size()) + " problems\n";
-  WriteStdout(out);
+  WriteStdout(TerminalSafe(out));
   return report->problems.empty() ? kExitOk : kExitFindings;
 }
 
@@ -82,7 +83,7 @@ int Test(const std::string& dir) {
     if (!c.detail.empty()) out += "     " + c.detail + "\n";
   }
   out += std::to_string(passed) + " samples passed, " + std::to_string(failed) + " failed\n";
-  WriteStdout(out);
+  WriteStdout(TerminalSafe(out));
   return failed == 0 ? kExitOk : kExitFindings;
 }
 
@@ -139,7 +140,7 @@ int Run(const std::string& bundle, const po::variables_map& values) {
   }
   if (summary->runs.empty()) out += "no rule ran\n";
   for (const auto& issue : loaded->integrity_issues) out += "integrity  " + issue.member + ": " + issue.problem + "\n";
-  WriteStdout(out);
+  WriteStdout(TerminalSafe(out));
   return RunExitStatus(*summary, *loaded);
 }
 

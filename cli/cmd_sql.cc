@@ -1,9 +1,12 @@
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
+#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
@@ -87,8 +90,11 @@ int RunSql(const std::vector<std::string>& args) {
     return ReportFailure("sql", Status::InvalidArgument("SQL", "only statements that read are allowed"));
   }
   db->SetDeadline(MonotonicNowNs() + static_cast<int64_t>(timeout_s * 1e9));
-  WriteStdout(Row(*statement, /*header=*/true));
-  while (statement->Step()) WriteStdout(Row(*statement, /*header=*/false));
+  // Values are data: on a terminal they are shown, never obeyed (analyzer/terminal_text.h).
+  const bool terminal = isatty(STDOUT_FILENO) != 0;
+  const auto write_row = [&](std::string row) { WriteStdout(terminal ? TerminalSafe(row) : row); };
+  write_row(Row(*statement, /*header=*/true));
+  while (statement->Step()) write_row(Row(*statement, /*header=*/false));
   if (!statement->status().ok()) {
     const std::string& message = statement->status().message();
     if (message.ends_with(kInterruptedMessage)) {

@@ -4,6 +4,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/display_zone.h"
 #include "analyzer/render_timeline.h"
+#include "analyzer/terminal_text.h"
 #include "analyzer/timeline_view.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -56,10 +57,10 @@ int RunTimeline(const std::vector<std::string>& args) {
   if (!zone.ok()) return ReportFailure("timeline", zone.status());
   // Written as read: the whole timeline of a big bundle is millions of lines.
   if (format == "csv") WriteStdout(kTimelineCsvHeader);
-  Status read = ForEachTimelineRow(*db, loaded->bundle_id, milestones_only,
-                                   [&](const TimelineRow& r) {
-    WriteStdout(format == "jsonl" ? TimelineJsonLine(r) : format == "csv" ? TimelineCsvLine(r)
-                                                                           : TimelineTextLine(r, *zone));
+  Status read = ForEachTimelineRow(*db, loaded->bundle_id, milestones_only, [&](const TimelineRow& r) {
+    WriteStdout(format == "jsonl" ? TimelineJsonLine(r)
+                : format == "csv" ? TimelineCsvLine(r)
+                                  : TerminalSafe(TimelineTextLine(r, *zone)));
     // A reader that went away (`| head`) ends the work, not only the writing.
     return std::ferror(stdout) ? Status::IoError("writing to stdout") : Status::Ok();
   });

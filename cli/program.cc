@@ -1,6 +1,8 @@
 #include "cli/program.h"
 
 #include <cstdio>
+#include <exception>
+#include <string>
 
 #include "cli/help_docs.h"
 #include "cli/interrupt.h"
@@ -19,6 +21,21 @@ void PrintUsage(const Program& program, FILE* out) {
   for (const auto& c : program.commands) {
     std::fprintf(out, "  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.help.size()), c.help.data());
   }
+}
+
+// The last guard: a library that throws where it should have returned a
+// Status ends the command with a line and EX_SOFTWARE, its temporary files
+// removed by their destructors on the way out, instead of an abort that
+// leaves staging directories with unredacted outputs behind.
+int RunHandler(const std::string& name, const Command& command, const std::vector<std::string>& args) {
+  try {
+    return command.handler(args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", name.c_str(), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: internal error\n", name.c_str());
+  }
+  return kExitInternal;
 }
 
 }  // namespace
@@ -46,7 +63,9 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   InstallCleanupOnSignal();
   for (const auto& c : program.commands) {
-    if (c.name == command) return FinishStdout(std::string(program.name) + " " + command, c.handler(rest));
+    if (c.name != command) continue;
+    const std::string name = std::string(program.name) + " " + command;
+    return FinishStdout(name, RunHandler(name, c, rest));
   }
   std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.name.size()), program.name.data(),
                program.unknown_command(command).c_str());

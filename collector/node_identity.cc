@@ -2,13 +2,13 @@
 
 #include <re2/re2.h>
 
-#include "collector/kubelet_flags.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "collector/kubelet_flags.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -258,7 +258,7 @@ std::string LeadingDocumentKind(std::string_view head) {
   std::string kind, api_version;
   std::string_view text = TrimLeft(head);
   if (!text.empty() && text[0] == '{') {
-    static const RE2 pair(R"re(^\s*,?\s*"([A-Za-z]+)"\s*:\s*"([^"]*)")re");
+    static const RE2 pair(R"re(^\s*,?\s*"([A-Za-z]+)"\s*:\s*"([^"]*)")re", BytePatternOptions());
     re2::StringPiece rest(text.data() + 1, text.size() - 1);
     std::string key, value;
     while (RE2::Consume(&rest, pair, &key, &value)) {
@@ -285,9 +285,9 @@ std::string LeadingDocumentKind(std::string_view head) {
 }
 
 std::string NodeNameFromKubeletLog(std::string_view text) {
-  static const RE2 structured(R"re("Successfully registered node" node="([^"]+)")re");
-  static const RE2 plain(R"re(Successfully registered node ([A-Za-z0-9.-]+))re");
-  static const RE2 running(R"re(Running kubelet .*--hostname-override=([A-Za-z0-9.-]+))re");
+  static const RE2 structured(R"re("Successfully registered node" node="([^"]+)")re", BytePatternOptions());
+  static const RE2 plain(R"re(Successfully registered node ([A-Za-z0-9.-]+))re", BytePatternOptions());
+  static const RE2 running(R"re(Running kubelet .*--hostname-override=([A-Za-z0-9.-]+))re", BytePatternOptions());
   std::string name;
   ForEachLine(text, [&](int, std::string_view line) {
     if (line.find("Successfully registered node") == std::string_view::npos &&

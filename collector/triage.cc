@@ -12,6 +12,7 @@
 #include "chain/plugin_since_start.h"
 #include "collector/discovery.h"
 #include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/journal_slices.h"
 #include "common/pci_role.h"
 #include "common/text_lines.h"
@@ -35,7 +36,7 @@ bool IsExecutableMissing(std::string_view said) {
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.161.07  ..." -> "535.161.07".
 std::string DriverVersion(std::string_view text) {
   std::string version;
-  static const RE2 number(R"(\b(\d+\.\d+(?:\.\d+)?)\b)");
+  static const RE2 number(R"(\b(\d+\.\d+(?:\.\d+)?)\b)", BytePatternOptions());
   RE2::PartialMatch(re2::StringPiece(FirstLine(text)), number, &version);
   return version;
 }
@@ -51,7 +52,7 @@ int64_t BootStartNs(std::string_view proc_stat) {
 
 // The /dev/nvidia* listing (schema/bundle.md): path, type, ..., mtime_ns.
 ChainFacts::DeviceNodes DeviceNodesIn(std::string_view listing) {
-  static const RE2 gpu_node(R"(/dev/nvidia\d+)");
+  static const RE2 gpu_node(R"(/dev/nvidia\d+)", BytePatternOptions());
   ChainFacts::DeviceNodes nodes;
   ForEachLine(listing, [&](int, std::string_view line) {
     auto fields = SplitTabs(line);

@@ -16,7 +16,9 @@
 #include "collector/identify_node.h"
 #include "collector/subprocess.h"
 #include "common/bundle_layout.h"
+#include "common/byte_pattern.h"
 #include "common/file_io.h"
+#include "common/json_bytes.h"
 #include "common/json_fields.h"
 #include "common/output_file.h"
 #include "common/time_format.h"
@@ -48,11 +50,10 @@ WatchState ReadState(const std::string& dir) {
   state.bundle = StringField(doc, "bundle");
   state.at_unix_ns = IntField(doc, "at_unix_ns", 0);
   if (doc["captures"].is_array()) {
-    for (const auto& name : doc["captures"]) {
+    for (const auto& item : doc["captures"]) {
       // Names only, in this directory: a state file edited to name "../x" removes nothing.
-      if (name.is_string() && name.get<std::string>().find('/') == std::string::npos) {
-        state.captures.push_back(name.get<std::string>());
-      }
+      std::optional<std::string> name = BytesFromJson(item);
+      if (name && !name->empty() && name->find('/') == std::string::npos) state.captures.push_back(*name);
     }
   }
   return state;
@@ -64,7 +65,7 @@ Status WriteState(const std::string& dir, const WatchState& state) {
                         {"at_unix_ns", state.at_unix_ns},
                         {"captures", state.captures}};
   GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(dir + "/" + kStateFile, Replace::kRegularFile));
-  GPUF_RETURN_IF_ERROR(out.Write(doc.dump(2) + "\n"));
+  GPUF_RETURN_IF_ERROR(out.Write(DumpJson(doc, 2, NonUtf8::kByteArray) + "\n"));
   return out.Publish(0644);
 }
 
@@ -164,9 +165,8 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
   fs::create_directories(options.out_dir, ec);
   if (ec) return Status::IoError("creating '" + options.out_dir + "'", ec.message());
   GPUF_ASSIGN_OR_RETURN(HostRoot host, HostRoot::Open(options.collect.root));
-  re2::RE2::Options re_options;
+  re2::RE2::Options re_options = BytePatternOptions();
   re_options.set_case_sensitive(false);
-  re_options.set_log_errors(false);
   const std::string pattern = options.collect.plugin_pattern.empty() ? std::string(kDefaultPluginPattern)
                                                                      : options.collect.plugin_pattern;
   re2::RE2 plugin_pattern(pattern, re_options);

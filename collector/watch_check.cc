@@ -9,6 +9,7 @@
 #include "chain/plugin_since_start.h"
 #include "collector/nvidia_pci.h"
 #include "collector/plugin_logs.h"
+#include "common/byte_pattern.h"
 #include "common/pci_role.h"
 #include "common/text_lines.h"
 
@@ -59,7 +60,7 @@ std::optional<ChainFacts::Driver> ReadDriver(const HostRoot& host) {
 std::optional<ChainFacts::DeviceNodes> ReadDeviceNodes(const HostRoot& host) {
   auto names = host.ListDir("/dev");
   if (!names.ok()) return std::nullopt;
-  static const RE2 gpu_node(R"(nvidia\d+)");
+  static const RE2 gpu_node(R"(nvidia\d+)", BytePatternOptions());
   ChainFacts::DeviceNodes nodes;
   for (const auto& name : *names) {
     bool gpu = RE2::FullMatch(name, gpu_node);

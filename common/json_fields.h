@@ -5,17 +5,20 @@
 #define GPUF_COMMON_JSON_FIELDS_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "common/json_bytes.h"
 
 namespace gpuf {
 
-// The field's string, or "" when `object` is not an object, lacks the field or holds another type there.
+// The field's string (or bytes written as an array of byte values, common/json_bytes.h), or "" when `object` is
+// not an object, lacks the field or holds another type there.
 inline std::string StringField(const nlohmann::json& object, std::string_view key) {
   auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+  if (it == object.end()) return std::string();
+  return BytesFromJson(*it).value_or(std::string());
 }
 
 // The field's integer, or `fallback` as StringField.

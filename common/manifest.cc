@@ -1,11 +1,11 @@
 #include "common/manifest.h"
 
-#include <unordered_map>
-
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
+#include "common/json_bytes.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
@@ -146,11 +146,10 @@ class Reader {
       if (required) Fail(key, "missing");
       return {};
     }
-    if (!it->is_string()) {
-      Fail(key, "not a string");
-      return {};
-    }
-    return it->get<std::string>();
+    // Bytes that are not UTF-8 arrive as an array of byte values (common/json_bytes.h).
+    std::optional<std::string> bytes = BytesFromJson(*it);
+    if (!bytes) Fail(key, "not a string");
+    return bytes.value_or("");
   }
 
   int64_t Int(const char* key, bool required = true) {
@@ -256,8 +255,9 @@ Status ReadStrings(const json& object, const char* key, std::vector<std::string>
   if (list == object.end() || list->is_null()) return Status::Ok();
   if (!list->is_array()) return Status::BadInput("manifest field '" + where + key + "' is not an array");
   for (const auto& item : *list) {
-    if (!item.is_string()) return Status::BadInput("manifest field '" + where + key + "' holds a non-string");
-    out.push_back(item.get<std::string>());
+    std::optional<std::string> bytes = BytesFromJson(item);
+    if (!bytes) return Status::BadInput("manifest field '" + where + key + "' holds a non-string");
+    out.push_back(std::move(*bytes));
   }
   return Status::Ok();
 }
@@ -268,18 +268,8 @@ Status ReadArtifact(const json& j, const std::string& where, ManifestArtifact& a
   a.name = r.String("name");
   a.instance = r.String("instance", false);
   a.kind = r.String("kind");
-  if (auto it = j.find("argv"); it != j.end() && it->is_array()) {
-    for (const auto& arg : *it) {
-      if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".argv' holds a non-string");
-      a.argv.push_back(arg.get<std::string>());
-    }
-  }
-  if (auto it = j.find("journal_match"); it != j.end() && it->is_array()) {
-    for (const auto& arg : *it) {
-      if (!arg.is_string()) return Status::BadInput("manifest field '" + where + ".journal_match' holds a non-string");
-      a.journal_match.push_back(arg.get<std::string>());
-    }
-  }
+  GPUF_RETURN_IF_ERROR(ReadStrings(j, "argv", a.argv, where + "."));
+  GPUF_RETURN_IF_ERROR(ReadStrings(j, "journal_match", a.journal_match, where + "."));
   if (auto it = j.find("journal_narrowed_argv"); it != j.end() && !it->is_null()) {
     a.journal_narrowed_argv.emplace();
     GPUF_RETURN_IF_ERROR(ReadStrings(j, "journal_narrowed_argv", *a.journal_narrowed_argv, where + "."));
@@ -436,7 +426,7 @@ std::string SerializeManifest(const Manifest& m) {
                       {"classes", m.redaction.classes},
                       {"user_patterns", m.redaction.user_patterns}};
   }
-  return j.dump(2) + "\n";
+  return DumpJson(j, 2, NonUtf8::kByteArray) + "\n";
 }
 
 Result<Manifest> ParseManifest(std::string_view text) {

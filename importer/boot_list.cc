@@ -2,13 +2,15 @@
 
 #include <re2/re2.h>
 
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 
 namespace gpuf {
 
 std::map<int, ListedBoot> ParseBootList(std::string_view text, int utc_offset_seconds) {
-  static const RE2 row(R"(^\s*(-?\d+)\s+([0-9a-f]{32})\s+\S+ (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d))");
+  static const RE2 row(R"(^\s*(-?\d+)\s+([0-9a-f]{32})\s+\S+ (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d))",
+                       BytePatternOptions());
   std::map<int, ListedBoot> boots;
   ForEachLine(text, [&](int, std::string_view line) {
     int offset, y, mo, d, h, mi, s;

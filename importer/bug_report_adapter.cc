@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "importer/adapters.h"
@@ -146,9 +147,9 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
   // The opening section: "Date: ..." and "uname: Linux <host> ...".
   for (const auto& s : sections) {
     if (s.body.find("nvidia-bug-report.sh") == std::string::npos) continue;
-    static const RE2 uname(R"((?m)^uname: Linux (\S+))");
+    static const RE2 uname(R"((?m)^uname: Linux (\S+))", BytePatternOptions());
     RE2::PartialMatch(s.body, uname, &plan.hostname);
-    static const RE2 date(R"((?m)^Date: (.*)$)");
+    static const RE2 date(R"((?m)^Date: (.*)$)", BytePatternOptions());
     std::string date_line;
     if (RE2::PartialMatch(s.body, date, &date_line)) {
       // A numeric offset when the date has one; else the local start time

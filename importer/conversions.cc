@@ -10,6 +10,7 @@
 #include "analyzer/parsers/version_strings.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
+#include "common/byte_pattern.h"
 #include "common/json_fields.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
@@ -98,7 +99,7 @@ void AddInspect(const SourcePiece& piece, ImportPlan& plan) {
 }  // namespace
 
 bool MentionsDevicePlugin(std::string_view text) {
-  static const RE2 pattern("(?i)" + std::string(kDefaultPluginPattern));
+  static const RE2 pattern("(?i)" + std::string(kDefaultPluginPattern), BytePatternOptions());
   return RE2::PartialMatch(text, pattern);
 }
 
@@ -207,7 +208,8 @@ std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, Im
 
 std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
   static const RE2 line_re(
-      R"re(^(\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)\S* .*time="(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d))")re");
+      R"re(^(\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)\S* .*time="(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d))")re",
+      BytePatternOptions());
   std::map<int, int> votes;
   int year = 2000;
   ForEachLine(text, [&](int, std::string_view line) {
@@ -234,7 +236,7 @@ std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
 }
 
 std::optional<int> UtcOffsetFromDateText(std::string_view text) {
-  static const RE2 numeric(R"((?:^|[ (,])([+-])(\d\d):?(\d\d)(?:\)|\s|$))");
+  static const RE2 numeric(R"((?:^|[ (,])([+-])(\d\d):?(\d\d)(?:\)|\s|$))", BytePatternOptions());
   std::string sign, hh, mm;
   if (!RE2::PartialMatch(text, numeric, &sign, &hh, &mm)) return std::nullopt;
   int offset = static_cast<int>(Int64Or(hh, 0)) * 3600 + static_cast<int>(Int64Or(mm, 0)) * 60;
@@ -243,7 +245,7 @@ std::optional<int> UtcOffsetFromDateText(std::string_view text) {
 
 // `date` in the C locale: "Mon Nov 30 17:49:46 UTC 2026", read as if UTC.
 std::optional<int64_t> ParseDateAsUtc(std::string_view text) {
-  static const RE2 date(R"((\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:\S+ )?(\d{4}))");
+  static const RE2 date(R"((\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:\S+ )?(\d{4}))", BytePatternOptions());
   std::string month;
   int day, h, m, s, year;
   if (!RE2::PartialMatch(text, date, &month, &day, &h, &m, &s, &year)) return std::nullopt;
@@ -263,7 +265,7 @@ std::optional<int> OffsetBetween(int64_t local_as_utc_ns, int64_t utc_ns, int to
 }
 
 std::optional<int64_t> ParseUptimeSince(std::string_view text, int utc_offset_seconds) {
-  static const RE2 since(R"(^\s*(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$)");
+  static const RE2 since(R"(^\s*(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\s*$)", BytePatternOptions());
   int y, mo, d, h, mi, s;
   if (!RE2::FullMatch(text, since, &y, &mo, &d, &h, &mi, &s)) return std::nullopt;
   auto utc = UnixNsFromUtcCivil(y, mo, d, h, mi, s);

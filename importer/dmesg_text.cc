@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "common/byte_pattern.h"
 #include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
@@ -53,14 +54,16 @@ std::optional<int64_t> LocalToUtcNs(int year, int month, int day, int hour, int 
 
 // One line in any of the stamp formats of the header; std::nullopt when unstamped.
 std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) {
-  static const RE2 decode(R"(^(?:\w+ *:\w+ *: |<\d{1,3}>))");  // --decode: "kern  :warn  : "; -r: "<5>"
-  static const RE2 seconds(R"(^\[ *(\d{1,9})\.(\d+)(?: <[ \d.]+>)?\] ?(.*)$)");
-  static const RE2 ctime(R"(^\[\S+ +(\S+) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\] ?(.*)$)");
-  static const RE2 iso(R"(^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)[,.](\d+)([+-])(\d\d):?(\d\d) (.*)$)");
-  static const RE2 minutes(R"(^\[([^\d\s\]]+) ?(\d{1,2}) (\d\d):(\d\d)\] ?(.*)$)");
-  static const RE2 delta(R"(^\[ *\+(\d{1,9})\.(\d+)\] ?(.*)$)");
-  static const RE2 kmsg(R"(^\d+,\d+,(\d{1,15}),[^;]*;(.*)$)");
-  static const RE2 talos(R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[(\d{4}-\d\d-\d\dT[\d:.]+Z)\]: (.*)$)");
+  static const RE2 decode(R"(^(?:\w+ *:\w+ *: |<\d{1,3}>))",
+                          BytePatternOptions());  // --decode: "kern  :warn  : "; -r: "<5>"
+  static const RE2 seconds(R"(^\[ *(\d{1,9})\.(\d+)(?: <[ \d.]+>)?\] ?(.*)$)", BytePatternOptions());
+  static const RE2 ctime(R"(^\[\S+ +(\S+) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\] ?(.*)$)", BytePatternOptions());
+  static const RE2 iso(R"(^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)[,.](\d+)([+-])(\d\d):?(\d\d) (.*)$)",
+                       BytePatternOptions());
+  static const RE2 minutes(R"(^\[([^\d\s\]]+) ?(\d{1,2}) (\d\d):(\d\d)\] ?(.*)$)", BytePatternOptions());
+  static const RE2 delta(R"(^\[ *\+(\d{1,9})\.(\d+)\] ?(.*)$)", BytePatternOptions());
+  static const RE2 kmsg(R"(^\d+,\d+,(\d{1,15}),[^;]*;(.*)$)", BytePatternOptions());
+  static const RE2 talos(R"(^(?:\S+: )?[a-z]+: +[a-z]+: \[(\d{4}-\d\d-\d\dT[\d:.]+Z)\]: (.*)$)", BytePatternOptions());
   re2::StringPiece input(raw.data(), raw.size());
   while (!input.empty() && input[0] == ' ') input.remove_prefix(1);
   RE2::Consume(&input, decode);
@@ -118,7 +121,7 @@ std::optional<Stamped> ParseStamp(std::string_view raw, const TimeHints& hints) 
 // Only services with a slice count: "python3[811]: segfault at ..." is the
 // kernel's own line about a process.
 std::optional<ShortLine> ConsoleServiceLine(std::string_view message) {
-  static const RE2 service(R"(^([A-Za-z][\w.@-]*)\[(\d{1,9})\]: (.*)$)");
+  static const RE2 service(R"(^([A-Za-z][\w.@-]*)\[(\d{1,9})\]: (.*)$)", BytePatternOptions());
   std::string identifier, rest;
   int64_t pid = 0;
   if (!RE2::FullMatch(message, service, &identifier, &pid, &rest)) return std::nullopt;

@@ -16,8 +16,9 @@
 #include <algorithm>
 #include <map>
 
-#include "common/artifacts.h"
 #include "collector/secrets.h"
+#include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "importer/adapters.h"
@@ -73,7 +74,7 @@ std::optional<int> EchoedExitCode(const std::string& text) {
   ForEachLine(text, [&](int, std::string_view line) {
     if (!Trim(line).empty()) last = std::string(Trim(line));
   });
-  static const RE2 number(R"(\d{1,3})");
+  static const RE2 number(R"(\d{1,3})", BytePatternOptions());
   int code = 0;
   if (RE2::FullMatch(last, number, &code)) return code;
   return std::nullopt;
@@ -140,7 +141,8 @@ std::string SmiName(View view, bool table) {
 // ("2017/11/24 09:06:24 ...", "2024-08-09T13:32:51.87Z ..."), read as UTC;
 // nullopt when no line does.
 std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
-  static const RE2 dated(R"((?m)^(?:\[[^\]\n]*\] )?(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d):(\d\d):(\d\d))");
+  static const RE2 dated(R"((?m)^(?:\[[^\]\n]*\] )?(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d):(\d\d):(\d\d))",
+                         BytePatternOptions());
   std::optional<int64_t> newest;
   for (const auto& f : files) {
     re2::StringPiece input(f.recognised.saved.text);

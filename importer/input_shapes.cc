@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/parsers/klog.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "importer/journal_text.h"
 #include "importer/saved_outputs.h"
@@ -22,7 +23,7 @@ const RE2& Re(const char* pattern) {
   static std::map<const char*, std::unique_ptr<RE2>> cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto& re = cache[pattern];
-  if (!re) re = std::make_unique<RE2>(pattern);
+  if (!re) re = std::make_unique<RE2>(pattern, BytePatternOptions());
   return *re;
 }
 
@@ -50,7 +51,7 @@ bool SmiQuery(std::string_view t) {
 }
 bool SmiMigList(std::string_view t) { return Has(t, R"((?m)^\|\s+(?:GPU instances|Compute instances):)"); }
 bool SystemctlStatus(std::string_view t) {
-  return Has(t, R"((?m)^[●×*] \S+\.(?:service|socket|scope|mount) - )") ||
+  return Has(t, R"((?m)^(?:●|×|\*) \S+\.(?:service|socket|scope|mount) - )") ||
          (Has(t, R"((?m)^\s+Loaded: )") && Has(t, R"((?m)^\s+Active: )"));
 }
 bool SystemctlStartFailed(std::string_view t) { return Has(t, R"((?m)^Job for \S+ failed because )"); }
@@ -210,19 +211,22 @@ std::string KlogWriter(std::string_view text) {
   static const RE2 kubelet_file(
       R"(^(?:kubelet\w*|kuberuntime_\w+|pod_workers|event|scope\w*|manager|endpoint|client|remote_runtime|)"
       R"(cpu_manager|topology_manager|pod_container_deletor|reconciler\w*|operation_generator|container_manager_linux|)"
-      R"(generic|pleg|status_manager|apiserver|plugin_watcher|checkpoint\w*|asm_amd64)\.go$|^asm_amd64\.s$)");
+      R"(generic|pleg|status_manager|apiserver|plugin_watcher|checkpoint\w*|asm_amd64)\.go$|^asm_amd64\.s$)",
+      BytePatternOptions());
   static const RE2 plugin_words(
       R"((?i)NVML|device plugin|Retr(?:ei|ie)ving plugins|FS watcher|Starting GRPC server|Loading configuration|XidCriticalError|)"
       R"(marked unhealthy|Marking it unhealthy|support heal\w*checking|error starting plugins|failOnInitError|)"
       R"(migStrategy|deviceListStrategy|)"
       R"(nvidiaDriverRoot|)"
       // GKE's nvidia-gpu-device-plugin
-      R"(device-plugin (?:started|registered|server))");
+      R"(device-plugin (?:started|registered|server))",
+      BytePatternOptions());
   int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0;
   ForEachLine(text, [&](int, std::string_view raw) {
     std::string_view line = StripGlogFilePrefix(raw);
     // Container log prefixes: the CRI time and stream, kubectl's time or pod.
-    static const RE2 prefix(R"(^(?:\[pod/[^\] ]+\] )?(?:\d{4}-\d\d-\d\dT\S+ (?:(?:stdout|stderr) [FP] )?)?)");
+    static const RE2 prefix(R"(^(?:\[pod/[^\] ]+\] )?(?:\d{4}-\d\d-\d\dT\S+ (?:(?:stdout|stderr) [FP] )?)?)",
+                            BytePatternOptions());
     re2::StringPiece rest(line.data(), line.size());
     RE2::Consume(&rest, prefix);
     line = std::string_view(rest.data(), rest.size());
@@ -263,12 +267,13 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
     constexpr int kLimit = 400;
     static const auto* patterns = [] {
       auto* v = new std::vector<std::unique_ptr<RE2>>();
-      for (const auto& s : Table()) v->push_back(s.line.empty() ? nullptr : std::make_unique<RE2>(s.line));
+      for (const auto& s : Table())
+        v->push_back(s.line.empty() ? nullptr : std::make_unique<RE2>(s.line, BytePatternOptions()));
       return v;
     }();
     // A Go program's panic ("panic: ...", "goroutine 1 [running]:", then
     // frames) continues the log it ends, whatever the log's shape.
-    static const RE2 go_trace(R"(^(?:panic: |fatal error: |goroutine \d+ \[))");
+    static const RE2 go_trace(R"(^(?:panic: |fatal error: |goroutine \d+ \[))", BytePatternOptions());
     std::vector<int> matched(shapes.size(), 0);
     int considered = 0;
     bool in_go_trace = false;
@@ -313,9 +318,10 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
   // nvidia-smi typed at a prompt and failing: its error is nvidia-smi's,
   // whatever a preloaded library printed before it (HAMi's "[4pdvGPU Warn(...)]").
   if (r.shape == nullptr || r.shape->conversion == Conversion::kKlogLog) {
-    static const RE2 ran_smi(R"(^(?:sudo )?nvidia-smi(?: -L)?\s*$)");
+    static const RE2 ran_smi(R"(^(?:sudo )?nvidia-smi(?: -L)?\s*$)", BytePatternOptions());
     static const RE2 smi_error(
-        R"((?m)^\s*(?:Failed to initialize NVML|NVIDIA-SMI has failed|No devices were found|Unable to determine the device handle))");
+        R"((?m)^\s*(?:Failed to initialize NVML|NVIDIA-SMI has failed|No devices were found|Unable to determine the device handle))",
+        BytePatternOptions());
     if (!r.saved.commands.empty() && RE2::FullMatch(r.saved.commands.back(), ran_smi) &&
         RE2::PartialMatch(body, smi_error)) {
       for (const auto& shape : shapes) {

@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <vector>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
-#include "common/artifacts.h"
 #include "analyzer/parsers/klog.h"
+#include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
@@ -93,7 +94,7 @@ std::optional<int64_t> TakeTime(std::string_view line, const TimeHints& hints, s
     return ns;
   }
   // "Nov 18 11:18:16", or the month as another locale prints it ("11月 15 14:15:47", "Mai 22 08:07:35").
-  static const RE2 yearless(R"(^ *(\S+(?: \S+)*?) +(\d{1,2}) (\d\d):(\d\d):(\d\d))");
+  static const RE2 yearless(R"(^ *(\S+(?: \S+)*?) +(\d{1,2}) (\d\d):(\d\d):(\d\d))", BytePatternOptions());
   re2::StringPiece input(line.data(), line.size());
   std::string token;
   int day = 0, hour = 0, minute = 0, second = 0;
@@ -108,7 +109,7 @@ std::optional<int64_t> TakeTime(std::string_view line, const TimeHints& hints, s
 // syslog forwarders put the priority before a klog header
 // ("info I0419 03:02:12.910991 ..."); the header is what parsers anchor on.
 void DropPriorityWord(std::string& message) {
-  static const RE2 word(R"(^(?:emerg|alert|crit|err|warning|notice|info|debug) [IWEF]\d{4} )");
+  static const RE2 word(R"(^(?:emerg|alert|crit|err|warning|notice|info|debug) [IWEF]\d{4} )", BytePatternOptions());
   if (RE2::PartialMatch(message, word)) message.erase(0, message.find(' ') + 1);
 }
 
@@ -163,7 +164,7 @@ std::optional<ShortLine> ParseBareLine(std::string_view line) {
   auto tagged = ParseTaggedMessage(line);
   if (!tagged) return std::nullopt;
   // "nvidia-docker.service: Main process exited, ...": PID 1's message about a unit.
-  static const RE2 unit(R"([\w@.-]+\.(?:service|socket|scope|mount|timer))");
+  static const RE2 unit(R"([\w@.-]+\.(?:service|socket|scope|mount|timer))", BytePatternOptions());
   if (RE2::FullMatch(tagged->identifier, unit)) {
     tagged->message = std::string(line);
     tagged->identifier = "systemd";
@@ -180,7 +181,7 @@ std::optional<ShortLine> ParseBareLine(std::string_view line) {
 // kern.log keeps the kernel's own stamp inside the message
 // ("kernel: [  219.470994] NVRM: Xid ..."): seconds since boot.
 std::optional<int64_t> TakeKernelStamp(std::string& message) {
-  static const RE2 stamp(R"(^\[ *(\d{1,9})\.(\d{1,9})\] )");
+  static const RE2 stamp(R"(^\[ *(\d{1,9})\.(\d{1,9})\] )", BytePatternOptions());
   std::string seconds, fraction;
   if (!RE2::PartialMatch(message, stamp, &seconds, &fraction)) return std::nullopt;
   fraction = fraction.substr(0, 6);
@@ -213,7 +214,7 @@ std::string UnitForDescription(std::string_view description) {
 JournalSplit ConvertJournalText(std::string_view text, const TimeHints& hints) {
   // "-- Boot 9041bba558bd41d70d8d3d4dd1461f95 --" (systemd 255+) or "-- Reboot --"
   // between boots: the text after the last one is the hints' boot.
-  static const RE2 marker(R"(^-- (?:Boot ([0-9a-f]{32}) |Reboot )--$)");
+  static const RE2 marker(R"(^-- (?:Boot ([0-9a-f]{32}) |Reboot )--$)", BytePatternOptions());
   std::vector<std::string> marker_ids;  // in text order
   ForEachLine(text, [&](int, std::string_view line) {
     std::string id;
@@ -310,7 +311,7 @@ JournalSplit ConvertKlogAsJournal(std::string_view text, const std::string& iden
 
 std::string_view StripGlogFilePrefix(std::string_view line) {
   // "kubelet.pc-zjdbai51.root.log.INFO.20210709-193402.2247:I0716 14:19:19.114528 ..."
-  static const RE2 prefix(R"(^[^ :]+\.log\.(?:INFO|WARNING|ERROR|FATAL)\.\d{8}-\d{6}\.\d+:)");
+  static const RE2 prefix(R"(^[^ :]+\.log\.(?:INFO|WARNING|ERROR|FATAL)\.\d{8}-\d{6}\.\d+:)", BytePatternOptions());
   re2::StringPiece input(line.data(), line.size());
   if (!RE2::Consume(&input, prefix)) return line;
   return std::string_view(input.data(), input.size());

@@ -5,6 +5,7 @@
 
 #include "common/artifacts.h"
 #include "common/journal_slices.h"
+#include "common/json_bytes.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -75,7 +76,7 @@ void SliceWriter::Add(const ShortLine& l, bool kernel, std::optional<int64_t> so
   if (!unit.empty()) j[l.pid == 1 ? "UNIT" : "_SYSTEMD_UNIT"] = unit;
   j["MESSAGE"] = l.message;
   std::string& out = boots_back == 0 ? out_.slices[slice] : out_.earlier[-boots_back][slice];
-  out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out += DumpJson(j, -1, NonUtf8::kByteArray) + "\n";
 }
 
 std::string SliceWriter::EarlierStandIn(int boots_back) const {

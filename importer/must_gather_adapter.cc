@@ -6,10 +6,11 @@
 
 #include <optional>
 
-#include "importer/adapters.h"
-#include "importer/artifact_map.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "importer/adapters.h"
+#include "importer/artifact_map.h"
 #include "importer/conversions.h"
 
 namespace gpuf {
@@ -36,7 +37,7 @@ bool IsPluginPodDescription(const std::string& name) {
 std::string NodeDescription(std::string_view all, const std::string& node) {
   std::string out;
   bool ours = false;
-  static const RE2 name_line(R"(^Name:\s+(\S+)\s*$)");
+  static const RE2 name_line(R"(^Name:\s+(\S+)\s*$)", BytePatternOptions());
   ForEachLine(all, [&](int, std::string_view line) {
     std::string name;
     if (RE2::FullMatch(line, name_line, &name)) ours = name == node;
@@ -48,7 +49,7 @@ std::string NodeDescription(std::string_view all, const std::string& node) {
 // "Using ARTIFACT_DIR=/tmp/nvidia-gpu-operator_20261118_2130": when the script
 // ran, in the zone of the machine it ran on (read as UTC).
 std::optional<int64_t> ArtifactDirTime(std::string_view log) {
-  static const RE2 dir(R"(ARTIFACT_DIR=\S*_(\d{4})(\d\d)(\d\d)_(\d\d)(\d\d))");
+  static const RE2 dir(R"(ARTIFACT_DIR=\S*_(\d{4})(\d\d)(\d\d)_(\d\d)(\d\d))", BytePatternOptions());
   int y, mo, d, h, mi;
   if (!RE2::PartialMatch(log, dir, &y, &mo, &d, &h, &mi)) return std::nullopt;
   return UnixNsFromUtcCivil(y, mo, d, h, mi, 0);
@@ -86,7 +87,7 @@ Result<ImportPlan> ImportMustGather(const SourceTree& tree, const std::string& s
     if (BaseName(path) != "must-gather.log") continue;
     auto log = tree.Find(path);
     if (!log.ok()) continue;
-    static const RE2 saving(R"(Saving nvidia-bug-report from (\S+) \.\.\.)");
+    static const RE2 saving(R"(Saving nvidia-bug-report from (\S+) \.\.\.)", BytePatternOptions());
     if (plan.hostname.empty()) RE2::PartialMatch(**log, saving, &plan.hostname);
     if (plan.captured_at_ns == 0) {
       if (auto when = ArtifactDirTime(**log)) {

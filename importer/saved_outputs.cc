@@ -6,6 +6,7 @@
 
 #include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/nvidia_smi_query_text.h"
+#include "common/json_bytes.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 
@@ -99,7 +100,7 @@ Converted CrictlTableToJson(std::string_view table) {
     containers.push_back(c);
     ++out.rows;
   });
-  out.text = nlohmann::json{{"containers", containers}}.dump(2) + "\n";
+  out.text = DumpJson(nlohmann::json{{"containers", containers}}, 2, NonUtf8::kEscaped) + "\n";
   return out;
 }
 

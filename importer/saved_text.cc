@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -18,7 +19,8 @@ namespace {
 //   `[root@gpu1 ~]# kubectl logs ...              (a stray backtick left from the page's inline code)
 const RE2& PromptPattern() {
   static const RE2 prompt(
-      R"(^`*(?:\([\w.-]+\) )?(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?❯+) ?[#$>] ?|[#$>] )(.+)$)");
+      R"(^`*(?:\([\w.-]+\) )?(?:(?:\S*@(\S+?):\S*|\[\S*@(\S+)[^\]]*\]|bash(?:-[\d.]+)?|sh(?:-[\d.]+)?|\((?:host|container|node|pod)\) ?|~ ?(?:❯)+) ?[#$>] ?|[#$>] )(.+)$)",
+      BytePatternOptions());
   return prompt;
 }
 
@@ -30,18 +32,20 @@ bool KnownTool(std::string_view command) {
       R"(nvidia-bug-report\.sh|dmesg|journalctl|systemctl|service|cat|grep|egrep|zgrep|tail|head|less|ls|ll|lspci|lsmod|)"
       R"(modinfo|modprobe|uname|runc|crun|ldconfig|rpm|dpkg|apt|yum|dnf|helm|strace|bpftrace|bpftool|jq|find|stat|)"
       R"(mount|findmnt|ps|top|hostnamectl|timedatectl|date|uptime|sheltie|apiclient|sos|sosreport|containerd|kubelet|)"
-      R"(dcgmi|nv-fabricmanager|nvidia-persistenced|echo|env|printenv|cd|\./|/)(?:\s|$|/))");
+      R"(dcgmi|nv-fabricmanager|nvidia-persistenced|echo|env|printenv|cd|\./|/)(?:\s|$|/))",
+      BytePatternOptions());
   return RE2::PartialMatch(command, tool);
 }
 
 const RE2& ExecPattern() {
-  static const RE2 exec(R"(\b(?:kubectl|oc|crictl|docker|nerdctl|podman) +exec\b|\bctr .*task exec\b)");
+  static const RE2 exec(R"(\b(?:kubectl|oc|crictl|docker|nerdctl|podman) +exec\b|\bctr .*task exec\b)",
+                        BytePatternOptions());
   return exec;
 }
 
 // What a container printed, read back through its runtime or the API.
 const RE2& LogsPattern() {
-  static const RE2 logs(R"(\b(?:kubectl|k|oc|crictl|docker|nerdctl|podman) +logs\b)");
+  static const RE2 logs(R"(\b(?:kubectl|k|oc|crictl|docker|nerdctl|podman) +logs\b)", BytePatternOptions());
   return logs;
 }
 
@@ -54,7 +58,8 @@ bool IsHexId(std::string_view host) {
 // separator, a lone backtick, the banner of the Ansible task that ran the command.
 bool IsNoise(std::string_view line) {
   static const RE2 noise(
-      R"(^\s*(?:\.{3,}|…|·{3,}|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,}|(?:TASK|PLAY|RUNNING HANDLER) \[[^\]]*\] \*{3,})\s*$)");
+      R"(^\s*(?:\.{3,}|…|(?:·){3,}|`+|--|-{8,}|-{3,} ?[A-Za-z][\w ]* ?-{3,}|(?:TASK|PLAY|RUNNING HANDLER) \[[^\]]*\] \*{3,})\s*$)",
+      BytePatternOptions());
   return RE2::FullMatch(line, noise);
 }
 
@@ -102,7 +107,7 @@ std::string PromptCommand(std::string_view line) {
   std::string user_host, bracket_host, command;
   if (!RE2::FullMatch(line, PromptPattern(), &user_host, &bracket_host, &command)) {
     // "cmd: nvidia-smi | head -n 4": a transcript's own command marker.
-    static const RE2 cmd(R"(^cmd: (.+)$)");
+    static const RE2 cmd(R"(^cmd: (.+)$)", BytePatternOptions());
     if (RE2::FullMatch(line, cmd, &command) && KnownTool(command)) return command;
     // A command line pasted without a prompt: "kubectl logs -n x pod -p".
     // At most one blank before it (a paste's indentation); an indented line is a value, not a command.
@@ -110,7 +115,8 @@ std::string PromptCommand(std::string_view line) {
     if (line.size() > 1 && line[0] == ' ' && line[1] == ' ') return "";
     static const RE2 bare(
         R"(^(?:sudo )?(?:kubectl|k|oc|crictl|docker|journalctl|systemctl|helm|nvidia-smi|nvidia-ctk|dmesg|cat|ls|ll|)"
-        R"(lspci|lsmod|strace|bpftrace|uname) \S.*$)");
+        R"(lspci|lsmod|strace|bpftrace|uname) \S.*$)",
+        BytePatternOptions());
     if (RE2::FullMatch(trimmed, bare)) return std::string(trimmed);
     return "";
   }

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "importer/adapters.h"
@@ -57,7 +58,7 @@ constexpr std::string_view kWantedPlugins[] = {"kernel", "logs", "systemd", "nvi
 
 // "2026-12-01 17:20:33.905683": local time of the host sos ran on, no zone.
 std::optional<int64_t> SosLocalTimeAsUtc(const std::string& text) {
-  static const RE2 when(R"((\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d))");
+  static const RE2 when(R"((\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d))", BytePatternOptions());
   int y, mo, d, h, mi, sec;
   if (!RE2::PartialMatch(text, when, &y, &mo, &d, &h, &mi, &sec)) return std::nullopt;
   return UnixNsFromUtcCivil(y, mo, d, h, mi, sec);
@@ -126,7 +127,7 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
   }
   if (plan.hostname.empty()) {
     if (const auto* uname = Text(tree, "sos_commands/kernel/uname_-a")) {
-      static const RE2 node(R"(^\S+ (\S+))");
+      static const RE2 node(R"(^\S+ (\S+))", BytePatternOptions());
       RE2::PartialMatch(*uname, node, &plan.hostname);
     }
   }
@@ -149,7 +150,7 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
     boots = ParseBootList(*list, plan.utc_offset_seconds);
   }
   if (const auto* stat = Text(tree, "proc/stat")) {
-    static const RE2 btime(R"((?m)^btime (\d+)$)");
+    static const RE2 btime(R"((?m)^btime (\d+)$)", BytePatternOptions());
     int64_t seconds = 0;
     if (RE2::PartialMatch(*stat, btime, &seconds)) boots[0].start_ns = seconds * 1000000000LL;
   }

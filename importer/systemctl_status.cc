@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -29,11 +30,12 @@ void Emit(const Unit& u, ConvertedStatus& out) {
 }  // namespace
 
 ConvertedStatus ConvertSystemctlStatus(std::string_view text) {
-  static const RE2 head(R"(^(?:[●×*] )?(\S+\.(?:service|socket|scope|mount|timer))(?: - (.*))?$)");
-  static const RE2 loaded(R"(^\s+Loaded: (\S+)(?: \([^;)]*(?:; (\w[\w-]*))?)?)");
-  static const RE2 active(R"(^\s+Active: (\S+)(?: \(([^)]*)\))?)");
-  static const RE2 job(R"(^Job for (\S+) failed because (.*)$)");
-  static const RE2 key(R"(^\s+[A-Z][\w ]*: )");
+  static const RE2 head(R"(^(?:(?:●|×|\*) )?(\S+\.(?:service|socket|scope|mount|timer))(?: - (.*))?$)",
+                        BytePatternOptions());
+  static const RE2 loaded(R"(^\s+Loaded: (\S+)(?: \([^;)]*(?:; (\w[\w-]*))?)?)", BytePatternOptions());
+  static const RE2 active(R"(^\s+Active: (\S+)(?: \(([^)]*)\))?)", BytePatternOptions());
+  static const RE2 job(R"(^Job for (\S+) failed because (.*)$)", BytePatternOptions());
+  static const RE2 key(R"(^\s+[A-Z][\w ]*: )", BytePatternOptions());
   ConvertedStatus out;
   Unit unit;
   bool in_status = false;  // between a unit's head line and the blank line after its CGroup tree

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -46,10 +47,11 @@ bool Source(const std::string& text, BpfInstruction& insn) {
 }
 
 std::optional<BpfInstruction> ParseInstruction(const std::string& text) {
-  static const RE2 load(R"(r(\d+) = \*\(u(8|16|32|64) \*\)\(r(\d+) ([+-]\d+)\))");
-  static const RE2 alu(R"(([rw]\d+) (=|&=|\|=|\^=|\+=|-=|\*=|<<=|>>=|s>>=) (\S+))");
-  static const RE2 jump(R"(if ([rw]\d+) (==|!=|>|>=|<|<=|&|s>|s>=|s<|s<=) (\S+) goto pc([+-]\d+))");
-  static const RE2 jump_always(R"(goto pc([+-]\d+))");
+  static const RE2 load(R"(r(\d+) = \*\(u(8|16|32|64) \*\)\(r(\d+) ([+-]\d+)\))", BytePatternOptions());
+  static const RE2 alu(R"(([rw]\d+) (=|&=|\|=|\^=|\+=|-=|\*=|<<=|>>=|s>>=) (\S+))", BytePatternOptions());
+  static const RE2 jump(R"(if ([rw]\d+) (==|!=|>|>=|<|<=|&|s>|s>=|s<|s<=) (\S+) goto pc([+-]\d+))",
+                        BytePatternOptions());
+  static const RE2 jump_always(R"(goto pc([+-]\d+))", BytePatternOptions());
   BpfInstruction insn;
   int dst = 0, bits = 0, base = 0, offset = 0;
   std::string a, op, b;
@@ -129,7 +131,7 @@ bool Compare(const std::string& op, uint64_t a, uint64_t b, bool wide) {
 
 BpfDeviceProgram ParseBpfXlated(std::string_view text) {
   // "   6: (55) if r2 != 0x2 goto pc+4": index, opcode, instruction.
-  static const RE2 numbered(R"(\s*(\d+): \(([0-9a-f]{2})\) (.*?)\s*)");
+  static const RE2 numbered(R"(\s*(\d+): \(([0-9a-f]{2})\) (.*?)\s*)", BytePatternOptions());
   BpfDeviceProgram program;
   bool understood = true;
   ForEachLine(text, [&](int line, std::string_view raw) {

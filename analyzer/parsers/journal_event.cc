@@ -4,6 +4,7 @@
 
 #include "analyzer/parsers/klog.h"
 #include "analyzer/parsers/kubelet_log.h"
+#include "common/byte_pattern.h"
 
 namespace gpuf {
 
@@ -16,8 +17,8 @@ namespace {
 // unit's cgroup, "/system.slice/kubelet.service") and the kernel's ring
 // buffer overrunning it ("Missed 47 kernel messages").
 JournalEvent ClassifyJournaldMessage(const std::string& message) {
-  static const RE2 suppressed(R"(^Suppressed \d+ messages from (?:\S*/)?(\S+?)\.?$)");
-  static const RE2 missed(R"(^Missed \d+ kernel messages)");
+  static const RE2 suppressed(R"(^Suppressed \d+ messages from (?:\S*/)?(\S+?)\.?$)", BytePatternOptions());
+  static const RE2 missed(R"(^Missed \d+ kernel messages)", BytePatternOptions());
   std::string unit;
   if (RE2::PartialMatch(message, suppressed, &unit)) return {"messages_suppressed", unit};
   if (RE2::PartialMatch(message, missed)) return {"kernel_messages_missed", "kernel"};

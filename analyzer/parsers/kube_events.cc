@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
+#include "common/byte_pattern.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
@@ -12,7 +13,7 @@ namespace gpuf {
 namespace {
 
 std::optional<int64_t> CountOfAge(const std::string& age) {
-  static const RE2 times(R"(\(x(\d+) over )");
+  static const RE2 times(R"(\(x(\d+) over )", BytePatternOptions());
   int64_t n = 0;
   if (RE2::PartialMatch(age, times, &n)) return n;
   return 1;
@@ -86,19 +87,22 @@ bool ParseStructured(std::string_view text, KubeEvents& out) {
 
 bool IsKubectlNoise(std::string_view line) {
   static const RE2 noise(
-      R"(^\s*(?:\.{2,}\s*|…\s*|`+\s*|-{2,}[\s-]*|\S*[#$>] .*|(?:sudo )?(?:kubectl|k|oc) .*|Events:\s*|Type\s+Reason\s+Age\s+From\s+Message\s*|LAST SEEN\s+TYPE.*|NAMESPACE\s+LAST SEEN.*|<none>\s*)$)");
+      R"(^\s*(?:\.{2,}\s*|…\s*|`+\s*|-{2,}[\s-]*|\S*[#$>] .*|(?:sudo )?(?:kubectl|k|oc) .*|Events:\s*|Type\s+Reason\s+Age\s+From\s+Message\s*|LAST SEEN\s+TYPE.*|NAMESPACE\s+LAST SEEN.*|<none>\s*)$)",
+      BytePatternOptions());
   return Trim(line).empty() || RE2::FullMatch(line, noise);
 }
 
 std::optional<KubeEvent> ParseKubeEventRow(std::string_view line) {
   // describe: Type Reason Age From Message; From and Message follow two or more blanks.
   static const RE2 describe(
-      R"(^\s*(Normal|Warning)\s+(\S+)\s+(<unknown>|<invalid>|\S+(?: \(x\d+ over [^)]*\))?)\s+(\S+(?:,? \S+)*?)\s{2,}(\S.*?)\s*$)");
+      R"(^\s*(Normal|Warning)\s+(\S+)\s+(<unknown>|<invalid>|\S+(?: \(x\d+ over [^)]*\))?)\s+(\S+(?:,? \S+)*?)\s{2,}(\S.*?)\s*$)",
+      BytePatternOptions());
   // get events: [NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE.
   static const RE2 get(
-      R"(^\s*(?:\S+\s+)??(\S+(?: \(x\d+ over [^)]*\))?)\s+(Normal|Warning)\s+(\S+)\s+([\w.-]+/\S+)\s+(\S.*?)\s*$)");
+      R"(^\s*(?:\S+\s+)??(\S+(?: \(x\d+ over [^)]*\))?)\s+(Normal|Warning)\s+(\S+)\s+([\w.-]+/\S+)\s+(\S.*?)\s*$)",
+      BytePatternOptions());
   // Kubernetes 1.4: {From}	SubObjectPath	Type	Reason	Message (tabs, some doubled).
-  static const RE2 old(R"(^\s*\{([^}]*)\}\t+(\S*)\t+(Normal|Warning)\t+(\S+)\t+(.*?)\s*$)");
+  static const RE2 old(R"(^\s*\{([^}]*)\}\t+(\S*)\t+(Normal|Warning)\t+(\S+)\t+(.*?)\s*$)", BytePatternOptions());
   KubeEvent e;
   std::string type, reason, age, source, object, message, path;
   if (RE2::FullMatch(line, describe, &type, &reason, &age, &source, &message)) {

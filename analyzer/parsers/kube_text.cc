@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "common/byte_pattern.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 
@@ -16,7 +17,7 @@ namespace {
 //   "    Reason:       StartError      <blanks>      Message:      failed to ..."
 // Each part keeps the row's indentation.
 std::vector<std::string> SplitWideRow(std::string_view line) {
-  static const RE2 next_key(R"(^[A-Z][A-Za-z ]*:(?:\s|$))");
+  static const RE2 next_key(R"(^[A-Z][A-Za-z ]*:(?:\s|$))", BytePatternOptions());
   constexpr std::string_view kWide = "          ";
   size_t indent = line.find_first_not_of(' ');
   if (indent == std::string_view::npos) return {std::string(line)};
@@ -42,7 +43,7 @@ struct Key {
 };
 
 std::optional<Key> ParseKey(std::string_view line) {
-  static const RE2 key(R"(^(\s*)([A-Z][A-Za-z ]*?):(?:\s+(.*?))?\s*$)");
+  static const RE2 key(R"(^(\s*)([A-Z][A-Za-z ]*?):(?:\s+(.*?))?\s*$)", BytePatternOptions());
   std::string indent, name, value;
   if (!RE2::FullMatch(line, key, &indent, &name, &value)) return std::nullopt;
   return Key{static_cast<int>(indent.size()), name, value};
@@ -155,7 +156,7 @@ KubePodText ParseKubePodText(std::string_view text) {
       }
       auto key = ParseKey(line);
       if (!key) {
-        static const RE2 container_head(R"(^\s+([a-z0-9][\w.-]*):\s*$)");
+        static const RE2 container_head(R"(^\s+([a-z0-9][\w.-]*):\s*$)", BytePatternOptions());
         std::string name;
         if (RE2::FullMatch(line, container_head, &name)) {
           container = name;
@@ -234,8 +235,9 @@ KubePodText ParseKubePodText(std::string_view text) {
 
 KubePodText ParseKubeGetPods(std::string_view text) {
   KubePodText out;
-  static const RE2 header(R"(^(NAMESPACE\s+)?NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\b.*$)");
-  static const RE2 row(R"(^(?:(\S+)\s+)??(\S+)\s+(\d+/\d+)\s+(\S.*?)\s+(\d+)(?: \([^)]*\))?\s+(\d+[smhdy]\w*)\b.*$)");
+  static const RE2 header(R"(^(NAMESPACE\s+)?NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\b.*$)", BytePatternOptions());
+  static const RE2 row(R"(^(?:(\S+)\s+)??(\S+)\s+(\d+/\d+)\s+(\S.*?)\s+(\d+)(?: \([^)]*\))?\s+(\d+[smhdy]\w*)\b.*$)",
+                       BytePatternOptions());
   std::map<std::string, size_t> columns;
   ForEachLine(text, [&](int number, std::string_view line) {
     if (RE2::FullMatch(line, header)) {
@@ -280,11 +282,13 @@ Block BlockOf(const std::string& name) {
 
 KubeNodeText ParseKubeNodeText(std::string_view text) {
   KubeNodeText out;
-  static const RE2 jq_path(R"(jq .*\.(allocatable|capacity|labels)\b)");
-  static const RE2 block_head(R"re(^(\s*)"?(Capacity|Allocatable|Labels|capacity|allocatable|labels)"?:\s*(\{)?\s*(.*?)\s*$)re");
+  static const RE2 jq_path(R"(jq .*\.(allocatable|capacity|labels)\b)", BytePatternOptions());
+  static const RE2 block_head(
+      R"re(^(\s*)"?(Capacity|Allocatable|Labels|capacity|allocatable|labels)"?:\s*(\{)?\s*(.*?)\s*$)re",
+      BytePatternOptions());
   // A quantity or label value is one word; what follows it is a person's note ("<=== here").
-  static const RE2 pair(R"re(^\s*"?([\w./-]+)"?:\s+"?([^",\s]*)"?,?(?:\s.*)?$)re");
-  static const RE2 label(R"(^\s*([\w./-]+)=(\S*)\s*$)");
+  static const RE2 pair(R"re(^\s*"?([\w./-]+)"?:\s+"?([^",\s]*)"?,?(?:\s.*)?$)re", BytePatternOptions());
+  static const RE2 label(R"(^\s*([\w./-]+)=(\S*)\s*$)", BytePatternOptions());
   Block block = Block::kNone;
   int block_indent = -1;
   int block_rows = 0;

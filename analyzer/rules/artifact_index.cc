@@ -6,6 +6,7 @@
 
 #include "analyzer/parsers/plugin_log.h"
 #include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/journal_slices.h"
 
 namespace gpuf {
@@ -98,8 +99,8 @@ Status ArtifactIndex::MarkKernelLogsWithoutTheirCause(Database& db, int64_t bund
       "AND instance = 'boot:0') AND j.message LIKE '%NVRM: Xid%' ORDER BY j.line"));
   s.Bind(1, bundle_id);
   s.Bind(2, std::string(artifact::kJournalKernel));
-  static const RE2 xid(R"(NVRM: Xid \([^)]*\): (\d+))");
-  static const RE2 cause(R"(caused by previous Xid (\d+))");
+  static const RE2 xid(R"(NVRM: Xid \([^)]*\): (\d+))", BytePatternOptions());
+  static const RE2 cause(R"(caused by previous Xid (\d+))", BytePatternOptions());
   std::map<int64_t, std::set<std::string>> seen;
   std::map<int64_t, std::set<std::string>> missing;
   while (s.Step()) {

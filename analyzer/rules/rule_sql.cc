@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_bytes.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -22,7 +23,7 @@ std::string CapturesJson(const SelectionRow& row) {
   for (const auto& [name, value] : row.fields) {
     object[name] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
   }
-  return object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return DumpJson(object, -1, NonUtf8::kEscaped);
 }
 
 // Reads the rows of a prepared statement; the columns artifact_id, line,

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common/artifacts.h"
+#include "common/byte_pattern.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -47,8 +48,7 @@ const LearnRule kRules[] = {
 const std::vector<std::unique_ptr<RE2>>& CompiledRules() {
   static const auto* compiled = [] {
     auto* v = new std::vector<std::unique_ptr<RE2>>;
-    RE2::Options o;
-    o.set_log_errors(false);
+    RE2::Options o = BytePatternOptions();
     for (const auto& r : kRules) v->push_back(std::make_unique<RE2>(r.pattern, o));
     return v;
   }();
@@ -56,7 +56,7 @@ const std::vector<std::unique_ptr<RE2>>& CompiledRules() {
 }
 
 bool ZoneLike(std::string_view s) {
-  static const RE2 zone(R"([a-z]{2,}(-[a-z]+)+-?\d*[a-z]?|[a-z]+\d?(-[a-z])?)");
+  static const RE2 zone(R"([a-z]{2,}(-[a-z]+)+-?\d*[a-z]?|[a-z]+\d?(-[a-z])?)", BytePatternOptions());
   return RE2::FullMatch(re2::StringPiece(s.data(), s.size()), zone);
 }
 
@@ -122,7 +122,7 @@ void LiteralLearner::Line(std::string_view line) {
     whole_ += '\n';
   }
   if (line.find("providerID") != std::string_view::npos) {
-    static const RE2 provider(R"re("providerID"\s*:\s*"([^"\\]+)")re");
+    static const RE2 provider(R"re("providerID"\s*:\s*"([^"\\]+)")re", BytePatternOptions());
     re2::StringPiece id;
     if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), provider, &id)) {
       LearnProviderId(redactor_, std::string_view(id.data(), id.size()));

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/file_io.h"
+#include "common/json_bytes.h"
 #include "common/json_fields.h"
 #include "common/output_file.h"
 
@@ -137,7 +138,7 @@ Status PseudonymMap::Save(const std::string& path) const {
               {"note", "maps redacted values back to originals: keep it private, never attach it to a case"},
               {"entries", entries},
               {"bundles", bundles_}};
-  return WritePrivateFile(path, doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  return WritePrivateFile(path, DumpJson(doc, 2, NonUtf8::kByteArray) + "\n");
 }
 
 }  // namespace gpuf

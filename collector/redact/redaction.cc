@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "common/bundle_layout.h"
+#include "common/byte_pattern.h"
 #include "common/file_io.h"
 #include "common/text_lines.h"
 
@@ -37,8 +38,7 @@ Result<std::vector<std::unique_ptr<RE2>>> LoadUserPatterns(const std::string& pa
   ForEachLine(*text, [&](int number, std::string_view line) {
     std::string_view pattern = Trim(line);
     if (!status.ok() || pattern.empty() || pattern[0] == '#') return;
-    RE2::Options o;
-    o.set_log_errors(false);
+    RE2::Options o = BytePatternOptions();
     auto re = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), o);
     if (!re->ok()) {
       status = Status::InvalidArgument(path + ":" + std::to_string(number) + ": invalid RE2 pattern '" +

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "collector/secrets.h"
+#include "common/byte_pattern.h"
 
 namespace gpuf {
 
@@ -60,11 +61,7 @@ void ReplaceEach(std::string& text, const RE2& re, Accept accept, Make make) {
   text = std::move(out);
 }
 
-RE2::Options Quiet() {
-  RE2::Options o;
-  o.set_log_errors(false);
-  return o;
-}
+RE2::Options Quiet() { return BytePatternOptions(); }
 
 bool KeptIpv4(int a, int b, int c, int d) {
   return a == 0 || a == 127 || a == 255 || (a == 169 && b == 254 && c == 169 && d == 254) ||

@@ -173,12 +173,42 @@ Result<int> HostRoot::OpenForCopy(const std::string& host_path, int64_t cap_byte
                                  "', which may hold secrets and is never read");
     }
   }
+  if (refuse) {
+    Status credential = RefuseCredential(fd, st, host_path);
+    if (!credential.ok()) {
+      close(fd);
+      return credential;
+    }
+  }
   // /proc files report size 0 and must be read from the start; only a real
   // file larger than the cap is worth seeking into.
   if (mode == KeepMode::kTail && st.st_size > cap_bytes) {
     lseek(fd, st.st_size - cap_bytes, SEEK_SET);
   }
   return fd;
+}
+
+// A credential at a path the policy allows: a hard link to a well-known
+// credential file (the same device and inode), or a file whose first bytes
+// are a private key or a kubeconfig with a user's secret.
+Status HostRoot::RefuseCredential(int fd, const struct stat& st, const std::string& host_path) const {
+  if (st.st_nlink > 1) {
+    for (std::string_view credential : CredentialFiles()) {
+      auto other = Lstat(std::string(credential));
+      if (other.ok() && other->st.st_dev == st.st_dev && other->st.st_ino == st.st_ino) {
+        return Status::Unsupported("'" + host_path + "' is a hard link to '" + std::string(credential) +
+                                   "', which holds secrets and is never read");
+      }
+    }
+  }
+  char head[16 << 10];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  if (n > 0 && LooksLikeCredentialFile(std::string_view(head, static_cast<size_t>(n)))) {
+    return Status::Unsupported("'" + host_path +
+                               "' holds a private key or a kubeconfig's credentials and is never "
+                               "read");
+  }
+  return Status::Ok();
 }
 
 Status HostRoot::CopyOpened(int fd, const std::string& host_path, CappedFile& sink) {
@@ -259,6 +289,12 @@ bool HostRoot::Exists(const std::string& host_path) const { return Lstat(host_pa
 
 std::optional<std::string> HostRoot::Read(const std::string& host_path, int64_t max_bytes) const {
   if (IsForbiddenHostPath(host_path)) return std::nullopt;
+  struct stat st {};
+  auto fd = OpenRegular(host_path, st);
+  if (!fd.ok()) return std::nullopt;
+  const bool refused = !RefuseCredential(*fd, st, host_path).ok();
+  close(*fd);
+  if (refused) return std::nullopt;
   auto data = ReadSmallFile(host_path, max_bytes);
   if (!data.ok()) return std::nullopt;
   return std::move(data).value();

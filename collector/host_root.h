@@ -75,6 +75,7 @@ class HostRoot : public HostFiles {
   int OpenInRoot(const std::string& host_path, int flags) const;
   // A regular file opened for reading, blocking; BadInput for anything else.
   Result<int> OpenRegular(const std::string& host_path, struct stat& st) const;
+  Status RefuseCredential(int fd, const struct stat& st, const std::string& host_path) const;
   // The host path of an open file, "" when it cannot be told.
   std::string ResolvedHostPath(int fd) const;
   // `host_path` with its links followed inside the root by reading them;

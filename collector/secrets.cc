@@ -3,12 +3,14 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
+
+#include "collector/env_line_stream.h"
+#include "common/byte_pattern.h"
 
 namespace gpuf {
 
@@ -25,8 +27,10 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 const RE2& SecretNamePattern() {
-  static const RE2 re("(?i)(password|passwd|secret|token|credential|apikey|api_key|access_key|"
-                      "private_key|privatekey|auth)");
+  static const RE2 re(
+      "(?i)(password|passwd|secret|token|credential|apikey|api_key|access_key|"
+      "private_key|privatekey|auth)",
+      BytePatternOptions());
   return re;
 }
 
@@ -169,6 +173,31 @@ bool IsForbiddenHostPath(std::string_view path) {
   return false;
 }
 
+std::span<const std::string_view> CredentialFiles() {
+  static constexpr std::string_view kFiles[] = {"/etc/kubernetes/kubelet.conf",
+                                                "/etc/kubernetes/admin.conf",
+                                                "/etc/kubernetes/bootstrap-kubelet.conf",
+                                                "/etc/kubernetes/super-admin.conf",
+                                                "/var/lib/kubelet/kubeconfig",
+                                                "/var/lib/kubelet/pki/kubelet-client-current.pem",
+                                                "/var/lib/kubelet/pki/kubelet.key",
+                                                "/etc/rancher/rke2/rke2.yaml",
+                                                "/etc/rancher/k3s/k3s.yaml",
+                                                "/root/.kube/config"};
+  return kFiles;
+}
+
+bool LooksLikeCredentialFile(std::string_view head) {
+  static const RE2 pem_key(R"(\A\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)", BytePatternOptions());
+  static const RE2 kubeconfig(R"re((?m)^\s*"?kind"?\s*:\s*"?Config"?\s*,?\s*$)re", BytePatternOptions());
+  static const RE2 user_secret(
+      R"re((?m)^\s*"?(?:client-key-data|token|password|id-token|refresh-token|client-secret)"?\s*:)re",
+      BytePatternOptions());
+  const re2::StringPiece text(head.data(), head.size());
+  if (RE2::PartialMatch(text, pem_key)) return true;
+  return RE2::PartialMatch(text, kubeconfig) && RE2::PartialMatch(text, user_secret);
+}
+
 std::span<const std::string_view> EvidenceEnvNames() { return kEvidenceEnvNames; }
 
 bool IsEvidenceEnvName(std::string_view name) {
@@ -196,7 +225,7 @@ namespace {
 // the separator. Group 1 keeps it; a keyed pass's pattern replaces the rest.
 constexpr char kSecretKey[] =
     "((?:^|[^A-Za-z0-9])(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|credential|apikey|api_key|"
-    "api-key|access_key|private_key|identitytoken)[A-Za-z0-9_.-]*|auth|[A-Za-z0-9.-]*_pass|pass)"
+    "api-key|access_key|private_key|identitytoken|key-data|key_data)[A-Za-z0-9_.-]*|auth|[A-Za-z0-9.-]*_pass|pass)"
     "\\\\?[\"']?[ \\t]*[:=][ \\t]*)";
 
 struct ScrubPass {
@@ -223,6 +252,14 @@ constexpr ScrubPass kScrubPasses[] = {
     {"(?i)((?:^|[\\s\"'])--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|"
      "api-?key)[A-Za-z0-9_.-]*[ \\t]+)[^\\s<\"'-][^\\s\"']*",
      "\\1<redacted>"},
+    // The value as the next argument: ["--token", "v"] in JSON and flow YAML (block YAML: EnvValueScrubber).
+    {"(?i)([\"'](?:--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api-?key)[A-Za-z0-9_.-]*)[\"']"
+     "[ \t]*,[ \t]*[\"'])[^\"'<-][^\"']*",
+     "\\1<redacted>"},
+    // Cookie and Set-Cookie headers: session identifiers, whole.
+    {"(?i)(\\b(?:set-)?cookie[ \t]*:[ \t]*)[^\\s<][^\\n]*", "\\1<redacted>"},
+    // Tokens known by their shape: GitHub, Slack, GitLab.
+    {"\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})", "<redacted>"},
     {R"re(\\"(?:[^"\\<]|\\[^"])(?:[^"\\]|\\[^"])*\\")re", R"(\1\\"<redacted>\\")", true},
     {R"re("[^"\\<\n](?:[^"\\\n]|\\.)*")re", R"(\1"<redacted>")", true},
     {R"re('[^'<\n][^'\n]*')re", R"(\1'<redacted>')", true},
@@ -260,41 +297,39 @@ class ScrubPasses {
     for (const auto& pass : kScrubPasses) {
       std::string pattern = pass.keyed ? "(?mi)" + std::string(kSecretKey) + std::string(pass.pattern)
                                        : std::string(pass.pattern);
-      patterns_.push_back(std::make_unique<RE2>(pattern));
+      patterns_.push_back(std::make_unique<RE2>(pattern, BytePatternOptions()));
       added = added && set_.Add(pattern, nullptr) >= 0;
     }
     set_compiled_ = added && set_.Compile();
   }
 
   // Quiet: running out of memory only means every pass runs.
-  static RE2::Options SetOptions() {
-    RE2::Options options;
-    options.set_log_errors(false);
-    return options;
-  }
+  static RE2::Options SetOptions() { return BytePatternOptions(); }
 
   std::vector<std::unique_ptr<RE2>> patterns_;
   RE2::Set set_;
   bool set_compiled_ = false;
 };
 
-// Every line of `text` through one EnvValueScrubber, in place.
+// Every line of `text` through one EnvLineStream, in place.
 int ScrubEnvLines(std::string& text) {
-  if (text.find("value") == std::string::npos && text.find(kLastApplied) == std::string::npos) return 0;
-  EnvValueScrubber scrubber;
+  if (text.find("value") == std::string::npos && text.find(kLastApplied) == std::string::npos &&
+      text.find("- -") == std::string::npos) {
+    return 0;
+  }
+  EnvLineStream stream;
   std::string out;
   out.reserve(text.size());
+  const EnvLineStream::Sink append = [&](std::string& line, const std::string& ending) { out += line + ending; };
   int count = 0;
   size_t start = 0;
   while (start < text.size()) {
     size_t newline = text.find('\n', start);
     size_t end = newline == std::string::npos ? text.size() : newline;
-    std::string line = text.substr(start, end - start);
-    count += scrubber.Line(line);
-    out += line;
-    if (newline != std::string::npos) out += '\n';
+    count += stream.Line(text.substr(start, end - start), newline != std::string::npos ? "\n" : "", append);
     start = end + 1;
   }
+  count += stream.Finish(append);
   if (count > 0) text = std::move(out);
   return count;
 }
@@ -341,20 +376,32 @@ size_t ClosingQuote(std::string_view line, size_t at) {
 int EnvValueScrubber::FlowForms(std::string& line) {
   // {name: X, value: y} (YAML flow) and {"name"|"key": "X", "value": "y"} (JSON on one line).
   static const RE2 flow(R"re(\{\s*"?(?:name|key)"?\s*:\s*"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*,\s*"?value"?\s*:\s*)re"
-                        R"re(("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s][^,}]*))re");
-  static const RE2 last_applied(R"re(("kubectl\.kubernetes\.io/last-applied-configuration"\s*:\s*)"(?:[^"\\<]|\\.)(?:[^"\\]|\\.)*")re");
+                        R"re(("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s][^,}]*))re",
+                        BytePatternOptions());
+  // {"value": "y", "name": "X"}: the same entry, value first.
+  static const RE2 value_first(
+      R"re(\{\s*"?value"?\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s][^,}]*?)\s*,\s*"?(?:name|key)"?\s*:\s*"?)re"
+      R"re(([A-Za-z_][A-Za-z0-9_.\-]*))re",
+      BytePatternOptions());
+  static const RE2 last_applied(
+      R"re(("kubectl\.kubernetes\.io/last-applied-configuration"\s*:\s*)"(?:[^"\\<]|\\.)(?:[^"\\]|\\.)*")re",
+      BytePatternOptions());
   // The JSON form again inside a JSON string (a log line holding a spec): {\"name\":\"X\",\"value\":\"y\"}.
-  static const RE2 escaped(R"re(\{\s*\\"(?:name|key)\\"\s*:\s*\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*,\s*\\"value\\"\s*:\s*)re"
-                           R"re((\\"(?:[^"\\]|\\[^"])*\\"))re");
+  static const RE2 escaped(
+      R"re(\{\s*\\"(?:name|key)\\"\s*:\s*\\"([A-Za-z_][A-Za-z0-9_.\-]*)\\"\s*,\s*\\"value\\"\s*:\s*)re"
+      R"re((\\"(?:[^"\\]|\\[^"])*\\"))re",
+      BytePatternOptions());
   int count = 0;
   if (line.find(kLastApplied) != std::string::npos) count += RE2::GlobalReplace(&line, last_applied, R"(\1"<redacted>")");
   if (line.find('{') == std::string::npos) return count;
-  for (const RE2* form : {&flow, &escaped}) {
+  for (const RE2* form : {&flow, &escaped, &value_first}) {
     size_t from = 0;
     re2::StringPiece name, value;
     while (from < line.size()) {
       re2::StringPiece rest(line.data() + from, line.size() - from);
-      if (!RE2::PartialMatch(rest, *form, &name, &value)) break;
+      const bool matched = form == &value_first ? RE2::PartialMatch(rest, *form, &value, &name)
+                                                : RE2::PartialMatch(rest, *form, &name, &value);
+      if (!matched) break;
       size_t value_at = static_cast<size_t>(value.data() - line.data());
       size_t value_end = value_at + value.size();
       std::string_view text(value.data(), value.size());
@@ -376,10 +423,34 @@ int EnvValueScrubber::FlowForms(std::string& line) {
   return count;
 }
 
+// "- --token" (its column remembered) and, on the next line at that column,
+// "- value" (replaced). -1 when the line is neither, else the count replaced.
+int EnvValueScrubber::NextArgument(std::string& line, int previous_flag_column) {
+  static const RE2 secret_flag(
+      R"re((?i)^(\s*-\s+)["']?--?[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api-?key)[A-Za-z0-9_.-]*)re"
+      R"re(["']?\s*$)re",
+      BytePatternOptions());
+  static const RE2 plain_item(R"re(^(\s*-\s+["']?)([^\s"'<-][^\s"']*))re", BytePatternOptions());
+  re2::StringPiece prefix, value;
+  if (RE2::FullMatch(line, secret_flag, &prefix)) {
+    flag_column_ = static_cast<int>(prefix.size());
+    return 0;
+  }
+  if (previous_flag_column < 0 || !RE2::PartialMatch(line, plain_item, &prefix, &value)) return -1;
+  const size_t column = prefix.size() - (prefix.ends_with("\"") || prefix.ends_with("'") ? 1 : 0);
+  if (static_cast<int>(column) != previous_flag_column) return -1;
+  const size_t at = static_cast<size_t>(value.data() - line.data());
+  line.replace(at, value.size(), "<redacted>");
+  return 1;
+}
+
 int EnvValueScrubber::Line(std::string& line) {
   // name: X / "key": "X", (block YAML, pretty JSON) and the value on the next line.
-  static const RE2 name_line(R"re(^(\s*(?:-\s+)?)"?(?:name|key)"?\s*:\s*"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*,?\s*$)re");
-  static const RE2 value_line(R"re(^(\s*(?:-\s+)?)"?(value|kubectl\.kubernetes\.io/last-applied-configuration)"?\s*:[ \t]*)re");
+  static const RE2 name_line(R"re(^(\s*(?:-\s+)?)"?(?:name|key)"?\s*:\s*"?([A-Za-z_][A-Za-z0-9_.\-]*)"?\s*,?\s*$)re",
+                             BytePatternOptions());
+  static const RE2 value_line(
+      R"re(^(\s*(?:-\s+)?)"?(value|kubectl\.kubernetes\.io/last-applied-configuration)"?\s*:[ \t]*)re",
+      BytePatternOptions());
   const int indent = Indent(line);
   if (dropping_above_ >= 0) {
     if (indent < 0) return 0;  // blank lines stay inside a block value
@@ -391,7 +462,12 @@ int EnvValueScrubber::Line(std::string& line) {
   }
   const int previous_name_column = name_column_;
   const bool previous_is_evidence = name_is_evidence_;
+  const int previous_flag_column = flag_column_;
   name_column_ = -1;
+  flag_column_ = -1;
+  if (line.find("- ") != std::string::npos) {
+    if (int n = NextArgument(line, previous_flag_column); n >= 0) return n;
+  }
   // Most lines hold none of the words the forms need: a few memchr scans.
   auto has = [&](std::string_view word) { return line.find(word) != std::string::npos; };
   if (!has("name") && !has("key") && !has("value") && !has("last-applied")) return 0;

@@ -2,7 +2,9 @@
 //
 // Three layers, cheapest first: paths that are never read at all (kubelet
 // PKI, service-account tokens, kubeconfigs), checked where a path leads
-// after its links are resolved inside the root; structured redaction of the
+// after its links are resolved inside the root, and files that are
+// credentials whatever their path (a hard link to a kubeconfig, a private
+// key or a kubeconfig copied elsewhere); structured redaction of the
 // places that hold resolved secret values (container environment and
 // arguments in runtime specs and pod specs, the
 // kubectl.kubernetes.io/last-applied-configuration annotation); and a text
@@ -45,14 +47,25 @@ std::span<const std::string_view> EvidenceEnvNames();
 // True for host paths the collector must never open.
 bool IsForbiddenHostPath(std::string_view host_path);
 
+// Well-known credential files (kubeconfigs, the kubelet's client key): a
+// hard link to one of them, found at another path, is refused by its device
+// and inode.
+std::span<const std::string_view> CredentialFiles();
+
+// True when the first bytes of a file show it is a credential whatever its
+// path: a PEM private key, or a kubeconfig that holds a user's key, token or
+// password. Log files that merely mention such text start otherwise.
+bool LooksLikeCredentialFile(std::string_view head);
+
 // True when an environment variable's value may be stored as is.
 bool IsEvidenceEnvName(std::string_view name);
 
 // Replaces secret values in free text. Returns how many were replaced.
 int ScrubText(std::string& text);
 
-// Name/value environment entries and the last-applied-configuration
-// annotation, one line at a time (a value follows its name on the next
+// Name/value environment entries, the last-applied-configuration
+// annotation and a secret flag's value as the next item of a block YAML
+// list ("- --token" then "- v"), one line at a time (a value follows its name on the next
 // line in block YAML and pretty JSON): feed every line of one text in
 // order. Values of evidence names stay.
 class EnvValueScrubber {
@@ -61,7 +74,9 @@ class EnvValueScrubber {
 
  private:
   int FlowForms(std::string& line);
+  int NextArgument(std::string& line, int previous_flag_column);
   int name_column_ = -1;       // the column of the previous line's name key, -1 when none
+  int flag_column_ = -1;       // the column of the previous line's "- --token" list item, -1 when none
   bool name_is_evidence_ = false;
   int dropping_above_ = -1;    // a block value is being dropped: lines indented deeper than this
 };

@@ -188,4 +188,59 @@ TEST_CASE("RedactionFor: the spec artifacts of collect and import alike") {
 
 }  // TEST_SUITE
 
+TEST_CASE("ScrubText: every credential a kubeconfig user can hold") {
+  std::string text =
+      "users:\n"
+      "- name: admin\n"
+      "  user:\n"
+      "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n"
+      "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=\n"
+      "    token: kubeconfig-token-1234\n"
+      "    password: hunter2\n"
+      "    auth-provider:\n"
+      "      config:\n"
+      "        id-token: id-token-value-9876\n"
+      "        refresh-token: refresh-value-5432\n"
+      "        client-secret: oidc-secret-1111\n"
+      "    exec:\n"
+      "      env:\n"
+      "      - name: AWS_PROFILE\n"
+      "        value: prod-admin-profile\n"
+      "{\"client-key-data\":\"QUJDREVGRw==\",\"client-certificate\":\"/etc/kubernetes/pki/apiserver.crt\"}\n";
+  ScrubText(text);
+  for (const char* secret :
+       {"LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=", "kubeconfig-token-1234", "hunter2", "id-token-value-9876",
+        "refresh-value-5432", "oidc-secret-1111", "prod-admin-profile", "QUJDREVGRw=="}) {
+    CHECK_MESSAGE(text.find(secret) == std::string::npos, secret);
+  }
+  // A certificate is public and says which identity the kubelet used.
+  CHECK(text.find("client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t") != std::string::npos);
+  CHECK(text.find("/etc/kubernetes/pki/apiserver.crt") != std::string::npos);
+}
+
+TEST_CASE("ScrubText: env written value first, secrets as the next argument, cookies and tokens behind a prefix") {
+  std::string text =
+      "    env:\n"
+      "    - value: value-first-secret\n"
+      "      name: REGISTRY_PASSWORD\n"
+      "    - value: \"single\"\n"
+      "      name: MIG_STRATEGY\n"
+      "{\"value\":\"json-value-first\",\"name\":\"API_TOKEN\"}\n"
+      "    args: [\"--token\", \"next-arg-secret\", \"--verbose\"]\n"
+      "    - --client-secret\n"
+      "    - list-arg-secret\n"
+      "Cookie: session=cookie-secret-1; theme=dark\n"
+      "Set-Cookie: sid=set-cookie-secret; Path=/; HttpOnly\n"
+      "Dec 05 10:00:00 node-a app[12]: pushing with ghp_abcdefghijklmnopqrstuvwxyz0123456789\n"
+      "Dec 05 10:00:00 node-a app[12]: notify xoxb-123456789012-abcdefghijkl\n";
+  ScrubText(text);
+  for (const char* secret :
+       {"value-first-secret", "json-value-first", "next-arg-secret", "list-arg-secret", "cookie-secret-1",
+        "set-cookie-secret", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "xoxb-123456789012-abcdefghijkl"}) {
+    CHECK_MESSAGE(text.find(secret) == std::string::npos, secret);
+  }
+  CHECK(text.find("- value: \"single\"\n      name: MIG_STRATEGY") != std::string::npos);
+  CHECK(text.find("\"--verbose\"") != std::string::npos);
+}
+
 }  // namespace gpuf

@@ -151,6 +151,37 @@ TEST_CASE("secrets: a probe output whose redaction cannot be written is dropped,
 
 TEST_CASE("secrets: redact knows every form of secret the collector does, and more") {
   test::TempDir dir;
+// Every kubeconfig user credential, env entries value first, a secret as the
+// next argument, cookies and tokens known by their shape.
+constexpr char kMoreShapes[] =
+    "users:\n"
+    "- name: admin\n"
+    "  user:\n"
+    "    client-key-data: gpufleakKEYDATA\n"
+    "    token: gpufleakTOKEN\n"
+    "    password: gpufleakPASSWORD\n"
+    "    auth-provider:\n"
+    "      config:\n"
+    "        id-token: gpufleakIDTOKEN\n"
+    "        refresh-token: gpufleakREFRESH\n"
+    "    exec:\n"
+    "      env:\n"
+    "      - value: gpufleakVALUEFIRST\n"
+    "        name: AWS_PROFILE\n"
+    "{\"value\":\"gpufleakJSONVALUEFIRST\",\"name\":\"API_TOKEN\"}\n"
+    "    args: [\"--token\", \"gpufleakNEXTARG\"]\n"
+    "    - --client-secret\n"
+    "    - gpufleakLISTARG\n"
+    "Cookie: session=gpufleakCOOKIE\n"
+    "Set-Cookie: sid=gpufleakSETCOOKIE; Path=/; HttpOnly\n"
+    "Dec 05 10:00:00 node-a app[12]: pushing with ghp_gpufleakGITHUB0123456789abcdefghijkl\n"
+    "Dec 05 10:00:00 node-a app[12]: notify xoxb-123456789012-gpufleakSLACK\n";
+
+const std::vector<std::string> kMoreShapeCanaries = {
+    "gpufleakKEYDATA",    "gpufleakTOKEN",          "gpufleakPASSWORD", "gpufleakIDTOKEN", "gpufleakREFRESH",
+    "gpufleakVALUEFIRST", "gpufleakJSONVALUEFIRST", "gpufleakNEXTARG",  "gpufleakLISTARG", "gpufleakCOOKIE",
+    "gpufleakSETCOOKIE",  "gpufleakGITHUB",         "gpufleakSLACK"};
+
   const std::string plugin_log =
       "redis://:gpufleak1@cache.example:6379/0\n"
       "X-Api-Key: gpufleak2\n"
@@ -160,7 +191,8 @@ TEST_CASE("secrets: redact knows every form of secret the collector does, and mo
       "passphrase: gpufleak6\n"
       "token eyJhbGciOiJub25lIn0.eyJzdWIiOiJncHVmbGVhazcifQ. accepted\n"
       "{\"key\":\"REGISTRY_MIRROR\",\"value\":\"gpufleak8\"}\n"
-      "- name: REGISTRY_MIRROR\n  value: gpufleak9\n";
+      "- name: REGISTRY_MIRROR\n  value: gpufleak9\n" +
+      std::string(kMoreShapes);
   auto members = test::ReadBundleMembers(test::SourcePath("samples/healthy.tar.zst"));
   json manifest = json::parse(members.at(0).second);
   // Planted into the first plugin log, its manifest entry kept consistent.
@@ -187,6 +219,8 @@ TEST_CASE("secrets: redact knows every form of secret the collector does, and mo
                       "eyJzdWIiOiJncHVmbGVhazcifQ", "gpufleak8", "gpufleak9"}) == std::vector<std::string>{});
   CHECK(bytes.find("exec app --password <redacted> --verbose") != std::string::npos);
 }
+  const std::vector<std::string> more_leaks = Leaks(bytes, kMoreShapeCanaries);
+  CHECK_MESSAGE(more_leaks.empty(), more_leaks.front());
 
 TEST_CASE("secrets: import scrubs like collect, and a redacted import keeps no host name in its origin") {
   test::TempDir dir;
@@ -217,5 +251,58 @@ TEST_CASE("secrets: import scrubs like collect, and a redacted import keeps no h
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("secrets: a hard link to a kubeconfig, or a credential copied anywhere, is never read") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string checkpoint = "/var/lib/kubelet/device-plugins/kubelet_internal_checkpoint";
+  SUBCASE("a hard link to kubelet.conf") {
+    fs::remove(host.root() + checkpoint);
+    fs::create_hard_link(host.root() + "/etc/kubernetes/kubelet.conf", host.root() + checkpoint);
+  }
+  SUBCASE("a kubeconfig with a user's key, copied") {
+    host.AddFile(checkpoint,
+                 "apiVersion: v1\nkind: Config\nusers:\n- name: kubelet\n  user:\n"
+                 "    client-key-data: gpuf-canary-kubeconfig\n");
+  }
+  SUBCASE("a private key, copied") {
+    host.AddFile(checkpoint,
+                 "-----BEGIN RSA PRIVATE KEY-----\ngpuf-canary-kubeconfig\n-----END RSA PRIVATE KEY-----\n");
+  }
+  test::TempDir out;
+  auto r = Collect(host, out / "b.tar.zst");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(AllBytes(out / "b.tar.zst").find("gpuf-canary-kubeconfig") == std::string::npos);
+  const json manifest = ManifestOf(out / "b.tar.zst");
+  const json* artifact = Artifact(manifest, "kubelet.checkpoint");
+  REQUIRE(artifact);
+  CHECK((*artifact)["status"] == "skipped");
+  CHECK((*artifact)["skip_reason"] == "denied_by_policy");
+  CHECK((*artifact)["error"].get<std::string>().find("never read") != std::string::npos);
+}
+
+TEST_CASE(
+    "secrets: kubeconfig credentials, value-first env, next-argument secrets and cookies, in collect and import") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  // A static pod manifest is read when it names the device plugin.
+  host.AddFile("/etc/kubernetes/manifests/nvidia-device-plugin.yml",
+               std::string("# nvidia-device-plugin, with what a hurried edit left in it\n") + kMoreShapes);
+  test::TempDir out;
+  auto collected = Collect(host, out / "b.tar.zst");
+  REQUIRE_MESSAGE(collected.exit_code == 0, collected.err);
+  const std::string bytes = AllBytes(out / "b.tar.zst");
+  REQUIRE(bytes.find("client-key-data: <redacted>") != std::string::npos);  // the file was read
+  CHECK(Leaks(bytes, kMoreShapeCanaries) == std::vector<std::string>{});
+
+  const std::string evidence = out / "case";
+  fs::create_directory(evidence);
+  test::WriteFile(evidence + "/kubeconfig-and-logs.txt", kMoreShapes);
+  auto imported = test::RunGpuforensics({"import", evidence, "-o", out / "i.tar.zst"});
+  REQUIRE_MESSAGE(imported.exit_code == 0, imported.err);
+  const std::string imported_bytes = AllBytes(out / "i.tar.zst");
+  REQUIRE(imported_bytes.find("client-key-data: <redacted>") != std::string::npos);
+  CHECK(Leaks(imported_bytes, kMoreShapeCanaries) == std::vector<std::string>{});
+}
 
 }  // namespace gpuf

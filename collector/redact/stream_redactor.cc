@@ -32,24 +32,40 @@ Status StreamRedactor::Write(std::string_view bytes) {
 Status StreamRedactor::Emit(std::string line, bool newline) {
   bool crlf = !line.empty() && line.back() == '\r';
   if (crlf) line.pop_back();
+  const std::string ending = newline ? (crlf ? "\r\n" : "\n") : (crlf ? "\r" : "");
   if (in_private_key_) {
     if (!Contains(line, "-----END ")) return Status::Ok();  // the key's body never leaves
     in_private_key_ = false;
     line = "-----BEGIN PRIVATE KEY-----" + std::string(kRedacted) + "-----END PRIVATE KEY-----";
     ++(*counts_)["secret"];
-  } else if (redactor_->secrets_enabled() && OpensPrivateKey(line)) {
-    in_private_key_ = true;
-    return Status::Ok();
-  } else {
-    if (redactor_->secrets_enabled()) {
-      // Env values span lines (name, then value): one scrubber per stream.
-      if (int n = env_.Line(line); n > 0) (*counts_)["secret"] += n;
-    }
-    redactor_->RedactLine(line, *counts_);
+    return Write(line + ending);
   }
-  if (crlf) line += '\r';
-  if (newline) line += '\n';
-  return Write(line);
+  if (!redactor_->secrets_enabled()) return Redacted(std::move(line), ending);
+  if (OpensPrivateKey(line)) {
+    in_private_key_ = true;
+    return ReleaseEnv();  // what came before the key leaves before its marker
+  }
+  // Env values span lines (name, then value, or value first): one stream of them per file.
+  Status written;
+  int n = env_.Line(std::move(line), ending, [&](std::string& scrubbed, const std::string& end) {
+    if (written.ok()) written = Redacted(std::move(scrubbed), end);
+  });
+  if (n > 0) (*counts_)["secret"] += n;
+  return written;
+}
+
+Status StreamRedactor::ReleaseEnv() {
+  Status written;
+  int n = env_.Finish([&](std::string& scrubbed, const std::string& end) {
+    if (written.ok()) written = Redacted(std::move(scrubbed), end);
+  });
+  if (n > 0) (*counts_)["secret"] += n;
+  return written;
+}
+
+Status StreamRedactor::Redacted(std::string line, const std::string& ending) {
+  redactor_->RedactLine(line, *counts_);
+  return Write(line + ending);
 }
 
 Status StreamRedactor::Feed(std::string_view bytes) {
@@ -83,6 +99,7 @@ Status StreamRedactor::Finish() {
     cut_ = false;
     GPUF_RETURN_IF_ERROR(Emit(std::move(line), false));
   }
+  GPUF_RETURN_IF_ERROR(ReleaseEnv());
   if (std::fflush(out_) != 0) return Status::IoError("writing a redacted stream", std::strerror(errno));
   return Status::Ok();
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "collector/env_line_stream.h"
 #include "collector/redact/text_redactor.h"
 #include "collector/secrets.h"
 #include "common/sha256.h"
@@ -68,6 +69,8 @@ class StreamRedactor {
 
  private:
   Status Emit(std::string line, bool newline);
+  Status Redacted(std::string line, const std::string& ending);
+  Status ReleaseEnv();
   Status Write(std::string_view bytes);
 
   TextRedactor* redactor_;
@@ -76,7 +79,7 @@ class StreamRedactor {
   std::string partial_;
   bool cut_ = false;  // partial_ reached kMaxRedactedLineBytes; the rest of the line is dropped
   bool in_private_key_ = false;
-  EnvValueScrubber env_;
+  EnvLineStream env_;
   int64_t size_ = 0;
   Sha256 hash_;
 };

@@ -170,8 +170,9 @@ constexpr ExtraSecret kExtraSecrets[] = {
 };
 
 // The collector's scrubber (secrets.h) finds nothing in a line holding none of these.
-constexpr std::string_view kScrubCues[] = {"private key", "bearer", "eyj", "pass", "secret", "token",
-                                           "credential", "key", "auth"};
+constexpr std::string_view kScrubCues[] = {"private key", "bearer", "eyj",  "pass",  "secret", "token",
+                                           "credential",  "key",    "auth", "value", "cookie", "ghp_",
+                                           "gho_",        "ghu_",   "ghs_", "ghr_",  "xox",    "glpat-"};
 
 const std::vector<std::unique_ptr<RE2>>& Compiled(bool secrets) {
   static const auto* detectors = [] {

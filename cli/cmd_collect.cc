@@ -157,6 +157,11 @@ int RunCollect(const std::vector<std::string>& args) {
     std::fprintf(stderr, "gpuforensics collect: bundle is INCOMPLETE (%s)\n",
                  outcome->manifest.incomplete_reason.c_str());
   }
+  if (!outcome->not_stored.empty()) {
+    std::fprintf(stderr, "gpuforensics collect: %zu probe outputs could not be written; the bundle lacks them:\n",
+                 outcome->not_stored.size());
+    for (const auto& line : outcome->not_stored) std::fprintf(stderr, "  %s\n", line.c_str());
+  }
   if (geteuid() != 0 && !outcome->refused.empty()) {
     const size_t n = outcome->refused.size();
     std::fprintf(stderr, "gpuforensics collect: WARNING: not run as root; %zu %s refused, %s evidence is not in the "

@@ -33,7 +33,21 @@ Status CappedFile::Open() {
   return Status::Ok();
 }
 
+Status CappedFile::Failed(Status status) {
+  if (write_status_.ok()) write_status_ = status;
+  return status;
+}
+
 Status CappedFile::Write(std::string_view bytes) {
+  if (!write_status_.ok()) {
+    dropped_ += static_cast<int64_t>(bytes.size());
+    return write_status_;
+  }
+  Status stored = Store(bytes);
+  return stored.ok() ? stored : Failed(stored);
+}
+
+Status CappedFile::Store(std::string_view bytes) {
   if (mode_ != KeepMode::kTail) {
     int64_t room = cap_ - stored_;
     if (room <= 0) {
@@ -113,7 +127,7 @@ Status CappedFile::Finish() {
     status = Status::IoError("closing '" + path_ + "'", std::strerror(errno));
   }
   fd_ = -1;
-  return status;
+  return status.ok() ? status : Failed(status);
 }
 
 }  // namespace gpuf

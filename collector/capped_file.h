@@ -32,6 +32,8 @@ class CappedFile : public ByteSink {
   // Creates the file (mode 0600). Fails with IoError.
   Status Open();
   // Never fails for lack of room: bytes over the cap are counted and dropped.
+  // A failed write (a full disk) is kept: later bytes are dropped and
+  // write_status() says why, so that the output is known to be lost.
   Status Write(std::string_view bytes) override;
   // Head and newest-first modes at the cap; a tail never is (the newest replaces).
   bool Full() const override { return mode_ != KeepMode::kTail && stored_ >= cap_; }
@@ -42,10 +44,14 @@ class CappedFile : public ByteSink {
   int64_t stored_bytes() const { return stored_; }
   int64_t dropped_bytes() const { return dropped_; }
   bool truncated() const { return dropped_ > 0; }
+  // The first failed write, compaction or close; Ok while none failed.
+  const Status& write_status() const { return write_status_; }
 
  private:
   Status CompactToTail(int64_t keep, bool cut_at_line);
   Status ReverseWholeLines();
+  Status Store(std::string_view bytes);
+  Status Failed(Status status);
 
   std::string path_;
   int64_t cap_;
@@ -53,6 +59,7 @@ class CappedFile : public ByteSink {
   int fd_ = -1;
   int64_t stored_ = 0;   // bytes in the file now
   int64_t dropped_ = 0;  // bytes seen but not kept
+  Status write_status_;
 };
 
 }  // namespace gpuf

@@ -76,6 +76,18 @@ std::optional<bool> NodeFound(const std::vector<ProbeResult>& results) {
   return std::nullopt;
 }
 
+// The probes whose output was lost on the way into the bundle (a full disk
+// while staging, a failed redaction): "name: why", for stderr.
+std::vector<std::string> NotStored(const std::vector<ProbeResult>& results) {
+  std::vector<std::string> lines;
+  for (const auto& r : results) {
+    if (!r.not_stored) continue;
+    const ManifestArtifact& a = r.artifact;
+    lines.push_back(a.name + (a.instance.empty() ? "" : " " + a.instance) + ": " + a.error);
+  }
+  return lines;
+}
+
 }  // namespace
 
 Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<bool>* interrupt,
@@ -195,11 +207,16 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     manifest.complete = false;
     manifest.incomplete_reason = "deadline";
   }
+  std::vector<std::string> not_stored = NotStored(all);
+  if (!not_stored.empty() && manifest.complete) {
+    manifest.complete = false;
+    manifest.incomplete_reason = "members_not_written";
+  }
   if (options.fixed_time_ns) PinTimes(manifest, *options.fixed_time_ns);
 
   GPUF_RETURN_IF_ERROR(WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL,
                                    replace));
-  return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused)};
+  return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused), std::move(not_stored)};
 }
 
 }  // namespace gpuf

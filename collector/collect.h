@@ -50,6 +50,9 @@ struct CollectOutcome {
   std::string triage;  // short human summary for stderr
   // Probes refused for lack of permission, "probe: detail" (access_report.h).
   std::vector<std::string> refused;
+  // Outputs lost while staging (a full disk, a failed redaction), "probe: why";
+  // the bundle is then incomplete ("members_not_written").
+  std::vector<std::string> not_stored;
 };
 
 // Fails only when no bundle can be written (bad options, an output that

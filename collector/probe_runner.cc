@@ -103,10 +103,14 @@ Status SortJsonLinesInFile(const std::string& path) {
 // stream whose redaction failed is not stored at all: its staged bytes may
 // still hold what redaction was to remove.
 Status AddOutput(ProbeResult& result, std::string_view stream, const CappedFile& file, Redaction redaction) {
+  if (!file.write_status().ok()) {
+    std::remove(file.path().c_str());
+    return Status::IoError("staging it failed", file.write_status().message());
+  }
   auto redacted = RedactStagedFile(file.path(), redaction);
   if (!redacted.ok()) {
     std::remove(file.path().c_str());
-    return redacted.status();
+    return Status::IoError("redaction failed", redacted.status().message());
   }
   result.artifact.redactions += *redacted;
   ManifestOutput out;
@@ -126,11 +130,13 @@ void ForgetOutputs(ProbeResult& result) {
   result.artifact.outputs.clear();
 }
 
-// The artifact keeps no output when one failed to be redacted.
+// The artifact keeps no output when one could not be staged or redacted,
+// and the collection is then incomplete (collect.cc).
 void DropOutputs(ProbeResult& result, const Status& why) {
   ForgetOutputs(result);
   SetStatus(result.artifact, ProbeStatus::kError);
-  result.artifact.error = "redaction failed, output dropped: " + why.message();
+  result.artifact.error = "output dropped: " + why.message();
+  result.not_stored = true;
 }
 
 // journalctl's words for a boot the journal does not hold: the first boot
@@ -351,6 +357,10 @@ void RunFileProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& e
                               : env.host->CopyFile(path, content, task.cap_bytes, task.keep, IsForbiddenHostPath);
   }
   (void)content.Finish();
+  if (!content.write_status().ok()) {
+    std::remove(content.path().c_str());
+    return DropOutputs(result, Status::IoError("staging it failed", content.write_status().message()));
+  }
   if (!status.ok()) {
     std::remove(content.path().c_str());
     if (status.code() == Status::Code::kNotFound) {
@@ -488,6 +498,7 @@ void RunPlanned(const ProbeTask& task, int sequence, const ProbeEnvironment& env
       Status s = WriteTable(result, env, sequence, text, task.cap_bytes);
       SetStatus(a, s.ok() ? ProbeStatus::kOk : ProbeStatus::kError);
       a.error = s.ok() ? "" : s.message();
+      result.not_stored = !s.ok();
       break;
     }
   }

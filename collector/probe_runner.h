@@ -55,6 +55,7 @@ struct StagedOutput {
 struct ProbeResult {
   ManifestArtifact artifact;
   std::vector<StagedOutput> staged;
+  bool not_stored = false;        // an output was lost while staging (a full disk, a failed redaction)
   std::vector<ProbeResult> more;  // a journal read's other slices, in task order
 };
 

@@ -20,7 +20,8 @@ constexpr ExitStatusRow kExitStatuses[] = {
      "device is refused without being read",
      "analyze redact verify timeline diff sql fleet import rules"},
     {kExitIncomplete, "incomplete",
-     "the bundle is incomplete (collect was interrupted or ran past its deadline), members the manifest names are "
+     "the bundle is incomplete (collect was interrupted, ran past its deadline or could not write a probe's "
+     "output), members the manifest names are "
      "missing or do not match it, or a rule could not run (none did, or one failed); what could be read is still "
      "reported",
      "collect watch analyze diff fleet rules"},

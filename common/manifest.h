@@ -126,7 +126,7 @@ struct Manifest {
   int64_t started_monotonic_ns = 0;
   int64_t ended_monotonic_ns = 0;
   bool complete = true;
-  std::string incomplete_reason;  // "interrupted" | "deadline" when !complete
+  std::string incomplete_reason;  // "interrupted" | "deadline" | "members_not_written" when !complete
   std::string tz_env;             // TZ of the collector process, "" when unset
   int utc_offset_seconds = 0;     // collector's local offset at start
   // options used

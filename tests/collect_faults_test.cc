@@ -115,17 +115,52 @@ TEST_SUITE("collect_faults") {
 TEST_CASE("collect fault: a disk that fills while writing fails with 74 and leaves nothing behind") {
   FakeHost host;
   test::BuildFakeNode(host);
-  // 8 MB that zstd cannot shrink, into a 2 MB file system.
-  host.AddStub("nvidia-smi", "head -c 8000000 /dev/urandom");
+  // 1.2 MB that zstd cannot shrink: staged, it fits the 2 MB file system;
+  // the bundle beside it does not.
+  host.AddStub("nvidia-smi", "case \"$*\" in *-q*) head -c 1200000 /dev/urandom ;; esac");
   const std::string dir = host.root() + "/../small";
   fs::create_directory(dir);
   ScopedMount small("tmpfs", dir, "tmpfs", 0, "size=2m");
   REQUIRE_MESSAGE(small.mounted(), "mounting a tmpfs needs root");
   auto r = RunCollect(host, dir + "/node.tar.zst");
-  CHECK(r.exit_code == 74);
+  CHECK_MESSAGE(r.exit_code == 74, r.err);
   CHECK(r.err.find("No space left on device") != std::string::npos);
   CHECK(r.out == "");
   CHECK(EntriesOf(dir).empty());
+}
+
+TEST_CASE("collect fault: a disk that fills while staging leaves an incomplete bundle that names what it lacks") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  // Each nvidia-smi output (8 MB, incompressible) fills the 3 MB file system
+  // the staging directory shares with the output; once they are dropped the
+  // rest of the bundle fits.
+  host.AddStub("nvidia-smi", "head -c 8000000 /dev/urandom");
+  const std::string dir = host.root() + "/../small";
+  fs::create_directory(dir);
+  ScopedMount small("tmpfs", dir, "tmpfs", 0, "size=3m");
+  REQUIRE_MESSAGE(small.mounted(), "mounting a tmpfs needs root");
+  const std::string bundle = dir + "/node.tar.zst";
+  auto r = RunCollect(host, bundle);
+  REQUIRE_MESSAGE(r.exit_code == 3, r.err);
+  CHECK(r.err.find("gpuforensics collect: bundle is INCOMPLETE (members_not_written)") != std::string::npos);
+  CHECK(r.err.find("probe outputs could not be written; the bundle lacks them:") != std::string::npos);
+  json manifest = ManifestOf(bundle);
+  CHECK(manifest["collection"]["complete"] == false);
+  CHECK(manifest["collection"]["incomplete_reason"] == "members_not_written");
+  int dropped = 0;
+  for (const auto& a : manifest["artifacts"]) {
+    const std::string error = a["error"].is_string() ? a["error"].get<std::string>() : "";
+    if (error.rfind("output dropped: staging it failed", 0) != 0) continue;
+    ++dropped;
+    CHECK(a["status"] == "error");
+    CHECK(a["outputs"].empty());
+    CHECK(error.find("No space left on device") != std::string::npos);
+  }
+  CHECK(dropped > 0);
+  CHECK(test::RunGpuforensics({"verify", bundle}).exit_code == 0);
+  // Only the bundle is left: no staging directory.
+  CHECK(EntriesOf(dir) == std::vector<std::string>{"node.tar.zst"});
 }
 
 TEST_CASE("collect fault: an output directory that is not writable fails at once with 74") {

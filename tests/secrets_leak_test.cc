@@ -122,7 +122,7 @@ TEST_CASE("secrets: a checkpoint linked to the kubelet's kubeconfig is never rea
                                   "'/etc/kubernetes/kubelet.conf', which may hold secrets and is never read");
 }
 
-TEST_CASE("secrets: a probe output whose redaction cannot be written is dropped, and the manifest says why") {
+TEST_CASE("secrets: a probe output whose redaction cannot be written is dropped, and the bundle says it lacks it") {
   test::FakeHost host;
   test::BuildFakeNode(host);
   // crictl inspect in compact JSON; redacted, it is printed indented and grows
@@ -139,18 +139,18 @@ TEST_CASE("secrets: a probe output whose redaction cannot be written is dropped,
                              "--timeout 5",
                              test::GpuforensicsBinary(), host.root(), out / "b.tar.zst"},
                             {host.PathEnv(), "KUBECONFIG="});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  // The bundle lacks a member: it says so, and collect exits 3 (incomplete).
+  REQUIRE_MESSAGE(r.exit_code == 3, r.err);
+  CHECK(ManifestOf(out / "b.tar.zst")["collection"]["incomplete_reason"] == "members_not_written");
   json m = ManifestOf(out / "b.tar.zst");
   const json* inspect = Artifact(m, "plugin.inspect");
   REQUIRE(inspect);
   CHECK((*inspect)["status"] == "error");
-  CHECK((*inspect)["error"].get<std::string>().rfind("redaction failed, output dropped: ", 0) == 0);
+  CHECK((*inspect)["error"].get<std::string>().rfind("output dropped: redaction failed: ", 0) == 0);
   CHECK((*inspect)["outputs"].empty());
   CHECK(AllBytes(out / "b.tar.zst").find("gpufleak-") == std::string::npos);
 }
 
-TEST_CASE("secrets: redact knows every form of secret the collector does, and more") {
-  test::TempDir dir;
 // Every kubeconfig user credential, env entries value first, a secret as the
 // next argument, cookies and tokens known by their shape.
 constexpr char kMoreShapes[] =
@@ -182,6 +182,8 @@ const std::vector<std::string> kMoreShapeCanaries = {
     "gpufleakVALUEFIRST", "gpufleakJSONVALUEFIRST", "gpufleakNEXTARG",  "gpufleakLISTARG", "gpufleakCOOKIE",
     "gpufleakSETCOOKIE",  "gpufleakGITHUB",         "gpufleakSLACK"};
 
+TEST_CASE("secrets: redact knows every form of secret the collector does, and more") {
+  test::TempDir dir;
   const std::string plugin_log =
       "redis://:gpufleak1@cache.example:6379/0\n"
       "X-Api-Key: gpufleak2\n"
@@ -217,10 +219,10 @@ const std::vector<std::string> kMoreShapeCanaries = {
   const std::string bytes = AllBytes(dir / "out.tar.zst");
   CHECK(Leaks(bytes, {"gpufleak1", "gpufleak2", "Z3B1ZmxlYWszOnB3", "gpufleak4", "gpufleak5", "gpufleak6",
                       "eyJzdWIiOiJncHVmbGVhazcifQ", "gpufleak8", "gpufleak9"}) == std::vector<std::string>{});
-  CHECK(bytes.find("exec app --password <redacted> --verbose") != std::string::npos);
-}
   const std::vector<std::string> more_leaks = Leaks(bytes, kMoreShapeCanaries);
   CHECK_MESSAGE(more_leaks.empty(), more_leaks.front());
+  CHECK(bytes.find("exec app --password <redacted> --verbose") != std::string::npos);
+}
 
 TEST_CASE("secrets: import scrubs like collect, and a redacted import keeps no host name in its origin") {
   test::TempDir dir;
@@ -249,8 +251,6 @@ TEST_CASE("secrets: import scrubs like collect, and a redacted import keeps no h
   CHECK(source.find("gpu-leak-host") == std::string::npos);
   CHECK(source.find("10.9.8.7") == std::string::npos);
 }
-
-}  // TEST_SUITE
 
 TEST_CASE("secrets: a hard link to a kubeconfig, or a credential copied anywhere, is never read") {
   test::FakeHost host;
@@ -304,5 +304,7 @@ TEST_CASE(
   REQUIRE(imported_bytes.find("client-key-data: <redacted>") != std::string::npos);
   CHECK(Leaks(imported_bytes, kMoreShapeCanaries) == std::vector<std::string>{});
 }
+
+}  // TEST_SUITE
 
 }  // namespace gpuf

@@ -81,7 +81,8 @@ Result<CollectedRedaction> RedactCollected(const RedactOptions& options, Manifes
       r.staged.clear();
       r.artifact.outputs.clear();
       r.artifact.status = ProbeStatus::kError;
-      r.artifact.error = "redaction failed, output dropped: " + failed.message();
+      r.artifact.error = "output dropped: redaction failed: " + failed.message();
+      r.not_stored = true;
     }
     for (auto& stream : streams) out.streams.push_back(std::move(stream));
     redaction.RedactArtifactFields(r.artifact);

@@ -284,7 +284,7 @@ Result<DatabaseOutput> DatabaseOutput::Begin(const std::string& path, DatabaseKi
 
 const std::string& DatabaseOutput::write_path() const { return file_.temp_path(); }
 
-Status DatabaseOutput::Publish() { return file_.Publish(0644); }
+Status DatabaseOutput::Publish() { return file_.Publish(0600); }
 
 namespace {
 

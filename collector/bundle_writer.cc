@@ -105,7 +105,7 @@ Status WriteBundle(const std::string& output_path, const std::string& manifest_j
             [](const auto& x, const auto& y) { return x.member < y.member; });
   GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(output_path, replace));
   GPUF_RETURN_IF_ERROR(WriteArchive(out.fd(), output_path, manifest_json, members, mtime_unix_s));
-  return out.Publish(0644);
+  return out.Publish(0600);
 }
 
 }  // namespace gpuf

@@ -66,7 +66,7 @@ Status WriteState(const std::string& dir, const WatchState& state) {
                         {"captures", state.captures}};
   GPUF_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(dir + "/" + kStateFile, Replace::kRegularFile));
   GPUF_RETURN_IF_ERROR(out.Write(DumpJson(doc, 2, NonUtf8::kByteArray) + "\n"));
-  return out.Publish(0644);
+  return out.Publish(0600);
 }
 
 // One watch at a time per directory: a second one waits, then finds the

@@ -242,6 +242,31 @@ TEST_CASE("output: a symlink planted at a predictable temporary name is never fo
   CHECK(TypeOf(dir / "out.tar.zst") == S_IFREG);
 }
 
+TEST_CASE("output: bundles, redacted bundles, maps, imports and databases are private to their owner") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  test::TempDir dir;
+  const std::string evidence = dir / "evidence";
+  fs::create_directory(evidence);
+  test::WriteFile(evidence + "/dmesg.txt",
+                  "[  12.000000] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.07\n");
+  // Under the usual umask, which leaves new files readable by everyone.
+  const std::string script =
+      "umask 022; b=\"$0\"; d=\"$1\"; "
+      "\"$b\" collect --root \"$2\" -o \"$d/node.tar.zst\" --timeout 2 >/dev/null 2>&1; "
+      "\"$b\" redact \"$d/node.tar.zst\" \"$d/redacted.tar.zst\" --map \"$d/case.map.json\" >/dev/null 2>&1; "
+      "\"$b\" import \"$3\" -o \"$d/imported.tar.zst\" >/dev/null 2>&1; "
+      "\"$b\" analyze \"$d/node.tar.zst\" --db \"$d/analysis.db\" >/dev/null 2>&1; true";
+  auto r = test::RunProcess({"/bin/sh", "-c", script, test::GpuforensicsBinary(), dir.path(), host.root(), evidence},
+                            {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE(r.exit_code == 0);
+  for (const char* name : {"node.tar.zst", "redacted.tar.zst", "case.map.json", "imported.tar.zst", "analysis.db"}) {
+    struct stat st {};
+    REQUIRE_MESSAGE(stat((dir / name).c_str(), &st) == 0, name);
+    CHECK_MESSAGE((st.st_mode & 0777) == 0600, name);
+  }
+}
+
 TEST_CASE("signals: a second SIGINT ends the probes and removes the staging directory") {
   test::FakeHost host;
   test::BuildFakeNode(host);

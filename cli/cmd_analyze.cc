@@ -17,6 +17,7 @@
 #include "cli/progress_reporter.h"
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
+#include "common/file_io.h"
 #include "importer/import_source.h"
 
 namespace gpuf {
@@ -38,6 +39,17 @@ std::string RenderReport(const std::string& format, const Report& report, const 
   if (format == "html") return RenderHtml(report, zone);
   const TextStyle style = StdoutTextStyle();
   return TerminalSafe(RenderText(report, zone, style), style.color ? RendererColours::kKeep : RendererColours::kDrop);
+}
+
+// A --rules folder without a rule file is most often a wrong path: say so,
+// since the built-in pack still runs and the report looks whole.
+void WarnOfEmptyRuleFolders(const std::vector<std::string>& rule_dirs) {
+  for (const auto& dir : rule_dirs) {
+    auto files = ListFolder(dir, ".yaml");
+    if (files.ok() && files->empty()) {
+      std::fprintf(stderr, "gpuforensics analyze: warning: --rules '%s' holds no rule files (*.yaml)\n", dir.c_str());
+    }
+  }
 }
 
 // Progress on stderr only when it is a terminal; erased before the report.
@@ -88,6 +100,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
                                                          : std::vector<std::string>{};
+  WarnOfEmptyRuleFolders(rule_dirs);
   if (v.count("messages")) {
     Status used = UseMessageFolders(v["messages"].as<std::vector<std::string>>());
     if (!used.ok()) return ReportFailure("analyze", used);

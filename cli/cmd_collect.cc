@@ -175,8 +175,13 @@ int RunCollect(const std::vector<std::string>& args) {
   }
   if (to_stdout) {
     Status copied = CopyToStdout(outcome->bundle_path);
+    if (!copied.ok()) {
+      // The evidence stays: a broken pipe (a dropped kubectl exec or ssh) must not cost the bundle.
+      std::fprintf(stderr, "gpuforensics collect: %s; the bundle is kept at %s\n", copied.message().c_str(),
+                   outcome->bundle_path.c_str());
+      return ExitCodeFor(copied);
+    }
     std::filesystem::remove_all(stdout_staging);
-    if (!copied.ok()) return ReportFailure("collect", copied);
     std::fprintf(stderr, "gpuforensics collect: wrote the bundle to stdout\n");
     return kExitOk;
   }

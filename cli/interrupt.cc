@@ -48,6 +48,7 @@ void InstallCleanupOnSignal() {
 const std::atomic<bool>* InstallInterruptHandlers() {
   Install(OnInterrupt, SIGINT);
   Install(OnInterrupt, SIGTERM);
+  Install(OnInterrupt, SIGHUP);  // an ssh session that dropped: the bundle is still written
   signal(SIGPIPE, SIG_IGN);
   return &g_interrupted;
 }

@@ -94,8 +94,17 @@ Result<std::vector<std::string>> ListFolder(const std::string& dir, std::string_
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> files;
+  const fs::path inside = fs::weakly_canonical(dir, ec);
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() == extension) files.push_back(it->path().string());
+    if (it->path().extension() != extension) continue;
+    // A link may stay in the folder (a ConfigMap volume's ..data/), never lead out of it.
+    std::error_code link_ec;
+    if (it->is_symlink(link_ec)) {
+      const fs::path target = fs::weakly_canonical(it->path(), link_ec);
+      const std::string parent = target.parent_path().string();
+      if (link_ec || (parent != inside.string() && parent.rfind(inside.string() + "/", 0) != 0)) continue;
+    }
+    files.push_back(it->path().string());
   }
   if (ec) return Status::NotFound(ec.message());
   std::sort(files.begin(), files.end());

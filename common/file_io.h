@@ -28,8 +28,9 @@ Result<std::string> ReadWholeFile(const std::string& path, int64_t max_bytes = I
 Result<int> OpenRegularFile(const std::string& path);
 
 // The paths of the entries of `dir` whose names end in `extension`
-// (".yaml"), sorted; fails with NotFound, the system's reason its message,
-// when the folder cannot be listed.
+// (".yaml"), sorted, leaving out links that lead out of the folder; fails
+// with NotFound, the system's reason its message, when the folder cannot be
+// listed.
 Result<std::vector<std::string>> ListFolder(const std::string& dir, std::string_view extension);
 
 // "1 MiB", "64 KiB", "300 bytes".

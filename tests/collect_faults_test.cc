@@ -179,21 +179,42 @@ TEST_CASE("collect fault: an output directory that is not writable fails at once
   CHECK(host.LoggedArgv().empty());
 }
 
-TEST_CASE("collect fault: SIGTERM mid-run leaves a valid bundle, marked incomplete") {
+TEST_CASE("collect fault: SIGTERM or SIGHUP mid-run leaves a valid bundle, marked incomplete") {
   FakeHost host;
   test::BuildFakeNode(host);
   host.AddStub("nvidia-smi", "trap '' TERM\nwhile :; do sleep 1; done");
-  const std::string out = host.root() + "/../node.tar.zst";
-  int status = CollectAndSignal(host, out, SIGTERM);
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 3);  // written, but incomplete
-  json m = ManifestOf(out);
-  CHECK(m["collection"]["complete"] == false);
-  CHECK(m["collection"]["incomplete_reason"] == "interrupted");
-  const json* smi = Artifact(m, "host.nvidia_smi_list");
-  REQUIRE(smi);
-  CHECK((*smi)["status"] == "interrupted");
-  CHECK(test::RunGpuforensics({"verify", out}).exit_code == 0);
+  // SIGHUP: the ssh session the collection ran in dropped.
+  for (int signal_number : {SIGTERM, SIGHUP}) {
+    CAPTURE(signal_number);
+    const std::string out = host.root() + "/../node-" + std::to_string(signal_number) + ".tar.zst";
+    int status = CollectAndSignal(host, out, signal_number);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 3);  // written, but incomplete
+    json m = ManifestOf(out);
+    CHECK(m["collection"]["complete"] == false);
+    CHECK(m["collection"]["incomplete_reason"] == "interrupted");
+    const json* smi = Artifact(m, "host.nvidia_smi_list");
+    REQUIRE(smi);
+    CHECK((*smi)["status"] == "interrupted");
+    CHECK(test::RunGpuforensics({"verify", out}).exit_code == 0);
+  }
+}
+
+TEST_CASE("collect fault: collect -o - into a pipe that closed keeps the bundle and says where") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  const std::string tmp = host.root() + "/../tmp";
+  fs::create_directory(tmp);
+  // The reader is gone before the bundle is written: kubectl exec or ssh dropped.
+  auto r = test::RunProcess({"/bin/sh", "-c", "exec 1>&-; exec \"$0\" collect --root \"$1\" -o - --timeout 2 | true",
+                             test::GpuforensicsBinary(), host.root()},
+                            {host.PathEnv(), "KUBECONFIG=", "TMPDIR=" + tmp});
+  const std::string marker = "; the bundle is kept at ";
+  const size_t at = r.err.find(marker);
+  REQUIRE_MESSAGE(at != std::string::npos, r.err);
+  const std::string kept = r.err.substr(at + marker.size(), r.err.find('\n', at) - at - marker.size());
+  CHECK(kept.rfind(tmp, 0) == 0);
+  CHECK(test::RunGpuforensics({"verify", kept}).exit_code == 0);
 }
 
 TEST_CASE("collect fault: a probe that segfaults is recorded with its signal and collection goes on") {

@@ -150,6 +150,34 @@ TEST_CASE("exit status: a failed write to stdout is 74, and a NUL in the node na
   CHECK(r.out.find("Boot timeline") != std::string::npos);
 }
 
+TEST_CASE("exit status: an empty rule folder is a problem for lint and a warning for analyze") {
+  test::TempDir dir;
+  const std::string rules = dir / "site-rules";
+  fs::create_directory(rules);
+  auto lint = test::RunGpuforensics({"rules", "lint", rules});
+  CHECK(lint.exit_code == 1);
+  CHECK(lint.out.find(rules + ": no rule files (*.yaml) in this folder") != std::string::npos);
+  auto analyzed = test::RunGpuforensics({"analyze", kHealthy, "--rules", rules});
+  CHECK(analyzed.exit_code == 0);
+  CHECK(analyzed.err.find("warning: --rules '" + rules + "' holds no rule files (*.yaml)") != std::string::npos);
+}
+
+TEST_CASE("exit status: rules lint never follows a link out of its folder") {
+  test::TempDir dir;
+  const std::string rules = dir / "site-rules";
+  fs::create_directory(rules);
+  test::WriteFile(dir / "secret.yaml", "id: gpufleak-outside\npassword: hunter2\n");
+  fs::create_symlink(dir / "secret.yaml", rules + "/outside.yaml");
+  // A link inside the folder, as a ConfigMap volume lays its files out, is read.
+  fs::create_directory(rules + "/..data");
+  fs::copy_file(test::SourcePath("rules/xid-79-fallen-off-bus.yaml"), rules + "/..data/xid-79-fallen-off-bus.yaml");
+  fs::create_symlink(rules + "/..data/xid-79-fallen-off-bus.yaml", rules + "/xid-79-fallen-off-bus.yaml");
+  auto lint = test::RunGpuforensics({"rules", "lint", rules});
+  CHECK(lint.out.find("gpufleak-outside") == std::string::npos);
+  CHECK(lint.out.find("hunter2") == std::string::npos);
+  CHECK(lint.out.find("1 rules read") != std::string::npos);
+}
+
 TEST_CASE("sql: only reads, through a read-only connection") {
   test::TempDir dir;
   const std::string db = dir / "a.db";

@@ -122,6 +122,8 @@ Result<LintReport> LintRules(const std::string& dir) {
   GPUF_ASSIGN_OR_RETURN(SchemaColumns schema, ReadSchemaColumns(db));
   LintReport report;
   report.rules = set.rules.size();
+  if (set.rules.empty() && set.errors.empty())
+    report.problems.push_back(dir + ": no rule files (*.yaml) in this folder");
   for (const auto& error : set.errors) report.problems.push_back(error.message);
   // The rules' message selections read the catalogue: its refused entries are the pack's problems too.
   for (const auto& error : ActiveMessages().errors) report.problems.push_back(error);

@@ -1,8 +1,8 @@
 #include "analyzer/database.h"
 
-#include <sqlite3.h>
-
 #include <fcntl.h>
+#include <sqlite3.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,16 +11,28 @@
 #include <cstring>
 #include <mutex>
 
+#include "analyzer/schema_sql.h"
+#include "analyzer/sql_vocabulary.h"
 #include "common/file_io.h"
 #include "common/time_format.h"
 #include "common/work_dir.h"
 
-#include "analyzer/schema_sql.h"
-#include "analyzer/sql_vocabulary.h"
-
 namespace gpuf {
 
 namespace {
+
+// A full disk or a failing device is the output's fault (74), not a bug (70).
+Status SqliteError(int rc, std::string_view what, std::string_view message) {
+  switch (rc & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+      return Status::IoError(what, message);
+    default:
+      return Status::Internal(what, message);
+  }
+}
 
 // A connection is used by one thread at a time (the loader hands it from the
 // reading thread to its storing worker and back, never sharing it), so
@@ -115,9 +127,7 @@ Statement& Statement::BindNull(int index) {
 bool Statement::Step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
-  if (rc != SQLITE_DONE && status_.ok()) {
-    status_ = Status::Internal("SQL", sqlite3_errmsg(db_));
-  }
+  if (rc != SQLITE_DONE && status_.ok()) status_ = SqliteError(rc, "SQL", sqlite3_errmsg(db_));
   return false;
 }
 
@@ -298,8 +308,13 @@ int OnlyReads(void*, int action, const char* arg1, const char* arg2, const char*
   switch (action) {
     case SQLITE_SELECT:
     case SQLITE_READ:
-    case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
+      return SQLITE_OK;
+    case SQLITE_FUNCTION:
+      // fts3_tokenizer('simple') returns a heap address; load_extension runs code.
+      for (const char* refused : {"fts3_tokenizer", "load_extension"}) {
+        if (arg2 && strcasecmp(arg2, refused) == 0) return SQLITE_DENY;
+      }
       return SQLITE_OK;
     case SQLITE_PRAGMA:
       // "PRAGMA x" reads; "PRAGMA x = v" or "PRAGMA x(v)" may set, except
@@ -345,10 +360,10 @@ Database::~Database() {
 Status Database::Exec(std::string_view sql) {
   char* error = nullptr;
   std::string text(sql);
-  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+  if (int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error); rc != SQLITE_OK) {
     std::string message = error ? error : "unknown error";
     sqlite3_free(error);
-    return Status::Internal("sqlite exec", message);
+    return SqliteError(rc, "sqlite exec", message);
   }
   return Status::Ok();
 }

@@ -10,9 +10,12 @@ namespace gpuf {
 
 namespace {
 
+// A cell a spreadsheet would run as a formula (= + - @, or a tab or CR
+// before one) starts with a quote mark instead: log lines are data.
 std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+  if (!formula && text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = formula ? "\"'" : "\"";
   for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }

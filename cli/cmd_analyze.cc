@@ -10,7 +10,6 @@
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
 #include "analyzer/rules/message_catalogue.h"
-#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
@@ -18,6 +17,7 @@
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "common/terminal_text.h"
 #include "importer/import_source.h"
 
 namespace gpuf {

@@ -10,6 +10,7 @@
 #include "cli/collect_progress_reporter.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/node_name_option.h"
 #include "cli/options.h"
 #include "collector/collect.h"
 #include "collector/probe_table.h"
@@ -89,6 +90,7 @@ int RunCollect(const std::vector<std::string>& args) {
   if (v.count("output")) o.output = v["output"].as<std::string>();
   o.force = v.count("force") > 0;
   if (v.count("node")) o.node = v["node"].as<std::string>();
+  if (Status names = CheckNodeNames("collect", o.node); !names.ok()) return ReportFailure("collect", names);
   if (v.count("kubeconfig")) o.kubeconfig = v["kubeconfig"].as<std::string>();
   o.plugin_pattern = v["plugin-pattern"].as<std::string>();
   if (v.count("runtime-endpoint")) o.runtime_endpoint = v["runtime-endpoint"].as<std::string>();

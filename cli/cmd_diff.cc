@@ -3,10 +3,10 @@
 
 #include "analyzer/bundle_diff.h"
 #include "analyzer/render_diff.h"
-#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
+#include "common/terminal_text.h"
 
 namespace gpuf {
 

@@ -8,12 +8,12 @@
 #include "analyzer/database.h"
 #include "analyzer/fleet_summary.h"
 #include "analyzer/render_fleet.h"
-#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "common/json_bytes.h"
+#include "common/terminal_text.h"
 
 namespace gpuf {
 

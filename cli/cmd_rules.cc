@@ -9,10 +9,10 @@
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
 #include "analyzer/rules/rule_samples.h"
-#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
+#include "common/terminal_text.h"
 #include "common/time_format.h"
 
 namespace gpuf {

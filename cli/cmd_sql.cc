@@ -6,11 +6,11 @@
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
-#include "analyzer/terminal_text.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
+#include "common/terminal_text.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -90,7 +90,7 @@ int RunSql(const std::vector<std::string>& args) {
     return ReportFailure("sql", Status::InvalidArgument("SQL", "only statements that read are allowed"));
   }
   db->SetDeadline(MonotonicNowNs() + static_cast<int64_t>(timeout_s * 1e9));
-  // Values are data: on a terminal they are shown, never obeyed (analyzer/terminal_text.h).
+  // Values are data: on a terminal they are shown, never obeyed (common/terminal_text.h).
   const bool terminal = isatty(STDOUT_FILENO) != 0;
   const auto write_row = [&](std::string row) { WriteStdout(terminal ? TerminalSafe(row) : row); };
   write_row(Row(*statement, /*header=*/true));
@@ -100,8 +100,11 @@ int RunSql(const std::vector<std::string>& args) {
     if (message.ends_with(kInterruptedMessage)) {
       char limit[64];
       std::snprintf(limit, sizeof limit, "%g s", timeout_s);
-      return ReportFailure("sql", Status::InvalidArgument("the statement ran past --timeout " + std::string(limit),
-                                                          "rows printed so far are complete"));
+      std::fprintf(stderr,
+                   "gpuforensics sql: the statement ran past --timeout %s; the rows printed so far are "
+                   "complete, the result is not\n",
+                   limit);
+      return kExitIncomplete;
     }
     return ReportFailure("sql", Status::InvalidArgument(message));
   }

@@ -4,19 +4,33 @@
 #include "analyzer/analysis.h"
 #include "analyzer/display_zone.h"
 #include "analyzer/render_timeline.h"
-#include "analyzer/terminal_text.h"
 #include "analyzer/timeline_view.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress_reporter.h"
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
+#include "common/terminal_text.h"
 
 namespace gpuf {
 
 namespace {
 
 // Progress on stderr only when it is a terminal; erased before the timeline.
+// A member that does not match the manifest is not evidence: its lines
+// were printed with the rest, and this says which they are. True when any.
+bool WarnOfDamage(const std::vector<IntegrityIssue>& issues) {
+  if (issues.empty()) return false;
+  std::fprintf(stderr,
+               "gpuforensics timeline: warning: %zu members do not match the manifest; their lines above are not "
+               "evidence:\n",
+               issues.size());
+  for (const auto& issue : issues) {
+    std::fprintf(stderr, "  %s: %s\n", TerminalSafe(issue.member).c_str(), issue.problem.c_str());
+  }
+  return true;
+}
+
 Result<LoadResult> PrepareWithProgress(const std::string& bundle, Database& db, Preparation what) {
   ProgressReporter progress(StderrIsTerminal());
   return PrepareBundle(bundle, db, progress.Callback(), what);
@@ -65,7 +79,7 @@ int RunTimeline(const std::vector<std::string>& args) {
     return std::ferror(stdout) ? Status::IoError("writing to stdout") : Status::Ok();
   });
   if (!read.ok() && !std::ferror(stdout)) return ReportFailure("timeline", read);
-  return kExitOk;
+  return WarnOfDamage(loaded->integrity_issues) ? kExitIncomplete : kExitOk;
 }
 
 }  // namespace gpuf

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/node_name_option.h"
 #include "cli/options.h"
 #include "collector/watch.h"
 #include "common/bundle_layout.h"
@@ -65,6 +66,7 @@ int RunWatch(const std::vector<std::string>& args) {
   c.root = v["root"].as<std::string>();
   if (v.count("kubeconfig")) c.kubeconfig = v["kubeconfig"].as<std::string>();
   if (v.count("node")) c.node = v["node"].as<std::string>();
+  if (Status names = CheckNodeNames("watch", c.node); !names.ok()) return ReportFailure("watch", names);
   c.plugin_pattern = v["plugin-pattern"].as<std::string>();
   c.exec_mode = v["exec"].as<std::string>();
   c.probe_timeout_ms = static_cast<int64_t>(v["timeout"].as<double>() * 1000);

@@ -131,6 +131,8 @@ int FinishStdout(std::string_view program, int status) {
     err = errno;
   }
   if (!failed) return status;
+  // A reader that went away (`| head`) is no error to report: the status says it, quietly.
+  if (err == EPIPE) return kExitIoError;
   std::fprintf(stderr, "%.*s: writing to stdout: %s\n", static_cast<int>(program.size()), program.data(),
                err ? std::strerror(err) : "write error");
   return kExitIoError;

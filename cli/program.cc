@@ -1,5 +1,7 @@
 #include "cli/program.h"
 
+#include <signal.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -62,6 +64,8 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   InstallCleanupOnSignal();
+  // Output into a closed pipe is a failed write with a documented status (74), not death by SIGPIPE (141).
+  signal(SIGPIPE, SIG_IGN);
   for (const auto& c : program.commands) {
     if (c.name != command) continue;
     const std::string name = std::string(program.name) + " " + command;

@@ -79,6 +79,7 @@ IdentifiedNode IdentifyNode(const CollectOptions& options, const HostRoot& host,
   in.option_node = options.node;
   if (options.node_object) in.node_object_name = options.node_object->name;
   in.env_node_name = Env("NODE_NAME");
+  if (NodeNameProblem(in.env_node_name)) in.env_node_name.clear();  // not a name (the command warned)
   in.hostname = Hostname(host);
   in.option_kubeconfig = options.kubeconfig;
   in.env_kubeconfig = Env("KUBECONFIG");

@@ -349,4 +349,15 @@ NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in) {
   return id;
 }
 
+std::optional<std::string> NodeNameProblem(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name.size() > 253) return "it is longer than 253 characters";
+  const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  for (char c : name) {
+    if (!alnum(c) && c != '-' && c != '.') return "a Node's name holds only a-z, 0-9, '-' and '.'";
+  }
+  if (!alnum(name.front()) || !alnum(name.back())) return "a Node's name starts and ends with a letter or digit";
+  return std::nullopt;
+}
+
 }  // namespace gpuf

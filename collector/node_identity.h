@@ -72,6 +72,11 @@ struct NodeIdentity {
 
 NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in);
 
+// Why `name` cannot be a Node's name (a DNS subdomain: at most 253
+// characters of a-z, 0-9, '-' and '.', starting and ending with a letter or
+// digit), or nullopt when it can.
+std::optional<std::string> NodeNameProblem(std::string_view name);
+
 // From the leading lines of a YAML or JSON document: its kind
 // ("KubeletConfiguration", "Config"), or, without one, "KubeletConfiguration"
 // when its apiVersion is kubelet.config.k8s.io/..., else "". Looks at

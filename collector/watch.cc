@@ -40,6 +40,11 @@ struct WatchState {
   std::vector<std::string> captures;  // file names this watch wrote in the directory, oldest first
 };
 
+// "gpuforensics-<node>-<time>.tar.zst", the name collect gives a bundle in a directory.
+bool IsCaptureName(const std::string& name) {
+  return name.find('/') == std::string::npos && name.starts_with("gpuforensics-") && name.ends_with(".tar.zst");
+}
+
 WatchState ReadState(const std::string& dir) {
   WatchState state;
   auto text = ReadWholeFile(dir + "/" + kStateFile, 16 << 20);
@@ -51,12 +56,21 @@ WatchState ReadState(const std::string& dir) {
   state.at_unix_ns = IntField(doc, "at_unix_ns", 0);
   if (doc["captures"].is_array()) {
     for (const auto& item : doc["captures"]) {
-      // Names only, in this directory: a state file edited to name "../x" removes nothing.
+      // Only names a capture of this watch can have, in this directory: an
+      // index edited to name "../x", its lock or another file removes nothing.
       std::optional<std::string> name = BytesFromJson(item);
-      if (name && !name->empty() && name->find('/') == std::string::npos) state.captures.push_back(*name);
+      if (name && IsCaptureName(*name)) state.captures.push_back(*name);
     }
   }
   return state;
+}
+
+// The index is replaced only when absent or a regular file (a link or a FIFO planted there is refused).
+Status CheckIndexReplaceable(const std::string& dir) {
+  const std::string path = dir + "/" + kStateFile;
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Status::Ok();
+  return Status::Exists("the watch index '" + path + "' is not a regular file", "it is never replaced");
 }
 
 Status WriteState(const std::string& dir, const WatchState& state) {
@@ -176,6 +190,11 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
 
   WatchOutcome outcome;
   outcome.check = CheckChain(host, plugin_pattern);
+  // A root that shows no PCI bus is not a node seen healthy: it is not a node's root at all.
+  if (!outcome.check.pci_readable) {
+    return Status::BadInput("'" + options.collect.root + "' has no readable /sys/bus/pci/devices",
+                            "not a node's root, or sysfs is not mounted there; nothing can be judged");
+  }
   MaybeCheckAllocatable(options, host, outcome.check);
   if (outcome.check.healthy()) {
     outcome.action = "healthy";
@@ -183,6 +202,8 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
   }
   // From here to the state written, one watch at a time.
   GPUF_ASSIGN_OR_RETURN(DirectoryLock lock, DirectoryLock::Acquire(options.out_dir));
+  // Checked before collecting: a bundle its index could not record would escape retention.
+  GPUF_RETURN_IF_ERROR(CheckIndexReplaceable(options.out_dir));
   WatchState last = ReadState(options.out_dir);
   const std::string incident = outcome.check.IncidentKey();
   const int64_t now = WallClockNowNs();
@@ -193,7 +214,9 @@ Result<WatchOutcome> Watch(const WatchOptions& options, const std::atomic<bool>*
     outcome.bundle = last.bundle;
     return outcome;
   }
-  if (last.at_unix_ns > 0 && now - last.at_unix_ns < options.min_interval_s * 1'000'000'000LL) {
+  // A clock stepped back since the last capture tells no interval: capture rather than miss an incident.
+  const int64_t since_last = now - last.at_unix_ns;
+  if (last.at_unix_ns > 0 && since_last >= 0 && since_last < options.min_interval_s * 1'000'000'000LL) {
     outcome.action = "rate_limited";
     outcome.bundle = last.bundle;
     return outcome;

@@ -148,6 +148,7 @@ ChainCheck CheckChain(const HostRoot& host, const re2::RE2& plugin_pattern) {
   if (auto id = host.ReadSmallFile("/proc/sys/kernel/random/boot_id", 128); id.ok()) {
     check.boot_id = TrimRight(*id, " \r\n");
   }
+  check.pci_readable = host.ListDir("/sys/bus/pci/devices").ok();
   check.pci_gpus = CountPciGpus(host);
   if (auto gpus = host.ListDir("/proc/driver/nvidia/gpus"); gpus.ok()) {
     check.driver_gpus = static_cast<int>(gpus->size());

@@ -24,6 +24,7 @@ namespace gpuf {
 
 struct ChainCheck {
   std::string boot_id;
+  bool pci_readable = false;                    // the root's /sys/bus/pci/devices could be listed
   int pci_gpus = 0;                             // NVIDIA display/3D functions in sysfs
   int driver_gpus = 0;                          // entries in /proc/driver/nvidia/gpus
   std::optional<int64_t> kubelet_sock_mtime_ns;

@@ -9,28 +9,27 @@ namespace {
 // missing member).
 constexpr ExitStatusRow kExitStatuses[] = {
     {kExitOk, "ok",
-     "done: the chain is not broken and no finding is at medium severity or above; everything was written",
-     "*"},
+     "done: the chain is not broken and no finding is at medium severity or above; everything was written", "*"},
     {kExitFindings, "findings",
      "the GPU chain is BROKEN or a finding is at medium severity or above (analyze, one bundle or many; rules run; "
      "watch); verify: a member does not match the manifest; rules list, lint, test: a rule has a problem",
      "analyze rules watch verify"},
     {kExitBadInput, "bad_input",
-     "the input is not a readable bundle, capture, database or rule folder (one line on stderr says why); a FIFO or "
-     "device is refused without being read",
-     "analyze redact verify timeline diff sql fleet import rules"},
+     "the input is not a readable bundle, capture, database or rule folder, or --root is not a node's root (one "
+     "line on stderr says why); a FIFO or device is refused without being read",
+     "collect watch analyze redact verify timeline diff sql fleet import rules"},
     {kExitIncomplete, "incomplete",
      "the bundle is incomplete (collect was interrupted, ran past its deadline or could not write a probe's "
      "output), members the manifest names are "
-     "missing or do not match it, or a rule could not run (none did, or one failed); what could be read is still "
-     "reported",
-     "collect watch analyze diff fleet rules"},
+     "missing or do not match it, a rule could not run (none did, or one failed), or a sql statement ran past "
+     "--timeout; what could be read is still reported",
+     "collect watch analyze timeline diff sql fleet rules"},
     {kExitUsage, "usage", "bad command line", "*"},
     {kExitInternal, "internal", "internal error (a bug, or a library failing in an unexpected way)", "*"},
     {kExitCantCreate, "cant_create",
      "the output path exists (--force replaces a regular file, never anything else), is not a regular file, or "
      "--db names a file that is not a database of the kind this command writes",
-     "collect analyze redact import rules"},
+     "collect watch analyze redact import rules"},
     {kExitIoError, "io_error", "the output could not be written (disk full, no permission, stdout closed or full)",
      "*"},
 };

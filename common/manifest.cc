@@ -134,6 +134,11 @@ json ArtifactWithSource(const ManifestArtifact& a, bool redacted) {
   return j;
 }
 
+// 2^64-1 parses as an unsigned integer that int64_t would wrap to -1 (1970).
+bool FitsInt64(const json& value) {
+  return !value.is_number_unsigned() || value.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX);
+}
+
 // Reading helpers: every accessor checks the type so that a hostile manifest
 // produces a BadInput naming the field, never an exception or a crash.
 class Reader {
@@ -158,8 +163,8 @@ class Reader {
       if (required) Fail(key, "missing");
       return 0;
     }
-    if (!it->is_number_integer()) {
-      Fail(key, "not an integer");
+    if (!it->is_number_integer() || !FitsInt64(*it)) {
+      Fail(key, "not an integer of 64 bits");
       return 0;
     }
     return it->get<int64_t>();
@@ -168,8 +173,8 @@ class Reader {
   std::optional<int> OptionalInt(const char* key) {
     auto it = object_.find(key);
     if (it == object_.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number_integer()) {
-      Fail(key, "not an integer");
+    if (!it->is_number_integer() || !FitsInt64(*it)) {
+      Fail(key, "not an integer of 64 bits");
       return std::nullopt;
     }
     return static_cast<int>(it->get<int64_t>());

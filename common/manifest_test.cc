@@ -157,7 +157,14 @@ TEST_CASE("Manifest: bad input names the problem") {
     std::string text = SerializeManifest(SampleManifest());
     text.replace(text.find("\"phase\": 4"), 10, "\"phase\": \"4\"");
     auto r = ParseManifest(text);
-    CHECK(r.status().message() == "manifest field 'artifacts[0].phase' not an integer");
+    CHECK(r.status().message() == "manifest field 'artifacts[0].phase' not an integer of 64 bits");
+  }
+  SUBCASE("a time past what 64 signed bits hold, which would wrap to 1970") {
+    std::string text = SerializeManifest(SampleManifest());
+    const size_t at = text.find("\"started_at_unix_ns\": ") + 22;
+    text.replace(at, text.find(',', at) - at, "18446744073709551615");
+    auto r = ParseManifest(text);
+    CHECK(r.status().message() == "manifest field 'artifacts[0].started_at_unix_ns' not an integer of 64 bits");
   }
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/sha256.h"
+#include "tests/fake_node.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -145,9 +146,64 @@ TEST_CASE("exit status: a failed write to stdout is 74, and a NUL in the node na
   });
   auto r = test::RunGpuforensics({"analyze", nul});
   CHECK(r.exit_code == 0);
-  // Shown, not sent: a NUL is a control byte like any other (analyzer/terminal_text.h).
+  // Shown, not sent: a NUL is a control byte like any other (common/terminal_text.h).
   CHECK(r.out.find("gpu-node\\x00evil") != std::string::npos);
   CHECK(r.out.find("Boot timeline") != std::string::npos);
+}
+
+TEST_CASE("exit status: timeline of a bundle whose member was altered warns and is not 0") {
+  test::TempDir dir;
+  auto members = test::ReadBundleMembers(kSeed);
+  std::string altered;
+  for (auto& [name, data] : members) {
+    if (name.find("journal.kernel") == std::string::npos) continue;
+    data += "Dec 05 10:00:00 gpu-node-7 kernel: a line added after the capture\n";  // the manifest keeps the old hash
+    altered = name;
+  }
+  REQUIRE(!altered.empty());
+  test::WriteTarZst(dir / "altered.tar.zst", members);
+  auto r = test::RunGpuforensics({"timeline", dir / "altered.tar.zst"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("members do not match the manifest; their lines above are not evidence") != std::string::npos);
+  CHECK(r.err.find("  " + altered + ": ") != std::string::npos);
+  CHECK(test::RunGpuforensics({"timeline", kSeed}).exit_code == 0);
+}
+
+TEST_CASE("exit status: a --db on a full disk is 74, output into a closed pipe is 74 and quiet") {
+  test::TempDir dir;
+  // A file size limit: a full disk, in small.
+  auto full = test::RunProcess({"/bin/sh", "-c",
+                                "trap '' XFSZ; exec /usr/bin/prlimit --fsize=65536 \"$0\" analyze "
+                                "\"$1\" --db \"$2\"",
+                                test::GpuforensicsBinary(), kSeed, dir / "analysis.db"});
+  CHECK_MESSAGE(full.exit_code == 74, full.err);
+  CHECK(!fs::exists(dir / "analysis.db"));
+  // `| true`: the reader goes away at once; no death by SIGPIPE (141), no complaint.
+  auto closed = test::RunProcess({"/bin/bash", "-c", "\"$0\" analyze \"$1\" | true; echo \"${PIPESTATUS[0]}\" >&2",
+                                  test::GpuforensicsBinary(), kSeed});
+  CHECK(closed.err == "74\n");  // stderr holds only the status echoed
+}
+
+TEST_CASE("exit status: --node must be a Node's name; a bad or overridden $NODE_NAME is said") {
+  test::FakeHost host;
+  test::BuildFakeNode(host);
+  test::TempDir dir;
+  for (const char* bad : {" ", "a/b", "node\nname", "Gpu-Node"}) {
+    CAPTURE(bad);
+    auto r = test::RunGpuforensics({"collect", "--root", host.root(), "-o", dir / "b.tar.zst", "--node", bad},
+                                   {host.PathEnv(), "KUBECONFIG="});
+    CHECK(r.exit_code == 64);
+    CHECK(r.err.find("is not a Node's name") != std::string::npos);
+    CHECK(!fs::exists(dir / "b.tar.zst"));
+  }
+  auto ignored = test::RunGpuforensics({"collect", "--root", host.root(), "-o", dir / "env.tar.zst", "--timeout", "2"},
+                                       {host.PathEnv(), "KUBECONFIG=", "NODE_NAME=a/b"});
+  CHECK(ignored.err.find("warning: ignoring $NODE_NAME 'a/b'") != std::string::npos);
+  CHECK(json::parse(test::ReadBundleMembers(dir / "env.tar.zst").at(0).second)["host"]["node_name"] != "a/b");
+  auto overridden = test::RunGpuforensics(
+      {"collect", "--root", host.root(), "-o", dir / "opt.tar.zst", "--timeout", "2", "--node", "gpu-node-7"},
+      {host.PathEnv(), "KUBECONFIG=", "NODE_NAME=gpu-node-8"});
+  CHECK(overridden.err.find("warning: --node 'gpu-node-7' overrides $NODE_NAME 'gpu-node-8'") != std::string::npos);
 }
 
 TEST_CASE("exit status: an empty rule folder is a problem for lint and a warning for analyze") {
@@ -176,6 +232,16 @@ TEST_CASE("exit status: rules lint never follows a link out of its folder") {
   CHECK(lint.out.find("gpufleak-outside") == std::string::npos);
   CHECK(lint.out.find("hunter2") == std::string::npos);
   CHECK(lint.out.find("1 rules read") != std::string::npos);
+}
+
+TEST_CASE("sql: functions that leak an address or load code are refused") {
+  for (const char* query : {"SELECT fts3_tokenizer('simple')", "SELECT load_extension('/tmp/x.so')"}) {
+    CAPTURE(query);
+    auto r = test::RunGpuforensics({"sql", kHealthy, query});
+    CHECK(r.exit_code == 64);
+    CHECK(r.out == "");
+    CHECK(r.err.find("not authorized") != std::string::npos);
+  }
 }
 
 TEST_CASE("sql: only reads, through a read-only connection") {

@@ -1,6 +1,6 @@
-// Bytes that are not UTF-8, as a real node has them: a Latin-1 hostname, a
-// node name from the environment, a file name and log lines of a pasted
-// capture. Every command keeps them (JSON gets them as an array of byte
+// Bytes that are not UTF-8, as a real node has them: a Latin-1 hostname
+// (and $NODE_NAME, which is then no Node's name), a file name and log lines
+// of a pasted capture. Every command keeps them (JSON gets them as an array of byte
 // values or as \xNN text, common/json_bytes.h), recognises the lines they sit
 // in, and none aborts.
 #include <doctest/doctest.h>
@@ -40,7 +40,7 @@ bool HasFinding(const std::string& report_json, const std::string& rule) {
 }  // namespace
 
 TEST_SUITE("node_bytes") {
-  TEST_CASE("node bytes: a Latin-1 hostname and node name are kept in the bundle, byte for byte") {
+  TEST_CASE("node bytes: a Latin-1 hostname is kept byte for byte; a $NODE_NAME that is no name is said and ignored") {
     FakeHost host;
     test::BuildFakeNode(host);
     host.AddFile("/etc/hostname", std::string(kLatin1Node) + "\n");
@@ -51,22 +51,23 @@ TEST_SUITE("node_bytes") {
         {"collect", "--root", host.root(), "-o", out, "--timeout", "2"},
         {host.PathEnv(), "KUBECONFIG=", std::string("NODE_NAME=") + kLatin1Node, "TMPDIR=" + staging});
     REQUIRE_MESSAGE((r.exit_code == 0 || r.exit_code == 3), r.err);
+    CHECK(r.err.find("warning: ignoring $NODE_NAME 'gpu-n\\xB5de-7'") != std::string::npos);
     const std::string manifest_text = test::ReadBundleMembers(out).at(0).second;
     CHECK(IsUtf8(manifest_text));
     auto manifest = ParseManifest(manifest_text);
     REQUIRE_MESSAGE(manifest.ok(), manifest.status().message());
-    CHECK(manifest->node_name == kLatin1Node);
     CHECK(manifest->hostname == kLatin1Node);
+    CHECK(manifest->node_name == "gpu-node-7");  // from the kubelet's mirror pods
     CHECK(fs::is_empty(staging));
     CHECK(test::RunGpuforensics({"verify", out}).exit_code == 0);
 
-    // The report names the node with the byte marked, in text and in JSON.
+    // The report shows the hostname with the byte marked, in text; JSON stays JSON.
     auto text = test::RunGpuforensics({"analyze", out});
     CHECK(text.exit_code != 134);
-    CHECK(text.out.find("gpu-n\\xB5de-7") != std::string::npos);
+    CHECK(text.out.find("hostname gpu-n\\xB5de-7") != std::string::npos);
     auto report = test::RunGpuforensics({"analyze", "--format", "json", out});
     REQUIRE_MESSAGE(json::accept(report.out), report.err);
-    CHECK(json::parse(report.out)["bundle"]["node"] == "gpu-n\\xB5de-7");
+    CHECK(json::parse(report.out)["bundle"]["node"] == "gpu-node-7");
   }
 
   TEST_CASE("node bytes: a pasted kernel log with a Latin-1 byte and file name is read and recognised") {

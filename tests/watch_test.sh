@@ -76,6 +76,40 @@ check "retention: bundles collected by hand are still left alone" 4 \
   "$(find "$work/out-retention" -name 'gpuforensics-old-*' -o -name 'gpuforensics-by-hand-*' | wc -l | tr -d ' ')"
 check "retention: other files are left alone" "yes" "$([ -e "$work/out-retention/notes.txt" ] && echo yes || echo no)"
 
+# An index edited to list other files: retention removes only names a
+# capture of this watch can have, never its lock, its index or a stranger.
+mkdir -p "$work/out-tampered"
+touch "$work/out-tampered/notes.txt"
+printf '{"captures": ["notes.txt", ".gpuforensics-watch.lock", ".gpuforensics-watch.json", "..", ""]}\n' \
+  >"$work/out-tampered/.gpuforensics-watch.json"
+watch seed-incident "$work/out-tampered" --keep 1 --min-interval 0 >"$work/tampered.txt"
+check "tampered index: one capture" 1 "$(bundles "$work/out-tampered")"
+check "tampered index: a listed stranger is left alone" yes \
+  "$([ -e "$work/out-tampered/notes.txt" ] && echo yes || echo no)"
+check "tampered index: nothing removed" 0 "$(grep -c '(retention)' "$work/tampered.txt")"
+
+# A clock stepped back after a capture: a new incident is captured, not
+# held back until the clock catches up.
+mkdir -p "$work/out-clock"
+printf '{"incident": "an earlier one", "bundle": "", "at_unix_ns": %s000000000, "captures": []}\n' \
+  "$(( $(date +%s) + 86400 ))" >"$work/out-clock/.gpuforensics-watch.json"
+watch seed-incident "$work/out-clock" >"$work/clock.txt"
+check "clock stepped back: the new incident is captured" 1 "$(bundles "$work/out-clock")"
+
+# An index that is a link or a FIFO is refused before anything is collected.
+mkdir -p "$work/out-fifo"
+mkfifo "$work/out-fifo/.gpuforensics-watch.json"
+watch seed-incident "$work/out-fifo" >/dev/null
+check "index a FIFO: the cannot-create status" 73 $?
+check "index a FIFO: nothing collected" 0 "$(bundles "$work/out-fifo")"
+
+# A root that is no node's (an empty directory, a wrong path) is not "healthy".
+mkdir -p "$work/empty-root"
+"$gpuforensics" watch --root "$work/empty-root" --out-dir "$work/out-empty" >"$work/empty.txt" 2>&1
+check "empty root: the bad-input status" 2 $?
+check "empty root: not called healthy" 0 "$(grep -c healthy "$work/empty.txt")"
+check "empty root: says why" 1 "$(grep -c 'has no readable /sys/bus/pci/devices' "$work/empty.txt")"
+
 # Three watches started together: one lock, one capture.
 for run in 1 2 3; do watch seed-incident "$work/out-together" >"$work/together-$run.txt" & done
 wait

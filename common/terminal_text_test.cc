@@ -1,4 +1,4 @@
-#include "analyzer/terminal_text.h"
+#include "common/terminal_text.h"
 
 #include <doctest/doctest.h>
 

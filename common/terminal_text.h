@@ -5,8 +5,8 @@
 // through here last: such characters become visible escapes (\x1B, \xB5,
 // <U+202E>); newlines and tabs stay. The only escape sequences kept are the
 // renderer's own colours, and only when colour is on.
-#ifndef GPUF_ANALYZER_TERMINAL_TEXT_H_
-#define GPUF_ANALYZER_TERMINAL_TEXT_H_
+#ifndef GPUF_COMMON_TERMINAL_TEXT_H_
+#define GPUF_COMMON_TERMINAL_TEXT_H_
 
 #include <string>
 #include <string_view>
@@ -19,4 +19,4 @@ std::string TerminalSafe(std::string_view text, RendererColours colours = Render
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_TERMINAL_TEXT_H_
+#endif  // GPUF_COMMON_TERMINAL_TEXT_H_

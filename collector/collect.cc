@@ -135,6 +135,11 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
     plan.kubelet_log_file = std::string(platform.distribution->kubelet_log);
   }
   const IdentifiedNode node = IdentifyNode(options, host, exec, platform, staging);
+  if (const ManifestNameStep& own = node.identity.kubelet_name;
+      !own.value.empty() && options.node_object && own.value != options.node_object->name) {
+    return Status::InvalidArgument("--node-object is Node '" + options.node_object->name + "', but this node's " +
+                                   "kubelet calls itself '" + own.value + "' (" + own.source + ", " + own.from + ")");
+  }
   plan.node = node.identity.node_name;
   plan.kubeconfig = node.kubectl_kubeconfig;
   plan.kubeconfig_in_cluster = node.in_cluster;

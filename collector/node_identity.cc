@@ -39,11 +39,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // A Node name the kubelet would accept, lower-cased as the kubelet does.
 std::string NodeNameOrEmpty(std::string_view value) {
   std::string name = Lower(std::string(Trim(value, " \t\r\n\"'")));
-  if (name.empty() || name.size() > 253) return "";
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') return "";
-  }
-  return name;
+  return NodeNameProblem(name) ? "" : name;
 }
 
 // The Node name a command line sets, "" when none.
@@ -304,6 +300,30 @@ std::string NodeNameFromKubeletLog(std::string_view text) {
   return name;
 }
 
+ManifestNameStep KubeletFlagStep(const std::vector<ArgvSource>& argvs) {
+  ManifestNameStep step{"kubelet_flag", "", ""};
+  const bool running = !argvs.empty() && argvs.front().kind == ArgvSource::kRunning;
+  for (const auto& source : argvs) {
+    if (!InEffect(source, running)) continue;
+    step.value = NameFromArgv(source.argv);
+    if (step.value.empty()) continue;
+    step.from = source.from;
+    break;
+  }
+  return step;
+}
+
+ManifestNameStep KubeletConfigStep(const NodeIdentityInputs& in, const std::vector<ArgvSource>& argvs) {
+  ManifestNameStep step{"kubelet_config", "", ""};
+  for (const auto& file : ConfigFiles(*in.host, argvs, in.platform.distribution)) {
+    auto text = in.host->Read(file, kMaxConfigBytes);
+    if (!text || (step.value = HostnameOverrideInConfig(*text)).empty()) continue;
+    step.from = file;
+    break;
+  }
+  return step;
+}
+
 NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in) {
   NodeIdentity id;
   id.hostname = in.hostname;
@@ -318,28 +338,16 @@ NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in) {
   bool named = decide({"option", in.option_node.empty() ? "" : "--node", in.option_node}) ||
                decide({"node_object", in.node_object_name.empty() ? "" : "--node-object", in.node_object_name}) ||
                decide({"env", in.env_node_name.empty() ? "" : "$NODE_NAME", in.env_node_name});
-  if (!named) {
-    ManifestNameStep step{"kubelet_flag", "", ""};
-    const bool running = !argvs.empty() && argvs.front().kind == ArgvSource::kRunning;
-    for (const auto& source : argvs) {
-      if (!InEffect(source, running)) continue;
-      step.value = NameFromArgv(source.argv);
+  // A Node given whole must be this node's: the kubelet's own name, where the node shows one, must agree.
+  if (named && id.node_name_source == "node_object") {
+    for (const auto& step :
+         {KubeletFlagStep(argvs), KubeletConfigStep(in, argvs), MirrorPodStep(*in.host, in.platform.distribution)}) {
       if (step.value.empty()) continue;
-      step.from = source.from;
+      id.kubelet_name = step;
       break;
     }
-    named = decide(step);
   }
-  if (!named) {
-    ManifestNameStep step{"kubelet_config", "", ""};
-    for (const auto& file : ConfigFiles(*in.host, argvs, in.platform.distribution)) {
-      auto text = in.host->Read(file, kMaxConfigBytes);
-      if (!text || (step.value = HostnameOverrideInConfig(*text)).empty()) continue;
-      step.from = file;
-      break;
-    }
-    named = decide(step);
-  }
+  named = named || decide(KubeletFlagStep(argvs)) || decide(KubeletConfigStep(in, argvs));
   named = named || decide(MirrorPodStep(*in.host, in.platform.distribution)) || decide(JournalStep(in));
   if (!named) {
     std::string name = NodeNameOrEmpty(in.hostname);

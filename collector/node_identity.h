@@ -68,6 +68,9 @@ struct NodeIdentity {
   std::string hostname;
   std::string kubeconfig;        // host path to pass to kubectl, "" when none or in-cluster
   std::string kubeconfig_source; // "option", "env", "kubelet_flag", "platform", "in_cluster", "" when none
+  // With --node-object: the name this node's kubelet uses (its flags, config
+  // or mirror pods), value "" when the node shows none.
+  ManifestNameStep kubelet_name;
 };
 
 NodeIdentity ResolveNodeIdentity(const NodeIdentityInputs& in);

@@ -7,7 +7,7 @@ set(GPUF_FUZZ_TARGETS
   cgroup_facts cri_log crictl_json journal_json kernel_ring klog kube_node kube_text kubelet_log listing
   nvidia_smi_error nvidia_smi_list nvidia_smi_xml nvidia_smi_query_text bpf_device_program plugin_log proc_nvidia
   runtime_config version_strings
-  text_redactor imported_text saved_input journal_export)
+  text_redactor imported_text saved_input journal_export node_bytes)
 # Targets whose code lives outside the analyzer library.
 set(GPUF_FUZZ_EXTRA_LIBS_text_redactor gpuf_collector)
 set(GPUF_FUZZ_EXTRA_LIBS_journal_export gpuf_collector)

@@ -776,9 +776,13 @@ TEST_CASE("collect: $NODE_NAME names the Node, as the watch DaemonSet and the Jo
   CHECK(m["host"]["node_found"] == true);
 }
 
-// What `kubectl get node NAME -o json` prints, as kubectl-gpuforensics pipes it in.
+// What `kubectl get node NAME -o json` prints, as kubectl-gpuforensics pipes it
+// in: another node's Node, and this fake node's.
 constexpr char kGivenNode[] =
     "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Node\",\n    \"metadata\": {\"name\": \"gke-gpu-pool-k8x2\"},\n"
+    "    \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"4\"}, \"allocatable\": {\"nvidia.com/gpu\": \"4\"}}\n}\n";
+constexpr char kThisNode[] =
+    "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Node\",\n    \"metadata\": {\"name\": \"gpu-node-7\"},\n"
     "    \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"4\"}, \"allocatable\": {\"nvidia.com/gpu\": \"4\"}}\n}\n";
 
 TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the Node") {
@@ -786,14 +790,14 @@ TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the N
   test::BuildFakeNode(host);
   host.AddStub("kubectl", KubectlKnowing("gpu-node-7"));
   const std::string given = host.root() + "/../node.json";
-  test::WriteFile(given, kGivenNode);
+  test::WriteFile(given, kThisNode);
   Collected c = Collect(host, host.root() + "/../given.tar.zst", {"--node-object", given});
   const json& h = c.manifest["host"];
-  CHECK(h["node_name"] == "gke-gpu-pool-k8x2");
+  CHECK(h["node_name"] == "gpu-node-7");
   CHECK(h["node_name_source"] == "node_object");
   CHECK(h["node_name_steps"] == json::parse(R"([
       {"source": "option", "from": null, "value": null},
-      {"source": "node_object", "from": "--node-object", "value": "gke-gpu-pool-k8x2"}])"));
+      {"source": "node_object", "from": "--node-object", "value": "gpu-node-7"}])"));
   CHECK(h["node_found"] == true);
   const json* node = Artifact(c.manifest, "k8s.node");
   REQUIRE(node);
@@ -804,12 +808,12 @@ TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the N
   const std::string member = (*node)["outputs"][0]["member"];
   auto stored = std::find_if(c.members.begin(), c.members.end(), [&](const auto& m) { return m.first == member; });
   REQUIRE(stored != c.members.end());
-  CHECK(stored->second == kGivenNode);
+  CHECK(stored->second == kThisNode);
   // The host's kubectl still lists the Node's pods, and is never asked for the Node.
   bool asked_for_node = false, asked_for_pods = false;
   for (const auto& argv : host.LoggedArgv()) {
     asked_for_node = asked_for_node || argv.find(" get node ") != std::string::npos;
-    asked_for_pods = asked_for_pods || argv.find("spec.nodeName=gke-gpu-pool-k8x2") != std::string::npos;
+    asked_for_pods = asked_for_pods || argv.find("spec.nodeName=gpu-node-7") != std::string::npos;
   }
   CHECK(!asked_for_node);
   CHECK(asked_for_pods);
@@ -838,6 +842,13 @@ TEST_CASE("collect: a --node-object that is not one named Node, or not the --nod
   CHECK(run.err == "gpuforensics collect: --node 'gpu-b' but --node-object is Node 'gke-gpu-pool-k8x2'\n");
   CHECK(!std::filesystem::exists(out));
   CHECK(host.LoggedArgv().empty());
+  // Another node's Node: this node's kubelet names itself otherwise (its mirror pods).
+  run = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--node-object", node},
+                              {host.PathEnv(), "KUBECONFIG="});
+  CHECK(run.exit_code == 64);
+  CHECK(run.err.find("gpuforensics collect: --node-object is Node 'gke-gpu-pool-k8x2', but this node's kubelet calls "
+                     "itself 'gpu-node-7'") == 0);
+  CHECK(!std::filesystem::exists(out));
 }
 
 TEST_CASE("collect: a Node the API does not know is a wrong name, not missing access") {

@@ -184,7 +184,7 @@ TEST_CASE("exit status: a --db on a full disk is 74, output into a closed pipe i
   CHECK(closed.err == "74\n");  // stderr holds only the status echoed
 }
 
-TEST_CASE("exit status: --node must be a Node's name; a bad or overridden $NODE_NAME is said") {
+TEST_CASE("exit status: --node must be a Node's name, a bad or overridden $NODE_NAME is said") {
   test::FakeHost host;
   test::BuildFakeNode(host);
   test::TempDir dir;

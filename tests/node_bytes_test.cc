@@ -40,7 +40,7 @@ bool HasFinding(const std::string& report_json, const std::string& rule) {
 }  // namespace
 
 TEST_SUITE("node_bytes") {
-  TEST_CASE("node bytes: a Latin-1 hostname is kept byte for byte; a $NODE_NAME that is no name is said and ignored") {
+  TEST_CASE("node bytes: a Latin-1 hostname is kept byte for byte, a $NODE_NAME that is no name is said and ignored") {
     FakeHost host;
     test::BuildFakeNode(host);
     host.AddFile("/etc/hostname", std::string(kLatin1Node) + "\n");

@@ -51,8 +51,8 @@ WatchState ReadState(const std::string& dir) {
   if (!text.ok()) return state;
   auto doc = nlohmann::json::parse(*text, nullptr, false);
   if (!doc.is_object()) return state;
-  state.incident = StringField(doc, "incident");
-  state.bundle = StringField(doc, "bundle");
+  state.incident = BytesField(doc, "incident");
+  state.bundle = BytesField(doc, "bundle");
   state.at_unix_ns = IntField(doc, "at_unix_ns", 0);
   if (doc["captures"].is_array()) {
     for (const auto& item : doc["captures"]) {

@@ -13,9 +13,15 @@
 
 namespace gpuf {
 
-// The field's string (or bytes written as an array of byte values, common/json_bytes.h), or "" when `object` is
-// not an object, lacks the field or holds another type there.
+// The field's string, or "" when `object` is not an object, lacks the field or holds another type there.
 inline std::string StringField(const nlohmann::json& object, std::string_view key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// As StringField, for the project's own files, where bytes that are not
+// UTF-8 are written as an array of byte values (common/json_bytes.h).
+inline std::string BytesField(const nlohmann::json& object, std::string_view key) {
   auto it = object.find(key);
   if (it == object.end()) return std::string();
   return BytesFromJson(*it).value_or(std::string());

@@ -88,7 +88,7 @@ Result<PseudonymMap> PseudonymMap::Load(const std::string& path) {
   if (!entries.is_array()) return bad("'entries' is not an array");
   for (const auto& e : entries) {
     std::string family_name = StringField(e, "family");
-    std::string original = StringField(e, "original");
+    std::string original = BytesField(e, "original");
     std::string pseudonym = StringField(e, "pseudonym");
     if (family_name.empty() || original.empty() || pseudonym.empty()) {
       return bad("an entry lacks family, original or pseudonym");

@@ -33,6 +33,9 @@ TEST_CASE("PseudonymMap: saved privately and loaded again, numbering continues")
     PseudonymMap map;
     map.PseudonymFor(Family::kIpv4, "10.0.0.1");
     map.PseudonymFor(Family::kUsername, "alice");
+    map.PseudonymFor(Family::kHostname,
+                     "gpu-n\xB5"
+                     "de-7");  // a Latin-1 hostname: bytes, kept exactly
     map.AddProvenance({{"by", "redact"}, {"input_sha256", "ab"}});
     REQUIRE(map.Save(path).ok());
   }
@@ -44,6 +47,12 @@ TEST_CASE("PseudonymMap: saved privately and loaded again, numbering continues")
   CHECK(*loaded->Find(Family::kIpv4, "10.0.0.1") == "192.0.2.1");
   CHECK(loaded->PseudonymFor(Family::kIpv4, "10.0.0.2") == "192.0.2.2");
   CHECK(loaded->PseudonymFor(Family::kUsername, "alice") == "user-0001");
+  REQUIRE(loaded->Find(Family::kHostname,
+                       "gpu-n\xB5"
+                       "de-7"));
+  CHECK(*loaded->Find(Family::kHostname,
+                      "gpu-n\xB5"
+                      "de-7") == "node-0001");
   REQUIRE(loaded->Save(path).ok());
   CHECK(test::ReadFile(path).find("\"input_sha256\": \"ab\"") != std::string::npos);
   CHECK(PseudonymMap::Load(dir / "absent.json")->size() == 0);

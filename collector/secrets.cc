@@ -4,6 +4,7 @@
 #include <re2/set.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -354,6 +355,16 @@ int Indent(std::string_view line) {
   return n == std::string_view::npos ? -1 : static_cast<int>(n);
 }
 
+// A cheap test before the flag patterns: one of the words they need, in any case.
+bool NamesSecret(std::string_view line) {
+  std::string lower(line);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view word : {"pass", "secret", "token", "key"}) {
+    if (lower.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool AlreadyRedacted(std::string_view value) {
   return value.starts_with("<redacted>") || value.starts_with("\"<redacted>") || value.starts_with("'<redacted>");
 }
@@ -465,7 +476,8 @@ int EnvValueScrubber::Line(std::string& line) {
   const int previous_flag_column = flag_column_;
   name_column_ = -1;
   flag_column_ = -1;
-  if (line.find("- ") != std::string::npos) {
+  // Only a list item naming a secret, or the item after one, can be a flag's list form: most lines are neither.
+  if (previous_flag_column >= 0 || (line.find("- ") != std::string::npos && NamesSecret(line))) {
     if (int n = NextArgument(line, previous_flag_column); n >= 0) return n;
   }
   // Most lines hold none of the words the forms need: a few memchr scans.

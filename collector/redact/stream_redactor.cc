@@ -38,7 +38,8 @@ Status StreamRedactor::Emit(std::string line, bool newline) {
     in_private_key_ = false;
     line = "-----BEGIN PRIVATE KEY-----" + std::string(kRedacted) + "-----END PRIVATE KEY-----";
     ++(*counts_)["secret"];
-    return Write(line + ending);
+    line += ending;
+    return Write(line);
   }
   if (!redactor_->secrets_enabled()) return Redacted(std::move(line), ending);
   if (OpensPrivateKey(line)) {
@@ -65,7 +66,8 @@ Status StreamRedactor::ReleaseEnv() {
 
 Status StreamRedactor::Redacted(std::string line, const std::string& ending) {
   redactor_->RedactLine(line, *counts_);
-  return Write(line + ending);
+  line += ending;
+  return Write(line);
 }
 
 Status StreamRedactor::Feed(std::string_view bytes) {

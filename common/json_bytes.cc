@@ -83,6 +83,12 @@ bool IsUtf8(std::string_view bytes) {
   return true;
 }
 
+std::string EscapedByte(unsigned char byte) {
+  char escaped[5];
+  std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+  return escaped;
+}
+
 std::string EscapeNonUtf8(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
@@ -93,9 +99,7 @@ std::string EscapeNonUtf8(std::string_view bytes) {
       at += length;
       continue;
     }
-    char escaped[5];
-    std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(bytes[at]));
-    out += escaped;
+    out += EscapedByte(static_cast<unsigned char>(bytes[at]));
     ++at;
   }
   return out;

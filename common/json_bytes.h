@@ -22,6 +22,9 @@ enum class NonUtf8 { kByteArray, kEscaped };
 
 bool IsUtf8(std::string_view bytes);
 
+// One byte as the four characters \xNN.
+std::string EscapedByte(unsigned char byte);
+
 // `bytes` with every byte outside valid UTF-8 sequences written as \xNN.
 std::string EscapeNonUtf8(std::string_view bytes);
 

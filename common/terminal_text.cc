@@ -13,12 +13,6 @@ namespace {
 constexpr std::array<std::string_view, 6> kRendererColours = {"\x1b[1m",  "\x1b[1;31m", "\x1b[32m",
                                                               "\x1b[33m", "\x1b[2m",    "\x1b[0m"};
 
-std::string Hex(unsigned char byte) {
-  char out[5];
-  std::snprintf(out, sizeof out, "\\x%02X", byte);
-  return out;
-}
-
 // U+0080..U+009F (C1 controls), U+200E/F, U+202A..U+202E and U+2066..U+2069
 // (direction marks, embeddings, overrides and isolates), as UTF-8.
 bool IsInvisibleControl(std::string_view utf8, unsigned& code_point) {
@@ -62,7 +56,7 @@ std::string TerminalSafe(std::string_view text, RendererColours colours) {
       if (kept) continue;
     }
     if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) {
-      out += Hex(byte);
+      out += EscapedByte(byte);
       ++at;
       continue;
     }

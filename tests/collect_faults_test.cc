@@ -49,6 +49,19 @@ class ScopedMount {
   bool mounted_ = false;
 };
 
+// A file system of `size` ("2m") beside the fake root, where collect writes
+// both its staging directory and its bundle.
+struct SmallDisk {
+  SmallDisk(const FakeHost& host, const std::string& size)
+      : dir(MadeDirectory(host.root() + "/../small")), mount("tmpfs", dir, "tmpfs", 0, ("size=" + size).c_str()) {}
+  static std::string MadeDirectory(const std::string& path) {
+    fs::create_directory(path);
+    return path;
+  }
+  std::string dir;
+  ScopedMount mount;
+};
+
 test::ProcessResult RunCollect(FakeHost& host, const std::string& out, std::vector<std::string> extra = {},
                                std::vector<std::string> env = {}) {
   std::vector<std::string> args = {"collect", "--root", host.root(), "-o", out};
@@ -118,10 +131,9 @@ TEST_CASE("collect fault: a disk that fills while writing fails with 74 and leav
   // 1.2 MB that zstd cannot shrink: staged, it fits the 2 MB file system;
   // the bundle beside it does not.
   host.AddStub("nvidia-smi", "case \"$*\" in *-q*) head -c 1200000 /dev/urandom ;; esac");
-  const std::string dir = host.root() + "/../small";
-  fs::create_directory(dir);
-  ScopedMount small("tmpfs", dir, "tmpfs", 0, "size=2m");
-  REQUIRE_MESSAGE(small.mounted(), "mounting a tmpfs needs root");
+  SmallDisk small(host, "2m");
+  REQUIRE_MESSAGE(small.mount.mounted(), "mounting a tmpfs needs root");
+  const std::string& dir = small.dir;
   auto r = RunCollect(host, dir + "/node.tar.zst");
   CHECK_MESSAGE(r.exit_code == 74, r.err);
   CHECK(r.err.find("No space left on device") != std::string::npos);
@@ -136,10 +148,9 @@ TEST_CASE("collect fault: a disk that fills while staging leaves an incomplete b
   // the staging directory shares with the output; once they are dropped the
   // rest of the bundle fits.
   host.AddStub("nvidia-smi", "head -c 8000000 /dev/urandom");
-  const std::string dir = host.root() + "/../small";
-  fs::create_directory(dir);
-  ScopedMount small("tmpfs", dir, "tmpfs", 0, "size=3m");
-  REQUIRE_MESSAGE(small.mounted(), "mounting a tmpfs needs root");
+  SmallDisk small(host, "3m");
+  REQUIRE_MESSAGE(small.mount.mounted(), "mounting a tmpfs needs root");
+  const std::string& dir = small.dir;
   const std::string bundle = dir + "/node.tar.zst";
   auto r = RunCollect(host, bundle);
   REQUIRE_MESSAGE(r.exit_code == 3, r.err);

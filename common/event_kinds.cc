@@ -7,8 +7,11 @@ namespace gpuf {
 namespace {
 
 // Fields: `bus` is a PCI address as the line prints it (0000:3b:00 or
-// 0000:3b:00.0); `reason` a word an entry sets, so that a rule can ask for
-// one cause among a kind's wordings (nvml_init_failed reason=lib_mismatch).
+// 0000:3b:00.0), `device` the device plugin's ID of a device (a GPU's or a
+// MIG device's UUID), `uuid` a GPU's UUID: the engine knows them all as GPU
+// names (analyzer/rules/subject_keys.h). `reason` and `scope` are words an
+// entry sets, so that a rule can ask for one cause among a kind's wordings
+// (nvml_init_failed reason=lib_mismatch).
 constexpr EventKindRow kEventKinds[] = {
     {.name = "driver_api_mismatch",
      .fields = "client module",
@@ -22,9 +25,18 @@ constexpr EventKindRow kEventKinds[] = {
     {.name = "gpu_init_failed",
      .fields = "bus minor code",
      .description = "the driver could not initialise a GPU (RmInitAdapter), which then is not usable"},
+    {.name = "gpu_named",
+     .fields = "bus uuid",
+     .description = "the driver named a GPU it initialised: its PCI address and UUID"},
+    {.name = "gpu_unhealthy",
+     .fields = "device resource code scope",
+     .description = "the device plugin marked a device (scope=all: every device) unhealthy; code: the Xid behind it"},
     {.name = "nvml_init_failed",
      .fields = "reason",
      .description = "NVML could not be initialised, as nvidia-smi, the device plugin or the toolkit's hook says"},
+    {.name = "xid",
+     .fields = "bus code detail",
+     .description = "the kernel module reported an Xid error of a GPU: its code and the driver's words after it"},
 };
 
 }  // namespace

@@ -85,7 +85,7 @@ std::vector<Token> Tokenize(std::string_view text) {
   return tokens;
 }
 
-constexpr std::string_view kKeywords[] = {"and", "or", "not", "before", "after", "within", "of", "count"};
+constexpr std::string_view kKeywords[] = {"and", "or", "not", "before", "after", "within", "of", "count", "same"};
 
 bool IsKeyword(const std::string& word) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
@@ -137,7 +137,9 @@ class Parser {
   std::optional<Condition> Unary() {
     if (IsWord("not")) {
       Next();
+      ++negations_;
       std::optional<Condition> inner = Unary();
+      --negations_;
       if (!inner) return std::nullopt;
       Condition c;
       c.op = Condition::Op::kNot;
@@ -153,7 +155,20 @@ class Parser {
       return inner;
     }
     if (IsWord("count")) return Count();
+    if (IsWord("same")) return Same();
     return Held();
+  }
+
+  // `same gpu`, `same container`: binds the rows around it, so it has no
+  // meaning under `not`.
+  std::optional<Condition> Same() {
+    if (negations_ > 0) return Fail("'same' binds the rows of the selections beside it and cannot be negated");
+    Next();
+    if (!IsWord("gpu") && !IsWord("container")) return Fail("expected 'gpu' or 'container' after same, got " + Describe(Peek()));
+    Condition c;
+    c.op = Condition::Op::kSame;
+    c.subject = Next().text;
+    return c;
   }
 
   std::optional<std::string> Name() {
@@ -231,6 +246,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   const std::vector<std::string>* known_;
+  int negations_ = 0;
   ConditionError error_;
 };
 
@@ -295,6 +311,7 @@ std::vector<std::string> RequiredSelections(const Condition& c) {
       return some ? std::vector<std::string>{c.left} : std::vector<std::string>{};
     }
     case Condition::Op::kNot:
+    case Condition::Op::kSame:
       return {};
     case Condition::Op::kAnd: {
       std::vector<std::string> all;
@@ -325,6 +342,7 @@ std::vector<std::vector<std::string>> PositiveBranches(const Condition& c) {
     case Condition::Op::kNear:
       return {RequiredSelections(c)};
     case Condition::Op::kNot:
+    case Condition::Op::kSame:
       return {{}};
     case Condition::Op::kOr: {
       std::vector<std::vector<std::string>> all;
@@ -389,7 +407,7 @@ bool Holds(const Condition& c, const SelectionRows& rows) {
 
 }  // namespace
 
-Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
+Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
   auto is_unknown = [&](const std::string& name) { return !name.empty() && unknown.count(name) > 0; };
   switch (c.op) {
     case Condition::Op::kHeld:
@@ -401,8 +419,10 @@ Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const Unknown
     case Condition::Op::kCount:
       if (is_unknown(c.left)) return Truth::kUnknown;
       return Holds(c, rows) ? Truth::kTrue : Truth::kFalse;
+    case Condition::Op::kSame:
+      return Truth::kTrue;
     case Condition::Op::kNot: {
-      Truth inner = EvaluateTruth(c.children[0], rows, unknown);
+      Truth inner = EvaluateUnbound(c.children[0], rows, unknown);
       return inner == Truth::kUnknown ? inner : inner == Truth::kTrue ? Truth::kFalse : Truth::kTrue;
     }
     case Condition::Op::kAnd:
@@ -410,7 +430,7 @@ Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const Unknown
       const Truth decisive = c.op == Condition::Op::kAnd ? Truth::kFalse : Truth::kTrue;
       bool some_unknown = false;
       for (const auto& child : c.children) {
-        Truth t = EvaluateTruth(child, rows, unknown);
+        Truth t = EvaluateUnbound(child, rows, unknown);
         if (t == decisive) return decisive;
         some_unknown = some_unknown || t == Truth::kUnknown;
       }
@@ -419,10 +439,6 @@ Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const Unknown
     }
   }
   return Truth::kFalse;
-}
-
-bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
-  return EvaluateTruth(c, rows, {}) == Truth::kTrue;
 }
 
 }  // namespace gpuf

@@ -5,11 +5,15 @@
 //                | a before b [within D]        a row of a is earlier than a row of b
 //                | a after b [within D]         (by at most D: 500ms, 30s, 10m, 2h)
 //                | a within D of b              rows of a and b at most D apart
+//                | same gpu | same container    the rows bound around it name one
 //   condition   := held | not condition | condition and condition
 //                | condition or condition | ( condition )
 //
 // `and` binds tighter than `or`. Rows without a time never satisfy an
 // ordering. Example: "reload before restart within 10m and not xid".
+// The operators bind rows (condition_binding.h): in "xid and unhealthy
+// within 2m of xid and same gpu" one row of xid and one of unhealthy must
+// satisfy the window and name the same GPU together.
 //
 // Evidence is three-valued: a selection over something the bundle did not
 // capture is unknown, not empty, and so is every condition whose value
@@ -30,13 +34,14 @@
 namespace gpuf {
 
 struct Condition {
-  enum class Op { kHeld, kCount, kBefore, kNear, kNot, kAnd, kOr };
+  enum class Op { kHeld, kCount, kBefore, kNear, kSame, kNot, kAnd, kOr };
   Op op = Op::kHeld;
   std::string left;                   // selection (kHeld, kCount, kBefore, kNear)
   std::string right;                  // kBefore: the later one; kNear: the other one
   std::string compare;                // kCount
   int64_t number = 0;                 // kCount
   std::optional<int64_t> window_ns;   // kBefore (optional), kNear (always)
+  std::string subject;                // kSame: "gpu" | "container"
   std::vector<Condition> children;    // kNot: one; kAnd, kOr: two or more
 };
 
@@ -69,12 +74,11 @@ const char* TruthName(Truth t);  // "false" | "unknown" | "true"
 // Selections whose evidence was not captured; they have no rows.
 using UnknownSelections = std::set<std::string>;
 
-// A selection missing from `rows` counts as having no rows; one in `unknown`
-// as not known to have any.
-Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown);
-
-// Two-valued, every selection known: EvaluateTruth(c, rows, {}) == kTrue.
-bool EvaluateCondition(const Condition& c, const SelectionRows& rows);
+// Each operator checked on its own rows, none bound to another's: what a
+// condition too large to bind falls back to (condition_binding.h), and the
+// truth of one operator. A selection missing from `rows` counts as having
+// no rows; one in `unknown` as not known to have any. `same` holds.
+Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown);
 
 }  // namespace gpuf
 

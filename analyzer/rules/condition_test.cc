@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "analyzer/rules/condition_binding.h"
+
 namespace gpuf {
 
 namespace {

@@ -115,12 +115,24 @@ std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, co
   std::vector<const MessageEntry*> out;
   for (const auto& e : entries) {
     if (e.event != event) continue;
+    // A field the entry sets must have the value; one it captures is
+    // compared on each line it matches (KeepWhere).
     bool all = std::all_of(where.begin(), where.end(), [&](const auto& pair) {
-      return std::find(e.set.begin(), e.set.end(), pair) != e.set.end();
+      for (const auto& [field, value] : e.set) {
+        if (field == pair.first) return value == pair.second;
+      }
+      return e.pattern.find("(?P<" + pair.first + ">") != std::string::npos;
     });
     if (all) out.push_back(&e);
   }
   return out;
+}
+
+void KeepWhere(const FieldValues& where, std::vector<SelectionRow>& rows) {
+  if (where.empty()) return;
+  std::erase_if(rows, [&](const SelectionRow& row) {
+    return !std::all_of(where.begin(), where.end(), [&](const auto& pair) { return row.Field(pair.first) == pair.second; });
+  });
 }
 
 void ReadMessageFile(const std::string& file, std::string_view text, MessageCatalogue& catalogue) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/rules/selection_rows.h"
 #include "common/status.h"
 
 namespace gpuf {
@@ -41,9 +42,14 @@ struct MessageCatalogue {
   std::vector<MessageEntry> entries;
   std::vector<std::string> errors;  // whole "file:line: message" texts of files or entries refused
 
-  // The entries of `event` whose set fields include every pair of `where`, in catalogue order.
+  // The entries of `event` that may say every pair of `where`: those that
+  // set the field to the value, or capture it; in catalogue order.
   std::vector<const MessageEntry*> Of(std::string_view event, const FieldValues& where) const;
 };
+
+// Leaves the rows whose fields have every value of `where`: a captured
+// field is known only once a line matched.
+void KeepWhere(const FieldValues& where, std::vector<SelectionRow>& rows);
 
 // Reads one catalogue file into `catalogue`: an entry is refused (an error,
 // and left out) when a field is missing or unknown, its event kind or a

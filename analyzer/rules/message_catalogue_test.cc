@@ -71,6 +71,23 @@ TEST_CASE("MessageCatalogue::Of: the kind's entries whose set fields include the
   CHECK(c.Of("gpu_init_failed", {}).empty());
 }
 
+TEST_CASE("MessageCatalogue::Of and KeepWhere: a captured field is compared on each line") {
+  const MessageCatalogue& c = BuiltinMessages();
+  // Every Xid wording captures its code; the plugin's per-device wordings do
+  // not set scope, so only the wordings about every device say scope=all.
+  CHECK_FALSE(c.Of("xid", {{"code", "79"}}).empty());
+  for (const MessageEntry* e : c.Of("gpu_unhealthy", {{"scope", "all"}})) {
+    CHECK(e->set == FieldValues{{"scope", "all"}});
+  }
+  std::vector<SelectionRow> rows(3);
+  rows[0].fields = {{"code", "79"}, {"bus", "0000:2b:00"}};
+  rows[1].fields = {{"code", "48"}, {"bus", "0000:2b:00"}};
+  rows[2].fields = {{"bus", "0000:2b:00"}};
+  KeepWhere({{"code", "79"}}, rows);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].Field("code") == "79");
+}
+
 TEST_CASE("ReadMessageFile: an entry whose example does not match is refused with its line") {
   std::string text = kEntry;
   text.replace(text.find("example: 'Failed to initialize NVML: Driver"), 40, "example: 'nvidia-smi has failed because ");

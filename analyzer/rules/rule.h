@@ -58,6 +58,10 @@ struct Selection {
   std::string sql;                     // kSql: one read-only statement
   RuleMark mark;                       // of the pattern or the SQL
   SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context
+  // Its rows are records that outlive the event (retired pages, a remap
+  // failure flag): read at capture, they say that it happened, not that it
+  // is current, so they never place a finding in the boot at capture.
+  bool permanent = false;
   // Artifacts whose capture makes an empty result mean "none": kLog reads
   // `sources`; kSql the names given with `from` (none: always known).
   std::vector<std::string> from;

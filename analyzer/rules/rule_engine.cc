@@ -7,10 +7,12 @@
 #include "analyzer/rules/boot_clock.h"
 #include "analyzer/rules/diagnosis_vocab.h"
 #include "analyzer/rules/log_scan.h"
+#include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/rule_eval.h"
 #include "analyzer/rules/rule_sql.h"
 #include "analyzer/rules/rule_store.h"
 #include "analyzer/rules/sql_functions.h"
+#include "analyzer/rules/subject_keys.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
@@ -28,7 +30,8 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
-                               const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock) {
+                               const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock,
+                               const GpuDirectory& gpus) {
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   RuleSqlBudget budget(db);
   SelectionRows rows;
@@ -36,6 +39,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     std::vector<SelectionRow> got;
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
+      KeepWhere(s.where, got);
     } else {
       auto result = RunSqlSelection(db, s, bundle_id);
       if (!result.ok() && result.status().code() != Status::Code::kInvalidArgument) return result.status();
@@ -46,6 +50,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
       }
       got = std::move(*result);
     }
+    gpus.Tag(got);
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
@@ -98,6 +103,12 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const ArtifactIndex& artifacts = scanned.artifacts;
   const LogScanner& scanner = *scanned.scanner;
   GPUF_ASSIGN_OR_RETURN(BootClock clock, BootClock::Load(db, bundle_id));
+  GPUF_ASSIGN_OR_RETURN(GpuDirectory gpus, GpuDirectory::Load(db, bundle_id));
+  if (scanned.gpu_names) {
+    for (const auto& row : scanner.Matches(set.rules.size(), scanned.gpu_names->name)) {
+      gpus.Add({.bus = row.Field("bus").value_or(""), .uuid = row.Field("uuid").value_or("")});
+    }
+  }
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   summary.scan_ns = scanned.scan_ns;
   summary.scan = scanner.stats();
@@ -110,7 +121,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       continue;
     }
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[rule.id] = std::move(e);
   }
@@ -144,6 +155,15 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   return summary;
 }
 
+std::unique_ptr<Selection> GpuNamesSelection() {
+  auto s = std::make_unique<Selection>();
+  s->name = "gpu_named";
+  s->message = "gpu_named";
+  s->sources = {"*"};
+  for (const MessageEntry* e : ActiveMessages().Of(s->message, {})) s->patterns.push_back({e->pattern, e->id, e->set});
+  return s;
+}
+
 }  // namespace
 
 Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules) {
@@ -155,6 +175,8 @@ Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet&
       if (s.kind == Selection::Kind::kLog) scanned.scanner->Add(i, s);
     }
   }
+  scanned.gpu_names = GpuNamesSelection();
+  if (!scanned.gpu_names->patterns.empty()) scanned.scanner->Add(rules.rules.size(), *scanned.gpu_names);
   int64_t start = MonotonicNowNs();
   GPUF_RETURN_IF_ERROR(scanned.scanner->Compile());
   GPUF_RETURN_IF_ERROR(scanned.scanner->Scan(db, scanned.artifacts));

@@ -55,6 +55,9 @@ struct RuleRunSummary {
 struct ScannedLogs {
   ArtifactIndex artifacts;
   std::unique_ptr<LogScanner> scanner;
+  // The engine's own selection: the kernel's "GPU at PCI:… GPU-…" lines
+  // (gpu_named), which join a GPU's bus to its UUID for `same gpu`.
+  std::unique_ptr<Selection> gpu_names;
   int64_t scan_ns = 0;
 };
 Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzer/rules/condition_binding.h"
 #include "analyzer/rules/summary_template.h"
 
 namespace gpuf {
@@ -106,7 +107,8 @@ void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
       "they ran): the same lines captured on the node would confirm it");
 }
 
-Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& rows,
+// `shown`: the rows the outcome bound; `rows`: every row, for the checks.
+Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, const SelectionRows& rows,
                     const ArtifactIndex& artifacts, const UnknownSelections& unknown) {
   Finding f;
   f.rule_id = rule.id;
@@ -118,8 +120,8 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
   f.catalog = outcome.catalog;
   f.symptom = rule.symptom;
   f.role = Name(rule.role);
-  f.summary = RenderTemplate(outcome.summary, rows);
-  AddEvidenceOf(rule, EvidenceSelections(rule, outcome), rows, artifacts, f.evidence);
+  f.summary = RenderTemplate(outcome.summary, shown);
+  AddEvidenceOf(rule, EvidenceSelections(rule, outcome), shown, artifacts, f.evidence);
   for (const auto& unmet : artifacts.Unmet(rule.optional_artifacts)) f.missing_evidence.push_back("not available: " + unmet);
   for (const auto& m : rule.missing) {
     ++f.confirming_total;
@@ -150,7 +152,8 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
                                                                               : CheckState::kUnknown);
     if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts);
     if (t == Truth::kTrue) {
-      AddEvidenceOf(rule, ConditionSelections(*check.condition, true), rows, artifacts, r.evidence);
+      SelectionRows shown = BoundView(rows, Decide(*check.condition, rows, unknown).bound);
+      AddEvidenceOf(rule, ConditionSelections(*check.condition, true), shown, artifacts, r.evidence);
       held.push_back(check.text);
       if (check.effect == AgainstEffect::kRuleOut) ruled_out = true;
       if (check.effect == AgainstEffect::kLower) f.confidence = Lowered(f.confidence);
@@ -165,9 +168,10 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
 }
 
 // Current or history: the outcome may say the fault healed; otherwise the
-// event rows its condition rests on decide - any in the boot at capture
-// (timed in it, or a snapshot read at capture) keeps it current and
-// admissible, all in earlier boots make it history. Rows that cannot be
+// event rows its condition bound decide - any in the boot at capture
+// (timed in it, or a state read at capture) keeps it current and
+// admissible, all in earlier boots make it history. A permanent record
+// (retired pages) places nothing. Rows that cannot be
 // placed (a time without a boot clock, a derived row) leave admissibility
 // open.
 void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& rows, const ArtifactIndex& artifacts,
@@ -182,7 +186,7 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     auto it = rows.find(name);
-    if (!s || s->shows != SelectionKind::kEvent || it == rows.end()) continue;
+    if (!s || s->shows != SelectionKind::kEvent || s->permanent || it == rows.end()) continue;
     for (const auto& row : it->second) {
       RowBoot boot = clock.Of(row, artifacts);
       bool snapshot = boot == RowBoot::kUnplaced && !row.time_ns && row.artifact_id;  // read at capture
@@ -245,12 +249,16 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
       e.run.reason = outcome.summary.empty() ? "passed: " + outcome.when : RenderTemplate(outcome.summary, rows);
       return e;
     }
-    Finding f = MakeFinding(rule, outcome, rows, artifacts, unknown);
+    // The rows the outcome's operators bound are its evidence, its summary's
+    // values and what places it in time.
+    const SelectionRows shown =
+        outcome.condition ? BoundView(rows, Decide(*outcome.condition, rows, unknown).bound) : rows;
+    Finding f = MakeFinding(rule, outcome, shown, rows, artifacts, unknown);
     if (undecided) {
       f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +
                                    Word(*undecided->confidence) + " (" + undecided->when + ")");
     }
-    PlaceInTime(rule, outcome, rows, artifacts, clock, f);
+    PlaceInTime(rule, outcome, shown, artifacts, clock, f);
     if (ApplyAgainst(rule, rows, unknown, artifacts, f)) {
       e.run.outcome = "ruled_out";
       e.run.reason = "ruled out: " + f.tense_reason;

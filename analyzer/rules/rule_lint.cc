@@ -66,6 +66,31 @@ void LintConfirmed(const Rule& rule, const std::string& text, std::vector<std::s
   }
 }
 
+// The first ordering of `c` without a window, as "a before b"; "" when none.
+std::string UnboundedOrdering(const Condition& c) {
+  if (c.op == Condition::Op::kBefore && !c.window_ns) return c.left + " before " + c.right;
+  for (const auto& child : c.children) {
+    std::string found = UnboundedOrdering(child);
+    if (!found.empty()) return found;
+  }
+  return "";
+}
+
+// An ordering without a window lets a consequence hours away confirm its
+// trigger: every `before`/`after` says how far apart its rows may be.
+void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
+  std::vector<std::pair<std::string, const Condition*>> conditions;
+  for (const auto& o : rule.outcomes) conditions.emplace_back("outcome '" + o.when + "'", o.condition.get());
+  for (const auto& m : rule.missing) conditions.emplace_back("missing '" + m.unless + "'", m.condition.get());
+  for (const auto& a : rule.against) conditions.emplace_back("against '" + a.when + "'", a.condition.get());
+  for (const auto& [where, c] : conditions) {
+    std::string found = c ? UnboundedOrdering(*c) : "";
+    if (found.empty()) continue;
+    problems.push_back(rule.file + ": " + where + ": '" + found +
+                       "' has no window: say how far apart the rows may be ('within 10m'; a day is 24h)");
+  }
+}
+
 void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
   int near_misses = 0;
   for (const auto& s : rule.samples) near_misses += s.near_miss;
@@ -137,6 +162,7 @@ Result<LintReport> LintRules(const std::string& dir) {
     auto text = ReadWholeFile(rule.file);
     LintConfirmed(rule, text.ok() ? *text : "", report.problems);
     LintNearMisses(rule, report.problems);
+    LintWindows(rule, report.problems);
     for (const auto& id : rule.explained_by) {
       if (!ids.count(id)) report.problems.push_back(rule.file + ": explained_by names no known rule: '" + id + "'");
     }

@@ -75,6 +75,20 @@ TEST_CASE("rules lint: clean SQL has no problems") {
             .empty());
 }
 
+TEST_CASE("rules lint: an ordering without a window is an error, with one it is not") {
+  std::string rule = RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n");
+  std::string unbounded = rule;
+  unbounded.replace(unbounded.find("  - when: picked\n"), 17, "  - when: picked and picked before picked\n");
+  auto problems = Lint(unbounded);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] ==
+        "demo.yaml: outcome 'picked and picked before picked': 'picked before picked' has no window: say how far "
+        "apart the rows may be ('within 10m'; a day is 24h)");
+  std::string bounded = rule;
+  bounded.replace(bounded.find("  - when: picked\n"), 17, "  - when: picked after picked within 24h\n");
+  CHECK(Lint(bounded).empty());
+}
+
 TEST_CASE("rules lint: a milestone no timeline writes is an error at the word") {
   auto problems = Lint(RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registerd'\n"));
   REQUIRE(problems.size() == 1);

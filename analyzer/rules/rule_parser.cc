@@ -169,12 +169,18 @@ class RuleParser {
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
     if (!reader_.Fields(node, "a selection",
-                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where"}, {"kind"})) {
+                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent"},
+                        {"kind"})) {
       return false;
     }
     std::string kind;
     if (!reader_.Choice(node["kind"], "selection kind", {"event", "precondition", "context"}, &kind)) return false;
     s.shows = *ParseSelectionKind(kind);
+    if (node["permanent"]) {
+      std::string flag;
+      if (!reader_.Choice(node["permanent"], "permanent", {"true", "false"}, &flag)) return false;
+      s.permanent = flag == "true";
+    }
     if (node["message"]) return ReadMessageSelection(node, s);
     if (node["where"]) return reader_.Error(node["where"], "where is for message selections");
     if (node["from"] && !node["sql"]) {

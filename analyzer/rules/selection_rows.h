@@ -20,6 +20,11 @@ struct SelectionRow {
   std::optional<int64_t> time_ns;      // Unix ns UTC
   std::string text;                    // the line as written, or the row's description
   std::vector<std::pair<std::string, std::optional<std::string>>> fields;
+  // What the row is about, set by the engine from its fields
+  // (subject_keys.h): the GPU's key and the container's ID; nullopt when the
+  // row names none, so it goes with any.
+  std::optional<std::string> gpu;
+  std::optional<std::string> container;
 
   // The field's value; nullopt when absent or NULL.
   std::optional<std::string> Field(const std::string& name) const {

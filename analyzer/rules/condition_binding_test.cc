@@ -1,0 +1,117 @@
+#include "analyzer/rules/condition_binding.h"
+
+#include <doctest/doctest.h>
+
+namespace gpuf {
+
+namespace {
+
+SelectionRow Row(int64_t seconds, std::string gpu = "", std::string container = "") {
+  SelectionRow row;
+  row.time_ns = seconds * 1'000'000'000;
+  row.text = "t=" + std::to_string(seconds) + (gpu.empty() ? "" : " gpu=" + gpu);
+  if (!gpu.empty()) row.gpu = gpu;
+  if (!container.empty()) row.container = container;
+  return row;
+}
+
+Decision DecideText(std::string_view text, const SelectionRows& rows, const UnknownSelections& unknown = {}) {
+  ConditionError error;
+  auto c = ParseCondition(text, nullptr, &error);
+  REQUIRE_MESSAGE(c, error.message);
+  return Decide(*c, rows, unknown);
+}
+
+std::string TruthOf(std::string_view text, const SelectionRows& rows, const UnknownSelections& unknown = {}) {
+  return TruthName(DecideText(text, rows, unknown).truth);
+}
+
+}  // namespace
+
+TEST_SUITE("condition_binding") {
+
+TEST_CASE("Binding: the window and the GPU must hold for one pair of rows together") {
+  // Xid on GPU a at 100 s; the plugin marks GPU b unhealthy at 110 s and GPU a at 4000 s.
+  SelectionRows rows{{"xid", {Row(100, "a")}}, {"unhealthy", {Row(110, "b"), Row(4000, "a")}}};
+  CHECK(TruthOf("xid and unhealthy within 2m of xid", rows) == "true");
+  CHECK(TruthOf("xid and unhealthy and same gpu", rows) == "true");
+  // Each holds on its own rows; no one pair satisfies both.
+  CHECK(TruthOf("xid and unhealthy within 2m of xid and same gpu", rows) == "false");
+  rows["unhealthy"].push_back(Row(130, "a"));
+  CHECK(TruthOf("xid and unhealthy within 2m of xid and same gpu", rows) == "true");
+}
+
+TEST_CASE("Binding: the evidence is the rows that took part") {
+  SelectionRows rows{{"xid", {Row(100, "a"), Row(200, "c")}},
+                     {"unhealthy", {Row(110, "b"), Row(130, "a"), Row(4000, "a")}}};
+  Decision d = DecideText("xid and unhealthy within 2m of xid and same gpu", rows);
+  REQUIRE(d.truth == Truth::kTrue);
+  CHECK(d.bound["xid"] == std::vector<size_t>{0});
+  CHECK(d.bound["unhealthy"] == std::vector<size_t>{1});
+  SelectionRows view = BoundView(rows, d.bound);
+  REQUIRE(view["unhealthy"].size() == 1);
+  CHECK(view["unhealthy"][0].text == "t=130 gpu=a");
+}
+
+TEST_CASE("Binding: a row that names no GPU goes with any") {
+  SelectionRows rows{{"xid", {Row(100, "a")}}, {"all_unhealthy", {Row(105)}}};
+  CHECK(TruthOf("all_unhealthy after xid within 30s and same gpu", rows) == "true");
+  CHECK(TruthOf("all_unhealthy before xid within 30s and same gpu", rows) == "false");
+}
+
+TEST_CASE("Binding: same container compares short and full IDs") {
+  std::string full = "4f1c2a9b7e3d5a6c8b0e1f2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3";
+  SelectionRows rows{{"start", {Row(10, "", full)}}, {"reload", {Row(20, "", "4f1c2a9b7e3d5")}}};
+  CHECK(TruthOf("reload after start within 1m and same container", rows) == "true");
+  rows["reload"] = {Row(20, "", "99aa2a9b7e3d5")};
+  CHECK(TruthOf("reload after start within 1m and same container", rows) == "false");
+}
+
+TEST_CASE("Binding: three-valued, with what was not captured") {
+  SelectionRows rows{{"xid", {Row(100, "a")}}};
+  CHECK(TruthOf("xid and unhealthy within 2m of xid and same gpu", rows, {"unhealthy"}) == "unknown");
+  CHECK(TruthOf("xid and unhealthy within 2m of xid and same gpu", rows) == "false");
+  // An unbound false decides a branch whatever is unknown.
+  CHECK(TruthOf("missing and unhealthy within 2m of xid", rows, {"unhealthy"}) == "false");
+  CHECK(TruthOf("xid and not unhealthy", rows, {"unhealthy"}) == "unknown");
+}
+
+TEST_CASE("Binding: each or branch binds on its own, under De Morgan") {
+  SelectionRows rows{{"xid", {Row(100, "a")}}, {"unhealthy", {Row(110, "b")}}, {"lost", {Row(300, "a")}}};
+  CHECK(TruthOf("xid and (unhealthy within 2m of xid or lost within 10m of xid) and same gpu", rows) == "true");
+  Decision d = DecideText("xid and (unhealthy within 2m of xid or lost within 10m of xid) and same gpu", rows);
+  CHECK(d.bound.count("unhealthy") == 0);
+  CHECK(d.bound["lost"] == std::vector<size_t>{0});
+  CHECK(TruthOf("not (not xid or not lost)", rows) == "true");
+}
+
+TEST_CASE("Binding: ordering stays strict and bounded") {
+  SelectionRows rows{{"a", {Row(100)}}, {"b", {Row(100), Row(161)}}};
+  CHECK(TruthOf("a before b within 1m", rows) == "false");
+  CHECK(TruthOf("a before b within 61s", rows) == "true");
+  CHECK(TruthOf("a within 0s of b", rows) == "true");
+}
+
+TEST_CASE("Binding: same cannot be negated") {
+  ConditionError error;
+  CHECK_FALSE(ParseCondition("xid and not (a and same gpu)", nullptr, &error));
+  CHECK(error.message.find("cannot be negated") != std::string::npos);
+  CHECK_FALSE(ParseCondition("xid and same host", nullptr, &error));
+  CHECK(error.message.find("'gpu' or 'container'") != std::string::npos);
+}
+
+TEST_CASE("Binding: many rows stay within the budget and keep every participant") {
+  SelectionRows rows;
+  for (int i = 0; i < 5000; ++i) {
+    rows["xid"].push_back(Row(i * 10, i % 2 ? "a" : "b"));
+    rows["unhealthy"].push_back(Row(i * 10 + 1, i % 2 ? "a" : "b"));
+  }
+  Decision d = DecideText("xid and unhealthy within 5s of xid and same gpu", rows);
+  CHECK(d.truth == Truth::kTrue);
+  CHECK(d.bound["xid"].size() == 5000);
+  CHECK(d.bound["unhealthy"].size() == 5000);
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -1,0 +1,164 @@
+#include "analyzer/rules/subject_keys.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+
+namespace gpuf {
+
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool ParseHex(std::string_view text, size_t max_digits, uint32_t& out) {
+  if (text.empty() || text.size() > max_digits) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && Lower(text.substr(0, prefix.size())) == prefix;
+}
+
+std::optional<int64_t> ParseNumber(std::string_view text) {
+  int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return n;
+}
+
+constexpr std::string_view kGpuFields[] = {"gpu", "bus", "pci", "uuid", "device", "minor", "index"};
+constexpr std::string_view kContainerFields[] = {"container", "container_id"};
+
+bool Overlaps(const GpuNames& a, const GpuNames& b) {
+  return (!a.bus.empty() && a.bus == b.bus) || (!a.uuid.empty() && a.uuid == b.uuid) ||
+         (a.minor && a.minor == b.minor);
+}
+
+void Merge(GpuNames& into, const GpuNames& from) {
+  if (into.bus.empty()) into.bus = from.bus;
+  if (into.uuid.empty()) into.uuid = from.uuid;
+  if (!into.minor) into.minor = from.minor;
+  if (!into.index) into.index = from.index;
+}
+
+std::string KeyOf(const GpuNames& gpu) { return !gpu.bus.empty() ? gpu.bus : gpu.uuid; }
+
+}  // namespace
+
+std::optional<std::string> GpuBusKey(std::string_view text) {
+  if (StartsWithNoCase(text, "pci:")) text.remove_prefix(4);
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == ':') {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
+  uint32_t domain = 0, bus = 0, device = 0, function = 0;
+  std::string_view last = parts.back();
+  size_t dot = last.find('.');
+  if (dot != std::string_view::npos) {
+    if (!ParseHex(last.substr(dot + 1), 1, function) || function > 7) return std::nullopt;
+    last = last.substr(0, dot);
+  }
+  if (parts.size() == 3 && !ParseHex(parts[0], 8, domain)) return std::nullopt;
+  if (!ParseHex(parts[parts.size() - 2], 2, bus) || !ParseHex(last, 2, device) || device > 0x1f) return std::nullopt;
+  if (domain > 0xffff) return std::nullopt;
+  char out[16];
+  std::snprintf(out, sizeof out, "%04x:%02x:%02x.%x", domain, bus, device, function);
+  return std::string(out);
+}
+
+bool SameContainer(std::string_view a, std::string_view b) {
+  std::string x = Lower(a), y = Lower(b);
+  if (x.size() > y.size()) std::swap(x, y);
+  return x.size() >= 12 ? y.compare(0, x.size(), x) == 0 : x == y;
+}
+
+void GpuDirectory::Add(const GpuNames& names) {
+  GpuNames normal;
+  if (!names.bus.empty()) normal.bus = GpuBusKey(names.bus).value_or("");
+  if (StartsWithNoCase(names.uuid, "gpu-")) normal.uuid = Lower(names.uuid);
+  normal.minor = names.minor;
+  normal.index = names.index;
+  if (normal.bus.empty() && normal.uuid.empty() && !normal.minor) return;
+  // Records this one joins become one.
+  std::vector<GpuNames> kept;
+  for (auto& gpu : gpus_) {
+    if (Overlaps(gpu, normal)) {
+      Merge(normal, gpu);
+    } else {
+      kept.push_back(std::move(gpu));
+    }
+  }
+  kept.push_back(std::move(normal));
+  gpus_ = std::move(kept);
+}
+
+std::optional<std::string> GpuDirectory::Key(std::string_view field, std::string_view value) const {
+  if (field == "minor" || field == "index") {
+    std::optional<int64_t> n = ParseNumber(value);
+    if (!n) return std::nullopt;
+    for (const auto& gpu : gpus_) {
+      if ((field == "minor" ? gpu.minor : gpu.index) == n) return KeyOf(gpu);
+    }
+    return std::string(field) + ":" + std::to_string(*n);
+  }
+  if (StartsWithNoCase(value, "gpu-")) {
+    std::string uuid = Lower(value);
+    for (const auto& gpu : gpus_) {
+      if (gpu.uuid == uuid) return KeyOf(gpu);
+    }
+    return uuid;
+  }
+  if (StartsWithNoCase(value, "mig-")) return Lower(value);
+  return GpuBusKey(value);
+}
+
+void GpuDirectory::Tag(std::vector<SelectionRow>& rows) const {
+  for (auto& row : rows) {
+    row.gpu.reset();
+    row.container.reset();
+    for (std::string_view field : kGpuFields) {
+      std::optional<std::string> value = row.Field(std::string(field));
+      if (value && (row.gpu = Key(field, *value))) break;
+    }
+    for (std::string_view field : kContainerFields) {
+      std::optional<std::string> value = row.Field(std::string(field));
+      if (value && !value->empty()) {
+        row.container = Lower(*value);
+        break;
+      }
+    }
+  }
+}
+
+Result<GpuDirectory> GpuDirectory::Load(Database& db, int64_t bundle_id) {
+  GpuDirectory directory;
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT d.bus_location, d.uuid, d.device_minor, NULL FROM driver_gpus d JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = ?1 "
+      "UNION ALL SELECT g.pci_bus_id, g.uuid, g.minor_number, g.gpu_index FROM gpus g JOIN artifacts a "
+      "USING (artifact_id) WHERE a.bundle_id = ?1"));
+  s.Bind(1, bundle_id);
+  while (s.Step()) {
+    GpuNames names;
+    names.bus = s.ColumnIsNull(0) ? "" : s.ColumnText(0);
+    names.uuid = s.ColumnIsNull(1) ? "" : s.ColumnText(1);
+    if (!s.ColumnIsNull(2)) names.minor = s.ColumnInt(2);
+    if (!s.ColumnIsNull(3)) names.index = s.ColumnInt(3);
+    directory.Add(names);
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  return directory;
+}
+
+}  // namespace gpuf

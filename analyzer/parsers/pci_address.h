@@ -14,6 +14,12 @@ namespace gpuf {
 // domain:bus:device.function in hex.
 std::optional<std::string> NormalizePciBusId(std::string_view text);
 
+// A GPU's address in any notation a line gives it, in the same form:
+// "PCI:0000:3B:00" (the kernel's, without the function), "3b:00.0"
+// (without the domain) -> "0000:3b:00.0". A GPU is function 0 where the
+// notation leaves it out. std::nullopt when not an address.
+std::optional<std::string> NormalizeGpuAddress(std::string_view text);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_PARSERS_PCI_ADDRESS_H_

@@ -137,7 +137,8 @@ class Binder {
     for (size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].time_ns) order.push_back(i);
     }
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return *rows[a].time_ns < *rows[b].time_ns; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return *rows[a].time_ns < *rows[b].time_ns; });
     return order;
   }
 
@@ -178,8 +179,8 @@ class Binder {
       }
       const auto& rows = RowsOf(slot);
       const auto& order = by_time_[slot];
-      auto first = std::lower_bound(order.begin(), order.end(), lo,
-                                    [&](size_t i, int64_t v) { return *rows[i].time_ns < v; });
+      auto first =
+          std::lower_bound(order.begin(), order.end(), lo, [&](size_t i, int64_t v) { return *rows[i].time_ns < v; });
       auto last = std::upper_bound(first, order.end(), hi, [&](int64_t v, size_t i) { return v < *rows[i].time_ns; });
       return std::vector<size_t>(first, last);
     }
@@ -262,9 +263,10 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   const auto& bound = binder.names();
   Truth truth = Truth::kTrue;
   for (const auto& l : branch) {
-    bool binds = !l.negated && (IsOrdering(*l.atom) || l.atom->op == Condition::Op::kSame ||
-                                (l.atom->op == Condition::Op::kHeld &&
-                                 std::find(bound.begin(), bound.end(), l.atom->left) != bound.end()));
+    bool binds =
+        !l.negated &&
+        (IsOrdering(*l.atom) || l.atom->op == Condition::Op::kSame ||
+         (l.atom->op == Condition::Op::kHeld && std::find(bound.begin(), bound.end(), l.atom->left) != bound.end()));
     if (binds) continue;
     Truth t = EvaluateUnbound(*l.atom, rows, unknown);
     truth = And(truth, l.negated ? Not(t) : t);

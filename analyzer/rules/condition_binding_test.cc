@@ -80,7 +80,7 @@ TEST_CASE("Binding: each or branch binds on its own, under De Morgan") {
   SelectionRows rows{{"xid", {Row(100, "a")}}, {"unhealthy", {Row(110, "b")}}, {"lost", {Row(300, "a")}}};
   CHECK(TruthOf("xid and (unhealthy within 2m of xid or lost within 10m of xid) and same gpu", rows) == "true");
   Decision d = DecideText("xid and (unhealthy within 2m of xid or lost within 10m of xid) and same gpu", rows);
-  CHECK(d.bound.count("unhealthy") == 0);
+  CHECK(d.bound["unhealthy"].empty());  // read by the condition, bound by no true branch
   CHECK(d.bound["lost"] == std::vector<size_t>{0});
   CHECK(TruthOf("not (not xid or not lost)", rows) == "true");
 }

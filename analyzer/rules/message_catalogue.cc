@@ -131,7 +131,8 @@ std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, co
 void KeepWhere(const FieldValues& where, std::vector<SelectionRow>& rows) {
   if (where.empty()) return;
   std::erase_if(rows, [&](const SelectionRow& row) {
-    return !std::all_of(where.begin(), where.end(), [&](const auto& pair) { return row.Field(pair.first) == pair.second; });
+    return !std::all_of(where.begin(), where.end(),
+                        [&](const auto& pair) { return row.Field(pair.first) == pair.second; });
   });
 }
 

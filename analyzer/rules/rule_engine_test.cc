@@ -113,7 +113,7 @@ outcomes: [{when: lost, result: fail, confidence: likely, catalog: test, summary
         "missing: host.nvidia_smi_list (timed_out) or plugin.nvidia_smi_list (not collected)");
   // xid-79's two, and the engine's own wording of the kernel's GPU names (gpu_named).
   CHECK(summary.scan.patterns == 2 + 1);
-  CHECK(summary.scan.lines == 3);  // each kernel line read once for every pattern
+  CHECK(summary.scan.lines == 3);       // each kernel line read once for every pattern
   CHECK(summary.scan.set_checks == 2);  // the driver banner holds neither prefilter
   CHECK(summary.scan.matches == 3);
 }

@@ -76,7 +76,8 @@ TEST_CASE("rules lint: clean SQL has no problems") {
 }
 
 TEST_CASE("rules lint: an ordering without a window is an error, with one it is not") {
-  std::string rule = RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n");
+  std::string rule =
+      RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n");
   std::string unbounded = rule;
   unbounded.replace(unbounded.find("  - when: picked\n"), 17, "  - when: picked and picked before picked\n");
   auto problems = Lint(unbounded);

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdio>
+
+#include "analyzer/parsers/pci_address.h"
 
 namespace gpuf {
 
@@ -13,12 +14,6 @@ std::string Lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-bool ParseHex(std::string_view text, size_t max_digits, uint32_t& out) {
-  if (text.empty() || text.size() > max_digits) return false;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
-  return ec == std::errc() && ptr == text.data() + text.size();
 }
 
 bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
@@ -51,32 +46,6 @@ std::string KeyOf(const GpuNames& gpu) { return !gpu.bus.empty() ? gpu.bus : gpu
 
 }  // namespace
 
-std::optional<std::string> GpuBusKey(std::string_view text) {
-  if (StartsWithNoCase(text, "pci:")) text.remove_prefix(4);
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == ':') {
-      parts.push_back(text.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
-  uint32_t domain = 0, bus = 0, device = 0, function = 0;
-  std::string_view last = parts.back();
-  size_t dot = last.find('.');
-  if (dot != std::string_view::npos) {
-    if (!ParseHex(last.substr(dot + 1), 1, function) || function > 7) return std::nullopt;
-    last = last.substr(0, dot);
-  }
-  if (parts.size() == 3 && !ParseHex(parts[0], 8, domain)) return std::nullopt;
-  if (!ParseHex(parts[parts.size() - 2], 2, bus) || !ParseHex(last, 2, device) || device > 0x1f) return std::nullopt;
-  if (domain > 0xffff) return std::nullopt;
-  char out[16];
-  std::snprintf(out, sizeof out, "%04x:%02x:%02x.%x", domain, bus, device, function);
-  return std::string(out);
-}
-
 bool SameContainer(std::string_view a, std::string_view b) {
   std::string x = Lower(a), y = Lower(b);
   if (x.size() > y.size()) std::swap(x, y);
@@ -85,7 +54,7 @@ bool SameContainer(std::string_view a, std::string_view b) {
 
 void GpuDirectory::Add(const GpuNames& names) {
   GpuNames normal;
-  if (!names.bus.empty()) normal.bus = GpuBusKey(names.bus).value_or("");
+  if (!names.bus.empty()) normal.bus = NormalizeGpuAddress(names.bus).value_or("");
   if (StartsWithNoCase(names.uuid, "gpu-")) normal.uuid = Lower(names.uuid);
   normal.minor = names.minor;
   normal.index = names.index;
@@ -120,7 +89,7 @@ std::optional<std::string> GpuDirectory::Key(std::string_view field, std::string
     return uuid;
   }
   if (StartsWithNoCase(value, "mig-")) return Lower(value);
-  return GpuBusKey(value);
+  return NormalizeGpuAddress(value);
 }
 
 void GpuDirectory::Tag(std::vector<SelectionRow>& rows) const {

@@ -55,10 +55,6 @@ class GpuDirectory {
   std::vector<GpuNames> gpus_;  // bus in sysfs form, uuid in lower case
 };
 
-// "PCI:0000:3B:00", "00000000:3b:00.0", "3b:00.0" -> "0000:3b:00.0" (a
-// GPU is function 0 where the notation leaves it out); nullopt otherwise.
-std::optional<std::string> GpuBusKey(std::string_view text);
-
 // Container IDs as keys: lower case; crictl's 13-character short form and
 // the full 64-character ID are the same container.
 bool SameContainer(std::string_view a, std::string_view b);

@@ -5,20 +5,6 @@
 namespace gpuf {
 
 TEST_SUITE("subject_keys") {
-
-TEST_CASE("GpuBusKey: every notation of one address is one key") {
-  CHECK(GpuBusKey("PCI:0000:3B:00") == "0000:3b:00.0");
-  CHECK(GpuBusKey("00000000:3B:00.0") == "0000:3b:00.0");
-  CHECK(GpuBusKey("0000:3b:00.0") == "0000:3b:00.0");
-  CHECK(GpuBusKey("3b:00.0") == "0000:3b:00.0");
-  CHECK(GpuBusKey("0001:3b:00") == "0001:3b:00.0");
-  CHECK_FALSE(GpuBusKey("all"));
-  CHECK_FALSE(GpuBusKey("GPU-1234"));
-  CHECK_FALSE(GpuBusKey("0000:3b:20.0"));  // device numbers stop at 1f
-  CHECK_FALSE(GpuBusKey("0000:3b:00.8"));
-  CHECK_FALSE(GpuBusKey(""));
-}
-
 TEST_CASE("GpuDirectory: a UUID, a minor number and a bus join into one GPU") {
   GpuDirectory gpus;
   gpus.Add({.bus = "00000000:3B:00.0", .uuid = "GPU-AAAA", .index = 0});

@@ -259,7 +259,8 @@ void AllRows(const SelectionRows& rows, const std::string& name, BoundRows& part
 // One `and` branch: its unbound literals, then its bound operators together.
 Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const UnknownSelections& unknown,
                    BoundRows& participants) {
-  Binder binder(branch, rows, nullptr);
+  size_t budget = kBindingBudget;
+  Binder binder(branch, rows, &budget);
   const auto& bound = binder.names();
   Truth truth = Truth::kTrue;
   for (const auto& l : branch) {
@@ -284,10 +285,8 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
     if (!HasRows(rows, name)) binding = And(binding, unknown.count(name) ? Truth::kUnknown : Truth::kFalse);
   }
   if (binding == Truth::kTrue) {
-    size_t budget = kBindingBudget;
-    Binder search(branch, rows, &budget);
     BoundRows found;
-    std::optional<bool> held = search.Search(found);
+    std::optional<bool> held = binder.Search(found);
     if (!held) {
       Truth fallback = Truth::kTrue;
       for (const auto& l : branch) {

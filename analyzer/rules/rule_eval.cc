@@ -147,12 +147,13 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
     r.text = check.text;
     r.effect = Name(check.effect);
     r.catalog = check.catalog;
-    Truth t = TruthOf(check.condition, rows, unknown);
+    Decision d = Decide(*check.condition, rows, unknown);
+    Truth t = d.truth;
     r.state = Name(t == Truth::kTrue ? CheckState::kHeld : t == Truth::kFalse ? CheckState::kNotSeen
                                                                               : CheckState::kUnknown);
     if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts);
     if (t == Truth::kTrue) {
-      SelectionRows shown = BoundView(rows, Decide(*check.condition, rows, unknown).bound);
+      SelectionRows shown = BoundView(rows, d.bound);
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), shown, artifacts, r.evidence);
       held.push_back(check.text);
       if (check.effect == AgainstEffect::kRuleOut) ruled_out = true;
@@ -237,7 +238,9 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
   const Outcome* undecided = nullptr;
   std::vector<std::string> undecided_needs;
   for (const auto& outcome : rule.outcomes) {
-    Truth t = TruthOf(outcome.condition, rows, unknown);
+    // No condition: always holds, every row its own.
+    const Decision d = outcome.condition ? Decide(*outcome.condition, rows, unknown) : Decision{Truth::kTrue, {}};
+    const Truth t = d.truth;
     if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
       undecided = &outcome;
       undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts);
@@ -251,8 +254,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     }
     // The rows the outcome's operators bound are its evidence, its summary's
     // values and what places it in time.
-    const SelectionRows shown =
-        outcome.condition ? BoundView(rows, Decide(*outcome.condition, rows, unknown).bound) : rows;
+    const SelectionRows shown = BoundView(rows, d.bound);
     Finding f = MakeFinding(rule, outcome, shown, rows, artifacts, unknown);
     if (undecided) {
       f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +

@@ -385,19 +385,15 @@ bool Holds(const Condition& c, const SelectionRows& rows) {
       return !RowsOf(rows, c.left).empty();
     case Condition::Op::kCount:
       return Compare(static_cast<int64_t>(RowsOf(rows, c.left).size()), c.compare, c.number);
-    case Condition::Op::kBefore: {
-      std::vector<int64_t> later = SortedTimes(RowsOf(rows, c.right));
-      for (int64_t t : SortedTimes(RowsOf(rows, c.left))) {
-        auto it = std::upper_bound(later.begin(), later.end(), t);
-        if (it != later.end() && (!c.window_ns || *it - t <= *c.window_ns)) return true;
-      }
-      return false;
-    }
+    case Condition::Op::kBefore:
     case Condition::Op::kNear: {
-      std::vector<int64_t> other = SortedTimes(RowsOf(rows, c.right));
+      // The nearest candidate of the right side for each left time: the
+      // first strictly later one, or the first inside the window.
+      std::vector<int64_t> right = SortedTimes(RowsOf(rows, c.right));
       for (int64_t t : SortedTimes(RowsOf(rows, c.left))) {
-        auto it = std::lower_bound(other.begin(), other.end(), t - *c.window_ns);
-        if (it != other.end() && *it <= t + *c.window_ns) return true;
+        auto it = c.op == Condition::Op::kBefore ? std::upper_bound(right.begin(), right.end(), t)
+                                                 : std::lower_bound(right.begin(), right.end(), t - *c.window_ns);
+        if (it != right.end() && RowsOrdered(c, t, *it)) return true;
       }
       return false;
     }
@@ -407,6 +403,11 @@ bool Holds(const Condition& c, const SelectionRows& rows) {
 }
 
 }  // namespace
+
+bool RowsOrdered(const Condition& c, int64_t left_ns, int64_t right_ns) {
+  if (c.op == Condition::Op::kBefore) return left_ns < right_ns && (!c.window_ns || right_ns - left_ns <= *c.window_ns);
+  return (left_ns > right_ns ? left_ns - right_ns : right_ns - left_ns) <= *c.window_ns;
+}
 
 Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
   auto is_unknown = [&](const std::string& name) { return !name.empty() && unknown.count(name) > 0; };

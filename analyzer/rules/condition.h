@@ -74,6 +74,11 @@ const char* TruthName(Truth t);  // "false" | "unknown" | "true"
 // Selections whose evidence was not captured; they have no rows.
 using UnknownSelections = std::set<std::string>;
 
+// Whether a row of c.left at `left_ns` and a row of c.right at `right_ns`
+// satisfy the ordering `c` (kBefore: strictly earlier, within the window
+// when there is one; kNear: at most the window apart).
+bool RowsOrdered(const Condition& c, int64_t left_ns, int64_t right_ns);
+
 // Each operator checked on its own rows, none bound to another's: what a
 // condition too large to bind falls back to (condition_binding.h), and the
 // truth of one operator. A selection missing from `rows` counts as having

@@ -156,11 +156,6 @@ class Binder {
     return best;
   }
 
-  static bool Ordered(const Condition& c, int64_t left, int64_t right) {
-    if (c.op == Condition::Op::kBefore) return left < right && (!c.window_ns || right - left <= *c.window_ns);
-    return (left > right ? left - right : right - left) <= *c.window_ns;
-  }
-
   // The rows of `slot` whose time can satisfy an ordering against a bound
   // slot; every row when none is bound.
   std::vector<size_t> Candidates(size_t slot) const {
@@ -196,7 +191,7 @@ class Binder {
       if (other != slot && chosen_[other] == kUnset) continue;
       const SelectionRow& left = o.left == slot ? row : RowsOf(o.left)[chosen_[o.left]];
       const SelectionRow& right = o.right == slot ? row : RowsOf(o.right)[chosen_[o.right]];
-      if (!left.time_ns || !right.time_ns || !Ordered(*o.atom, *left.time_ns, *right.time_ns)) return false;
+      if (!left.time_ns || !right.time_ns || !RowsOrdered(*o.atom, *left.time_ns, *right.time_ns)) return false;
     }
     for (size_t i = 0; i < names_.size(); ++i) {
       if (chosen_[i] == kUnset || i == slot) continue;

@@ -9,6 +9,7 @@
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/rule_eval.h"
+#include "analyzer/rules/rule_parser.h"
 #include "analyzer/rules/rule_sql.h"
 #include "analyzer/rules/rule_store.h"
 #include "analyzer/rules/sql_functions.h"
@@ -159,8 +160,7 @@ std::unique_ptr<Selection> GpuNamesSelection() {
   auto s = std::make_unique<Selection>();
   s->name = "gpu_named";
   s->message = "gpu_named";
-  s->sources = {"*"};
-  for (const MessageEntry* e : ActiveMessages().Of(s->message, {})) s->patterns.push_back({e->pattern, e->id, e->set});
+  FillMessagePatterns(*s);
   return s;
 }
 

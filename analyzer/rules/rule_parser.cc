@@ -255,10 +255,7 @@ class RuleParser {
       }
     }
     if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
-    s.sources = {"*"};
-    for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
-      s.patterns.push_back({e->pattern, e->id, e->set});
-    }
+    FillMessagePatterns(s);
     if (s.patterns.empty()) {
       return reader_.Error(node["message"], "no catalogue entry says " + s.message +
                                                 (s.where.empty() ? "" : " with those fields") + " (messages/)");
@@ -421,6 +418,13 @@ class RuleParser {
 };
 
 }  // namespace
+
+void FillMessagePatterns(Selection& s) {
+  s.sources = {"*"};
+  for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
+    s.patterns.push_back({e->pattern, e->id, e->set});
+  }
+}
 
 Result<Rule> ParseRuleText(const std::string& file, std::string_view text) {
   RuleParser parser(file, text);

@@ -18,6 +18,12 @@
 
 namespace gpuf {
 
+// Makes `s`, whose `message` and `where` are set, a message selection
+// (rules/README.md): read over every artifact, matched with the active
+// catalogue's wordings of that event that may say `where`. No wording
+// leaves its patterns empty.
+void FillMessagePatterns(Selection& s);
+
 // `file` names the text in errors; its stem must equal the rule's id.
 Result<Rule> ParseRuleText(const std::string& file, std::string_view text);
 

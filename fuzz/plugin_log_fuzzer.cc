@@ -11,6 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuf::ForEachLine(gpuf::FuzzText(data, size), [&](std::string_view line) {
     (void)gpuf::ClassifyPluginMessage(line);
     (void)gpuf::NormalizePciBusId(line);
+    (void)gpuf::NormalizeGpuAddress(line);
     messages.push_back({static_cast<int>(messages.size()) + 1, line});
   });
   (void)gpuf::FindPluginConfigs(messages);

@@ -21,10 +21,12 @@ constexpr EventKindRow kEventKinds[] = {
      .description = "the fabric manager refused to start: its version differs from the driver's"},
     {.name = "gpu_fallen_off_bus",
      .fields = "bus",
-     .description = "the driver lost a GPU: it no longer answers on the PCI bus"},
+     .description = "the driver lost a GPU: it no longer answers on the PCI bus",
+     .undone_by = UndoneBy::kGpuListed},
     {.name = "gpu_init_failed",
      .fields = "bus minor code",
-     .description = "the driver could not initialise a GPU (RmInitAdapter), which then is not usable"},
+     .description = "the driver could not initialise a GPU (RmInitAdapter), which then is not usable",
+     .undone_by = UndoneBy::kGpuListed},
     {.name = "gpu_named",
      .fields = "bus uuid",
      .description = "the driver named a GPU it initialised: its PCI address and UUID"},
@@ -36,7 +38,11 @@ constexpr EventKindRow kEventKinds[] = {
      .description = "NVML could not be initialised, as nvidia-smi, the device plugin or the toolkit's hook says"},
     {.name = "xid",
      .fields = "bus code detail",
-     .description = "the kernel module reported an Xid error of a GPU: its code and the driver's words after it"},
+     .description = "the kernel module reported an Xid error of a GPU: its code and the driver's words after it",
+     // Xid 79 is the GPU falling off the bus; the others leave it listed.
+     .undone_by = UndoneBy::kGpuListed,
+     .undone_only_if_field = "code",
+     .undone_only_if_value = "79"},
 };
 
 }  // namespace

@@ -11,10 +11,21 @@
 
 namespace gpuf {
 
+// What, seen at capture, shows that an event of a kind no longer holds.
+enum class UndoneBy {
+  kNothing,
+  kGpuListed,  // the host's NVML lists the event's GPU at capture: it is back and initialised
+};
+
 struct EventKindRow {
-  std::string_view name;         // snake_case, what rules write after `message:`
-  std::string_view fields;       // the fields an entry may capture or set, space separated
-  std::string_view description;  // one line, for people
+  std::string_view name{};         // snake_case, what rules write after `message:`
+  std::string_view fields{};       // the fields an entry may capture or set, space separated
+  std::string_view description{};  // one line, for people
+  UndoneBy undone_by = UndoneBy::kNothing;
+  // Only events whose field has this value are undone (an Xid 79, not
+  // every Xid); "" for every event of the kind.
+  std::string_view undone_only_if_field{};
+  std::string_view undone_only_if_value{};
 };
 
 // In name order.

@@ -6,8 +6,10 @@
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/boot_clock.h"
 #include "analyzer/rules/diagnosis_vocab.h"
+#include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/message_catalogue.h"
+#include "analyzer/rules/recovery.h"
 #include "analyzer/rules/rule_eval.h"
 #include "analyzer/rules/rule_parser.h"
 #include "analyzer/rules/rule_sql.h"
@@ -32,7 +34,7 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 // not run makes the rule an error; a database failure fails the run.
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
                                const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock,
-                               const GpuDirectory& gpus) {
+                               const GpuDirectory& gpus, const Recoveries& recoveries) {
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   RuleSqlBudget budget(db);
   SelectionRows rows;
@@ -52,6 +54,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
       got = std::move(*result);
     }
     gpus.Tag(got);
+    recoveries.MarkUndone(s, got);
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
@@ -110,7 +113,10 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       gpus.Add({.bus = row.Field("bus").value_or(""), .uuid = row.Field("uuid").value_or("")});
     }
   }
+  GPUF_ASSIGN_OR_RETURN(std::vector<GpuPresence> presence, LoadGpuPresence(db, bundle_id, gpus));
+  const Recoveries recoveries(presence);
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
+  GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   summary.scan_ns = scanned.scan_ns;
   summary.scan = scanner.stats();
   std::map<std::string, Evaluation> evaluations;
@@ -122,7 +128,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       continue;
     }
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus, recoveries));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[rule.id] = std::move(e);
   }

@@ -1,6 +1,7 @@
 #include "analyzer/rules/rule_eval.h"
 
 #include <algorithm>
+#include <set>
 
 #include "analyzer/rules/condition_binding.h"
 #include "analyzer/rules/summary_template.h"
@@ -169,12 +170,14 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
 }
 
 // Current or history: the outcome may say the fault healed; otherwise the
-// event rows its condition bound decide - any in the boot at capture
-// (timed in it, or a state read at capture) keeps it current and
-// admissible, all in earlier boots make it history. A permanent record
-// (retired pages) places nothing. Rows that cannot be
-// placed (a time without a boot clock, a derived row) leave admissibility
-// open.
+// event rows its condition bound decide - any timed in the boot at capture
+// keeps it current and admissible; all in earlier boots, or undone before
+// capture (recovery.h), make it history. A state read at capture (a row
+// with no time) keeps it current too, except beside an earlier or undone
+// event about another subject or none: a reading cannot by itself make an
+// earlier boot's event current. A permanent record (retired pages) places
+// nothing. Rows that cannot be placed (a time without a boot clock, a
+// derived row) leave admissibility open.
 void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& rows, const ArtifactIndex& artifacts,
                  const BootClock& clock, Finding& f) {
   std::vector<std::string> names;
@@ -184,6 +187,9 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
     for (const auto& s : rule.selections) names.push_back(s.name);
   }
   bool current = false, earlier = false, unplaced = false;
+  std::string undone;
+  std::vector<const SelectionRow*> snapshots;
+  std::set<std::string> past_gpus;  // the GPUs of earlier or undone events
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     auto it = rows.find(name);
@@ -191,17 +197,29 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
     for (const auto& row : it->second) {
       RowBoot boot = clock.Of(row, artifacts);
       bool snapshot = boot == RowBoot::kUnplaced && !row.time_ns && row.artifact_id;  // read at capture
-      if (boot == RowBoot::kCurrent || snapshot) current = true;
-      if (boot == RowBoot::kEarlier) earlier = true;
-      if (boot == RowBoot::kUnplaced && !snapshot) unplaced = true;
+      bool past = !row.undone.empty() || boot == RowBoot::kEarlier;
+      if (!row.undone.empty() && undone.empty()) undone = row.undone;
+      if (past && row.gpu) past_gpus.insert(*row.gpu);
+      if (snapshot && row.undone.empty()) {
+        snapshots.push_back(&row);
+      } else if (past) {
+        earlier = true;
+      } else if (boot == RowBoot::kCurrent) {
+        current = true;
+      } else {
+        unplaced = true;
+      }
     }
+  }
+  for (const SelectionRow* row : snapshots) {
+    if (!earlier || (row->gpu && past_gpus.count(*row->gpu))) current = true;
   }
   if (outcome.history) {
     f.tense = "history";
     f.tense_reason = "the fault healed: a later start worked";
   } else if (earlier && !current && !unplaced) {
     f.tense = "history";
-    f.tense_reason = "all its evidence is from an earlier boot";
+    f.tense_reason = undone.empty() ? "all its evidence is from an earlier boot" : "undone before capture: " + undone;
   }
   if (f.tense == "history") {
     f.admissible = false;

@@ -16,7 +16,10 @@ constexpr const char* kTempObjects =
     "  artifact_id INTEGER, line INTEGER, time_ns INTEGER, text TEXT, captures TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS temp.rule_matches_by_selection ON rule_matches (rule_id, selection, artifact_id, line);"
     "CREATE TEMP VIEW IF NOT EXISTS matches AS SELECT selection, artifact_id, line, time_ns, text, captures "
-    "  FROM rule_matches WHERE rule_id = (SELECT rule_id FROM rule_context);";
+    "  FROM rule_matches WHERE rule_id = (SELECT rule_id FROM rule_context);"
+    // The bundle's GPUs as the engine joined them (gpu_presence.h).
+    "CREATE TEMP TABLE IF NOT EXISTS gpu_subjects (gpu TEXT NOT NULL, bus TEXT, uuid TEXT, on_pci INTEGER, "
+    "  listed INTEGER, pci_artifact_id INTEGER, nvml_artifact_id INTEGER);";
 
 std::string CapturesJson(const SelectionRow& row) {
   nlohmann::json object = nlohmann::json::object();

@@ -25,6 +25,9 @@ struct SelectionRow {
   // row names none, so it goes with any.
   std::optional<std::string> gpu;
   std::optional<std::string> container;
+  // Why the event no longer held at capture (analyzer/rules/recovery.h);
+  // "" while it does.
+  std::string undone{};
 
   // The field's value; nullopt when absent or NULL.
   std::optional<std::string> Field(const std::string& name) const {

@@ -42,9 +42,9 @@ void Merge(GpuNames& into, const GpuNames& from) {
   if (!into.index) into.index = from.index;
 }
 
-std::string KeyOf(const GpuNames& gpu) { return !gpu.bus.empty() ? gpu.bus : gpu.uuid; }
-
 }  // namespace
+
+std::string GpuDirectory::KeyOf(const GpuNames& gpu) { return !gpu.bus.empty() ? gpu.bus : gpu.uuid; }
 
 bool SameContainer(std::string_view a, std::string_view b) {
   std::string x = Lower(a), y = Lower(b);
@@ -116,7 +116,9 @@ Result<GpuDirectory> GpuDirectory::Load(Database& db, int64_t bundle_id) {
       "SELECT d.bus_location, d.uuid, d.device_minor, NULL FROM driver_gpus d JOIN artifacts a USING (artifact_id) "
       "WHERE a.bundle_id = ?1 "
       "UNION ALL SELECT g.pci_bus_id, g.uuid, g.minor_number, g.gpu_index FROM gpus g JOIN artifacts a "
-      "USING (artifact_id) WHERE a.bundle_id = ?1"));
+      "USING (artifact_id) WHERE a.bundle_id = ?1 "
+      "UNION ALL SELECT p.address, NULL, NULL, NULL FROM pci_devices p JOIN artifacts a USING (artifact_id) "
+      "WHERE a.bundle_id = ?1 AND p.role = 'gpu'"));
   s.Bind(1, bundle_id);
   while (s.Step()) {
     GpuNames names;

@@ -34,8 +34,8 @@ struct GpuNames {
 
 class GpuDirectory {
  public:
-  // The GPUs of the bundle's driver information files, nvidia-smi and
-  // kernel lines. Fails when the database does.
+  // The GPUs of the bundle's PCI listing, driver information files and
+  // nvidia-smi. Fails when the database does.
   static Result<GpuDirectory> Load(Database& db, int64_t bundle_id);
 
   // Joins `names` with what is known: records sharing a bus, a UUID or a
@@ -50,6 +50,11 @@ class GpuDirectory {
   // field that names one: gpu, bus, pci, uuid, device, minor, index; and
   // container, container_id).
   void Tag(std::vector<SelectionRow>& rows) const;
+
+  // Every GPU it knows, one record each (bus in sysfs form, uuid in lower case).
+  const std::vector<GpuNames>& gpus() const { return gpus_; }
+  // A record's key: its PCI address, else its UUID.
+  static std::string KeyOf(const GpuNames& gpu);
 
  private:
   std::vector<GpuNames> gpus_;  // bus in sysfs form, uuid in lower case

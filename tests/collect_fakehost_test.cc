@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "collector/probe_table.h"
+#include "tests/fake_journal.h"
 #include "tests/fake_node.h"
 #include "tests/test_support.h"
 
@@ -61,45 +62,15 @@ std::string Member(const Collected& c, const json& artifact, const std::string& 
   return "";
 }
 
-// Writes a real journal file under the fake root from export-format entries
-// (systemd-journal-remote), as a node's journald would have.
-bool WriteJournal(const FakeHost& host, const std::string& export_text) {
-  const std::string dir = host.root() + "/var/log/journal/4f1c2b3a4d5e6f708192a3b4c5d6e7f8";
-  std::filesystem::create_directories(dir);
-  const std::string input = host.root() + "/../journal.export";
-  test::WriteFile(input, export_text);
-  auto r = test::RunProcess({"/lib/systemd/systemd-journal-remote", "--output=" + dir + "/system.journal",
-                             "--compress=no", "--split-mode=none", input},
-                            {"SYSTEMD_LOG_LEVEL=warning"});
-  return r.exit_code == 0;
-}
-
-// Writing a journal takes root and systemd-journal-remote; a test without them says so.
-bool JournalWritable() {
-  if (geteuid() == 0 && std::filesystem::exists("/lib/systemd/systemd-journal-remote")) return true;
-  MESSAGE("skipped: needs root and systemd-journal-remote to write the journal");
-  return false;
-}
-
 // The fake node with the device plugin installed as a host service, whose journal slice is then read.
 void BuildPluginServiceNode(FakeHost& host) {
   test::BuildFakeNode(host);
   host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service", "[Service]\nExecStart=/bin/true\n");
 }
 
-// One journal entry of the fake node's boot in export format: its time, the
-// node's ids, `fields` ("NAME=value\n" lines) and the message.
-std::string ExportEntry(int64_t realtime_us, const std::string& fields, const std::string& message) {
-  const int64_t boot_us = 1763435860LL * 1000000;
-  return "__REALTIME_TIMESTAMP=" + std::to_string(realtime_us) + "\n__MONOTONIC_TIMESTAMP=" +
-         std::to_string(realtime_us - boot_us) +
-         "\n_BOOT_ID=9c1d4e2a5b6f4a3b8c7d0e1f2a3b4c5d\n_MACHINE_ID=4f1c2b3a4d5e6f708192a3b4c5d6e7f8\n"
-         "_HOSTNAME=gpu-node-7\nPRIORITY=6\n" + fields + "MESSAGE=" + message + "\n\n";
-}
-
 // A line of the device plugin run as a host service.
 std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) {
-  return ExportEntry(realtime_us,
+  return test::ExportEntry(realtime_us,
                      "SYSLOG_IDENTIFIER=nvidia-device-plugin\n_PID=1667\n_TRANSPORT=stdout\n"
                      "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\n",
                      message);
@@ -107,7 +78,7 @@ std::string PluginServiceEntry(int64_t realtime_us, const std::string& message) 
 
 // PID 1's line about the plugin's unit, as journalctl -u selects it too.
 std::string SystemdEntry(int64_t realtime_us, const std::string& message) {
-  return ExportEntry(realtime_us,
+  return test::ExportEntry(realtime_us,
                      "SYSLOG_IDENTIFIER=systemd\n_PID=1\n_TRANSPORT=journal\n_SYSTEMD_UNIT=init.scope\n"
                      "UNIT=nvidia-k8s-device-plugin.service\n",
                      message);
@@ -469,12 +440,12 @@ TEST_CASE("collect: nvidia-smi missing from the plugin image is not called an NV
 }
 
 TEST_CASE("collect: a device plugin run as a host service has its journal read as its log") {
-  if (!JournalWritable()) return;
+  if (!test::JournalWritable()) return;
   FakeHost host;
   test::BuildFakeNode(host);
   const int64_t t = 1763436000LL * 1000000;  // 140 s after boot
   // A first start fails NVML; systemd restarts the unit, and the second one serves.
-  REQUIRE(WriteJournal(host,
+  REQUIRE(test::WriteJournal(host,
       SystemdEntry(t - 4000000, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
       PluginServiceEntry(t - 3000000, "E1118 03:19:57.000000    1660 factory.go:112] Failed to initialize NVML: "
                                       "Unknown Error.") +
@@ -561,7 +532,7 @@ std::vector<json> DirectSlice(const FakeHost& host, const json& artifact) {
 }
 
 TEST_CASE("collect: each journal slice of the one read per boot holds what journalctl -o json gives for its match") {
-  if (!JournalWritable()) return;
+  if (!test::JournalWritable()) return;
   FakeHost host;
   BuildPluginServiceNode(host);
   const int64_t t = 1763436000LL * 1000000;
@@ -570,21 +541,21 @@ TEST_CASE("collect: each journal slice of the one read per boot holds what journ
   std::string binary = "MESSAGE\n";
   for (int i = 0; i < 8; ++i) binary += static_cast<char>(i == 0 ? binary_message.size() : 0);
   binary += binary_message + "\n";
-  std::string kernel_binary = ExportEntry(t + 6000, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n", "x");
+  std::string kernel_binary = test::ExportEntry(t + 6000, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n", "x");
   kernel_binary.replace(kernel_binary.find("MESSAGE=x\n"), 10, binary);
-  REQUIRE(WriteJournal(host,
+  REQUIRE(test::WriteJournal(host,
       SystemdEntry(t - 4000000, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
       PluginServiceEntry(t - 3000000, "E1118 03:19:57.000000    1660 factory.go:112] Failed to initialize NVML: "
                                       "Unknown Error.") +
-      ExportEntry(t - 2500000, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=kubelet.service\n",
+      test::ExportEntry(t - 2500000, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=kubelet.service\n",
                   "I1118 03:19:57.500000    1333 server.go:472] \"Kubelet version\" kubeletVersion=\"v1.29.3\"") +
       // The GPU Operator's persistenced: its identifier, a container's scope.
-      ExportEntry(t - 2000000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n"
+      test::ExportEntry(t - 2000000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n"
                                "_SYSTEMD_UNIT=cri-containerd-5f1d2c3b.scope\n",
                   "Started (4242)") +
-      ExportEntry(t - 1000000, "SYSLOG_IDENTIFIER=sshd\n_PID=901\n_TRANSPORT=syslog\n_SYSTEMD_UNIT=ssh.service\n",
+      test::ExportEntry(t - 1000000, "SYSLOG_IDENTIFIER=sshd\n_PID=901\n_TRANSPORT=syslog\n_SYSTEMD_UNIT=ssh.service\n",
                   "Accepted publickey for root") +
-      ExportEntry(t, "SYSLOG_IDENTIFIER=containerd\n_PID=1294\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=containerd.service\n"
+      test::ExportEntry(t, "SYSLOG_IDENTIFIER=containerd\n_PID=1294\n_TRANSPORT=stdout\n_SYSTEMD_UNIT=containerd.service\n"
                      "CONTAINER_TAG=a\nCONTAINER_TAG=b\n",
                   "time=\"2025-11-18T03:20:00Z\" level=info msg=\"shim disconnected\"") +
       kernel_binary));
@@ -607,7 +578,7 @@ TEST_CASE("collect: each journal slice of the one read per boot holds what journ
 }
 
 TEST_CASE("collect: once the kubelet's slice is full the read narrows, and every slice is still what journalctl gives") {
-  if (!JournalWritable()) return;
+  if (!test::JournalWritable()) return;
   FakeHost host;
   BuildPluginServiceNode(host);
   const int64_t t = 1763436000LL * 1000000;
@@ -616,18 +587,18 @@ TEST_CASE("collect: once the kubelet's slice is full the read narrows, and every
       SystemdEntry(t, "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
       PluginServiceEntry(t + 1000, "E1118 03:20:00.001000    1660 factory.go:112] Failed to initialize NVML: "
                                    "Unknown Error.") +
-      ExportEntry(t + 2000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n",
+      test::ExportEntry(t + 2000, "SYSLOG_IDENTIFIER=nvidia-persistenced\n_PID=4242\n_TRANSPORT=syslog\n",
                   "Started (4242)");
   const std::string padding(1000, 'x');
   for (int i = 0; i < 60000; ++i) {
     const int64_t at = t + 1000000 + i * 1000LL;
-    journal += i % 50 == 0 ? ExportEntry(at, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n",
+    journal += i % 50 == 0 ? test::ExportEntry(at, "_TRANSPORT=kernel\nSYSLOG_IDENTIFIER=kernel\n",
                                          "NVRM: Xid (PCI:0000:4c:00): 13, line " + std::to_string(i))
-                           : ExportEntry(at, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n"
+                           : test::ExportEntry(at, "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n"
                                              "_SYSTEMD_UNIT=kubelet.service\n",
                                          "I1118 03:20:01.000000    1333 flood.go:1] " + std::to_string(i) + padding);
   }
-  REQUIRE(WriteJournal(host, journal));
+  REQUIRE(test::WriteJournal(host, journal));
   journal.clear();
   Collected c = Collect(host, host.root() + "/../node.tar.zst", {"--timeout", "60"});
   int open_slices = 0;

@@ -1,0 +1,94 @@
+// analyze on bundles the collector wrote from fake nodes: what the engine
+// decides from a node's real-format captures, end to end (collect ->
+// bundle -> loader -> rules -> report).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/fake_journal.h"
+#include "tests/fake_node.h"
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+namespace {
+
+using nlohmann::json;
+using test::FakeHost;
+
+constexpr char kGpu0[] = "GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60";  // 0000:18:00.0, as the fake node's nvidia-smi
+constexpr char kGpu1[] = "GPU-7d2e9f10-3a4b-4c5d-8e9f-0a1b2c3d4e5f";  // 0000:2a:00.0
+
+// The driver's information files as a real driver writes them, UUIDs included.
+void AddDriverInformation(FakeHost& host) {
+  int minor = 0;
+  for (auto [bus, uuid] : {std::pair{"0000:18:00.0", kGpu0}, std::pair{"0000:2a:00.0", kGpu1}}) {
+    host.AddFile(std::string("/proc/driver/nvidia/gpus/") + bus + "/information",
+                 std::string("Model: \t\t NVIDIA H800\nIRQ:   \t\t 0\nGPU UUID: \t ") + uuid +
+                     "\nBus Type: \t PCIe\nBus Location: \t " + bus + "\nDevice Minor: \t " +
+                     std::to_string(minor++) + "\nGPU Excluded:\t No\n");
+  }
+}
+
+// collect on `host`, then analyze --format json of the bundle.
+json CollectAndAnalyze(FakeHost& host, const std::string& name) {
+  const std::string out = host.root() + "/../" + name + ".tar.zst";
+  auto collect = test::RunGpuforensics({"collect", "--root", host.root(), "-o", out, "--timeout", "2"},
+                                       {host.PathEnv(), "KUBECONFIG="});
+  REQUIRE_MESSAGE(collect.exit_code == 0, collect.err);
+  auto analyze = test::RunGpuforensics({"analyze", out, "--format", "json"});
+  REQUIRE_MESSAGE((analyze.exit_code == 0 || analyze.exit_code == 1), analyze.err);
+  return json::parse(analyze.out);
+}
+
+const json* FindingOf(const json& report, const std::string& rule) {
+  for (const auto& f : report["findings"]) {
+    if (f["id"] == rule) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_SUITE("analyze_fakehost") {
+TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU NVML lists again is history, undone by its return") {
+  if (!test::JournalWritable()) return;
+  FakeHost host;
+  test::BuildFakeNode(host);
+  AddDriverInformation(host);
+  const test::FakeBoot before = test::PreviousBoot(), now = test::CurrentBoot();
+  REQUIRE(test::WriteJournal(host,
+      test::KernelEntry(before, 12, std::string("NVRM: GPU at PCI:0000:2a:00: ") + kGpu1) +
+      test::KernelEntry(before, 3600, "NVRM: Xid (PCI:0000:2a:00): 79, pid='<unknown>', name=<unknown>, "
+                                      "GPU has fallen off the bus.") +
+      test::KernelEntry(now, 12, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Tue Mar  5 2024")));
+  json report = CollectAndAnalyze(host, "xid79-back");
+  const json* xid = FindingOf(report, "xid-79-fallen-off-bus");
+  REQUIRE_MESSAGE(xid, report["findings"].dump());
+  CHECK((*xid)["tense"] == "history");
+  CHECK((*xid)["tense_reason"] ==
+        "undone before capture: the host's NVML lists the GPU at capture (0000:2a:00.0 gpu-7d2e9f10-3a4b-4c5d-8e9f-0a1b2c3d4e5f)");
+}
+
+TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU the PCI bus no longer shows is current, the GPU still gone") {
+  if (!test::JournalWritable()) return;
+  FakeHost host;
+  test::BuildFakeNode(host);
+  AddDriverInformation(host);
+  const test::FakeBoot before = test::PreviousBoot(), now = test::CurrentBoot();
+  REQUIRE(test::WriteJournal(host,
+      test::KernelEntry(before, 12, "NVRM: GPU at PCI:0000:3b:00: GPU-3b3b3b3b-0d1f-4a43-9a8e-2b1d3c4e5f60") +
+      test::KernelEntry(before, 3600, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, "
+                                      "GPU has fallen off the bus.") +
+      test::KernelEntry(now, 12, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Tue Mar  5 2024")));
+  json report = CollectAndAnalyze(host, "xid79-gone");
+  const json* xid = FindingOf(report, "xid-79-fallen-off-bus");
+  REQUIRE_MESSAGE(xid, report["findings"].dump());
+  CHECK((*xid)["tense"] == "current");
+  CHECK((*xid)["confidence"] == "confirmed");
+  CHECK(report.dump().find("GPU 0000:3b:00.0 is not on the PCI bus") != std::string::npos);
+}
+}
+
+}  // namespace gpuf

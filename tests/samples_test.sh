@@ -11,7 +11,9 @@
 #  - the few representative samples that keep full-report goldens
 #    (expected_report.txt, .md, .json beside the scenario) match them
 #    (rewrite on purpose with UPDATE_GOLDEN=1 after a deliberate report
-#    change; UPDATE_LINES=1 rewrites expected_lines from the reports);
+#    change; UPDATE_LINES=1 rewrites expected_lines from the reports); the
+#    number of rules checked is the pack's, not the sample's, and reads "N"
+#    in them (report_lines_test.cc holds the sentence with its number);
 #  - the healthy node, and every -healthy platform profile, yields nothing at
 #    medium severity or above (and the profiles a chain that is not BROKEN);
 #  - `timeline` shows exactly the milestone events of `timeline --all`;
@@ -90,6 +92,8 @@ for dir in "$top"/samples/scenarios/*/ "$top"/samples/platforms/*/; do
     [ -f "$golden" ] || continue
     actual=$work/$name.report.$ext
     [ "$ext" = txt ] && actual=$work/$name.report
+    sed -E 's/(of|among) [0-9]+ (known issues checked|checked)/\1 N \2/' "$actual" >"$actual.golden-form"
+    actual=$actual.golden-form
     if [ -n "${UPDATE_GOLDEN:-}" ]; then cp "$actual" "$golden"; fi
     if diff -u "$golden" "$actual" >"$work/$name.diff.$ext" 2>&1; then
       passed=$((passed + 1))

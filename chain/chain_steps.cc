@@ -240,7 +240,6 @@ bool NotAGpuNode(const ChainFacts& f) {
   if (!f.pci_gpus || *f.pci_gpus != 0) return false;
   if (f.driver && f.driver->loaded) return false;
   if (f.device_nodes && (f.device_nodes->gpus > 0 || f.device_nodes->ctl)) return false;
-  if (f.plugin_container || f.plugin.logged) return false;
   if (f.node) {
     const auto& n = *f.node;
     if ((n.gpu_capacity && *n.gpu_capacity != "0") || n.mig_allocatable || n.shared_allocatable) return false;

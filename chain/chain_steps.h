@@ -108,10 +108,11 @@ struct ChainFacts {
 // The steps in chain order, the last (metrics and alerting) outside the node.
 std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
 
-// No NVIDIA function on the PCI bus, and nothing else that expects one: no
-// driver loaded, no /dev/nvidia*, no device plugin container or log, and
-// no GPU resource on the Node. A CPU worker, not a broken GPU node; a node
-// whose GPUs left the bus still shows its driver, plugin or Node resource.
+// No NVIDIA function on the PCI bus, and nothing else that shows one: no
+// driver loaded, no /dev/nvidia*, and no GPU counted on the Node. A CPU
+// worker, not a broken GPU node, even where a device-plugin DaemonSet
+// without a node selector runs on it; a node whose GPUs left the bus still
+// shows its driver, device nodes or the Node's count of them.
 bool NotAGpuNode(const ChainFacts& facts);
 
 }  // namespace gpuf

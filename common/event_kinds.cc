@@ -36,6 +36,10 @@ constexpr EventKindRow kEventKinds[] = {
     {.name = "nvml_init_failed",
      .fields = "reason",
      .description = "NVML could not be initialised, as nvidia-smi, the device plugin or the toolkit's hook says"},
+    {.name = "plugin_no_devices",
+     .fields = "reason",
+     .description = "the device plugin found no device to advertise and waits (reason=incompatible_platform: "
+                    "it found neither NVML nor a Tegra system)"},
     {.name = "xid",
      .fields = "bus code detail",
      .description = "the kernel module reported an Xid error of a GPU: its code and the driver's words after it",

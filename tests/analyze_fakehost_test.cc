@@ -3,6 +3,7 @@
 // bundle -> loader -> rules -> report).
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -49,6 +50,41 @@ const json* FindingOf(const json& report, const std::string& rule) {
   return nullptr;
 }
 
+// The fake node without its GPUs: no NVIDIA function on the PCI bus, no
+// driver, no device nodes, no nvidia-smi; the plugin DaemonSet still runs
+// there and logs what v0.14 and later log on such a node.
+void MakeCpuNode(FakeHost& host) {
+  namespace fs = std::filesystem;
+  const std::string r = host.root();
+  fs::remove_all(r + "/proc/driver/nvidia");
+  for (const char* pci : {"0000:18:00.0", "0000:2a:00.0"}) fs::remove_all(r + "/sys/bus/pci/devices/" + pci);
+  for (const char* node : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm"}) fs::remove(r + "/dev/" + node);
+  fs::remove(host.bin() + "/nvidia-smi");
+  // No plugin ever registered here, so the Node has no nvidia.com/gpu at all.
+  host.AddStubPrinting("kubectl", "{\"kind\":\"Node\",\"metadata\":{\"name\":\"gpu-node-7\"},\"status\":{"
+                                  "\"capacity\":{\"cpu\":\"96\"},\"allocatable\":{\"cpu\":\"95\"}}}\n");
+  const std::string log =
+      "/var/log/pods/kube-system_nvidia-device-plugin-gpu-node-7_0c6d4f1e-2b3a-4c5d-9e8f-7a6b5c4d3e2f/"
+      "nvidia-device-plugin-ctr/0.log";
+  std::string lines;
+  int n = 0;
+  for (const char* line :
+       {"I1118 03:19:57.100000       1 main.go:279] Retrieving plugins.",
+        "I1118 03:19:57.100100       1 factory.go:104] Detected non-NVML platform: could not load NVML library: "
+        "libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
+        "I1118 03:19:57.100200       1 factory.go:104] Detected non-Tegra platform: /sys/devices/soc0/family file "
+        "not found",
+        "E1118 03:19:57.100300       1 factory.go:112] Incompatible platform detected",
+        "E1118 03:19:57.100400       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA "
+        "Container Toolkit?",
+        "E1118 03:19:57.100500       1 factory.go:116] If this is not a GPU node, you should set up a toleration "
+        "or nodeSelector to only deploy this plugin on GPU nodes",
+        "I1118 03:19:57.100600       1 main.go:308] No devices found. Waiting indefinitely."}) {
+    lines += "2026-11-18T03:19:57.1" + std::to_string(n++) + "0000000Z stderr F " + std::string(line) + "\n";
+  }
+  host.AddFile(log, lines);
+}
+
 }  // namespace
 
 TEST_SUITE("analyze_fakehost") {
@@ -88,6 +124,21 @@ TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU the PCI bus no longer show
   CHECK((*xid)["tense"] == "current");
   CHECK((*xid)["confidence"] == "confirmed");
   CHECK(report.dump().find("GPU 0000:3b:00.0 is not on the PCI bus") != std::string::npos);
+}
+
+TEST_CASE("analyze: a CPU node that runs the plugin DaemonSet has no GPU fault, only a plugin scheduled where it has nothing to do") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  MakeCpuNode(host);
+  json report = CollectAndAnalyze(host, "cpu-node");
+  for (const auto& f : report["findings"]) {
+    CHECK_MESSAGE(f["id"] == "plugin-on-node-without-gpus", f.dump());
+  }
+  const json* here = FindingOf(report, "plugin-on-node-without-gpus");
+  REQUIRE_MESSAGE(here, report["findings"].dump());
+  CHECK((*here)["confidence"] == "confirmed");
+  CHECK((*here)["severity"] == "low");
+  for (const auto& step : report["chain"]) CHECK(step["status"] == "not_applicable");
 }
 }
 

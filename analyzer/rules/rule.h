@@ -159,6 +159,10 @@ struct Rule {
   std::vector<AgainstCheck> against;
   std::vector<RemediationStep> remediation;
   std::vector<std::string> explained_by;
+  // `applies_to: any-node`: it runs on a node the bundle shows has no
+  // NVIDIA GPU (node_kind.h); every other rule is about a GPU node's chain
+  // and is skipped there.
+  bool any_node = false;
   std::vector<RuleSample> samples;
 
   const Selection* FindSelection(const std::string& name) const {

@@ -9,6 +9,7 @@
 #include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/message_catalogue.h"
+#include "analyzer/rules/node_kind.h"
 #include "analyzer/rules/recovery.h"
 #include "analyzer/rules/rule_eval.h"
 #include "analyzer/rules/rule_parser.h"
@@ -113,6 +114,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       gpus.Add({.bus = row.Field("bus").value_or(""), .uuid = row.Field("uuid").value_or("")});
     }
   }
+  GPUF_ASSIGN_OR_RETURN(std::optional<std::string> not_gpu_node, WhyNotAGpuNode(db, bundle_id, gpus));
   GPUF_ASSIGN_OR_RETURN(std::vector<GpuPresence> presence, LoadGpuPresence(db, bundle_id, gpus));
   const Recoveries recoveries(presence);
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
@@ -122,6 +124,10 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   std::map<std::string, Evaluation> evaluations;
   for (size_t i = 0; i < set.rules.size(); ++i) {
     const Rule& rule = set.rules[i];
+    if (not_gpu_node && !rule.any_node) {
+      evaluations[rule.id].run = {rule.id, "skipped", *not_gpu_node, 0};
+      continue;
+    }
     std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
     if (!unmet.empty()) {
       evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};

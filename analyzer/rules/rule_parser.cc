@@ -85,7 +85,7 @@ class RuleParser {
     if (!reader_.Fields(doc, "a rule",
                         {"id", "title", "description", "severity", "symptom", "role", "references", "requires",
                          "optional", "select", "outcomes", "missing", "against", "remediation", "explained_by",
-                         "samples"},
+                         "applies_to", "samples"},
                         {"id", "title", "description", "severity", "symptom", "role", "references", "select",
                          "outcomes", "remediation", "samples"})) {
       return false;
@@ -112,7 +112,19 @@ class RuleParser {
     if (doc["against"] && !ReadAgainst(doc["against"])) return false;
     if (!ReadRemediation(doc["remediation"])) return false;
     if (doc["explained_by"] && !ReadExplainedBy(doc["explained_by"])) return false;
+    if (doc["applies_to"] && !ReadAppliesTo(doc["applies_to"])) return false;
     return ReadSamples(reader_, doc["samples"], &rule_.samples);
+  }
+
+  bool ReadAppliesTo(const YAML::Node& node) {
+    std::string nodes;
+    if (!reader_.Scalar(node, "applies_to", &nodes)) return false;
+    if (nodes == "any-node") {
+      rule_.any_node = true;
+    } else if (nodes != "gpu-nodes") {
+      return reader_.Error(node, "applies_to is gpu-nodes (the default) or any-node, not '" + nodes + "'");
+    }
+    return true;
   }
 
   // The symptom the rule explains and its part in explaining it.

@@ -161,7 +161,8 @@ TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
 TEST_CASE("ParseRuleText: an unknown field") {
   CHECK(ErrorOf(With("title: GPU", "titel: GPU")) ==
         "rules/xid-79-demo.yaml:2: unknown field 'titel' in a rule (id, title, description, severity, symptom, role, "
-        "references, requires, optional, select, outcomes, missing, against, remediation, explained_by, samples)\n"
+        "references, requires, optional, select, outcomes, missing, against, remediation, explained_by, applies_to, "
+            "samples)\n"
         "titel: GPU fell off the bus\n"
         "^ near here");
 }

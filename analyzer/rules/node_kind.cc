@@ -1,0 +1,15 @@
+#include "analyzer/rules/node_kind.h"
+
+#include "analyzer/chain_verdict.h"
+
+namespace gpuf {
+
+Result<std::optional<std::string>> WhyNotAGpuNode(Database& db, int64_t bundle_id, const GpuDirectory& gpus) {
+  GPUF_ASSIGN_OR_RETURN(ChainFacts facts, ReadChainFacts(db, bundle_id));
+  if (!NotAGpuNode(facts) || !gpus.gpus().empty()) return std::optional<std::string>();
+  return std::optional<std::string>(
+      "not a GPU node: no NVIDIA GPU on the PCI bus, no NVIDIA driver loaded, no /dev/nvidia* and none counted on "
+      "the Node");
+}
+
+}  // namespace gpuf

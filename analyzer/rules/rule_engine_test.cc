@@ -335,6 +335,90 @@ outcomes: [{result: pass}]
   CHECK(summary.diagnosis.Leader() == nullptr);
 }
 
+// The bundle of the last sample of a holder rule whose samples end with `sample`.
+int64_t SampleBundle(Database& db, const std::string& sample) {
+  auto holder = ParseRuleText("rules/holder.yaml", RuleText("holder", R"(select: {a: {kind: context, sql: SELECT 1}}
+outcomes: [{result: pass}]
+)") + sample);
+  REQUIRE_MESSAGE(holder.ok(), holder.status().message());
+  RuleMark where;
+  auto bundle = BuildSampleBundle(db, holder->samples.back(), &where);
+  REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
+  return *bundle;
+}
+
+const char* kXidAndReading = R"(select:
+  xid:
+    kind: event
+    log: journal.kernel
+    pattern: 'NVRM: Xid \(PCI:(?P<bus>[0-9a-f:]+)\): 79,'
+  missing_now:
+    kind: event
+    sql: SELECT a.artifact_id, NULL AS line, NULL AS time_ns, 'a GPU is missing' AS text, g.pci_bus_id AS gpu
+         FROM gpus g JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle
+outcomes:
+  - when: xid and missing_now and same gpu
+    result: fail
+    confidence: confirmed
+    catalog: 3.12 CONFIRMS
+    summary: 'GPU {xid.bus} fell off the bus'
+  - result: pass
+)";
+
+TEST_CASE("RunRuleSet: a reading at capture keeps an earlier boot's event current only about its own GPU") {
+  const std::string earlier_xid = R"(  - name: an earlier boot's Xid, a reading at capture
+    expect: pass
+    logs:
+      journal.kernel[boot:-1]:
+        - '[5] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.'
+      journal.kernel:
+        - '[7200] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01'
+    rows:
+      gpus:
+)";
+  auto run = [&](const std::string& reading_row) {
+    Evidence evidence;
+    evidence.bundle = SampleBundle(evidence.db, earlier_xid + "        - {artifact: host.nvidia_smi_query_xml, " +
+                                                    reading_row + "}\n");
+    return evidence.Run({ParseRule("xid-79", kXidAndReading)});
+  };
+  auto same = run("pci_bus_id: '0000:2b:00.0'");
+  REQUIRE(same.findings.size() == 1);
+  CHECK(same.findings[0].tense == "current");
+  CHECK(run("pci_bus_id: '0000:5e:00.0'").findings.empty());  // another GPU's reading binds nothing
+  // A reading that names no GPU goes with any, but cannot make the earlier event current.
+  auto anonymous = run("name: x");
+  REQUIRE(anonymous.findings.size() == 1);
+  CHECK(anonymous.findings[0].tense == "history");
+}
+
+TEST_CASE("RunRuleSet: an outcome resting only on a permanent record is at most possible") {
+  Evidence evidence;
+  evidence.bundle = SampleBundle(evidence.db, R"(  - name: retired pages, no Xid
+    expect: pass
+    rows:
+      gpus:
+        - {artifact: host.nvidia_smi_query_xml, pci_bus_id: '0000:2b:00.0', retired_pages_dbe: 3}
+)");
+  auto summary = evidence.Run({ParseRule("xid-48", R"(select:
+  retired:
+    kind: event
+    permanent: true
+    sql: SELECT a.artifact_id, NULL AS line, NULL AS time_ns, 'pages retired' AS text, g.pci_bus_id AS gpu
+         FROM gpus g JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle AND g.retired_pages_dbe > 0
+outcomes:
+  - when: retired
+    result: fail
+    confidence: likely
+    catalog: 3.12 CONSISTENT
+    summary: pages retired
+  - result: pass
+)")});
+  REQUIRE(summary.findings.size() == 1);
+  CHECK(summary.findings[0].confidence == Confidence::kPossible);
+  CHECK(summary.findings[0].missing_evidence.back().rfind("only a record that outlives the event", 0) == 0);
+}
+
 TEST_CASE("RunRuleSet: a symptom defers only to an explanation at least as confident") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("xid-79", kXid79), ParseRule("gpu-gone", R"(explained_by: [xid-79]

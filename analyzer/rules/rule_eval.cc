@@ -108,6 +108,27 @@ void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
       "they ran): the same lines captured on the node would confirm it");
 }
 
+// A record that outlives its event (permanent: retired pages, the
+// remap-failure flag) says the fault happened on that GPU, not when: an
+// outcome whose events are only such records cannot say the fault is the
+// node's problem now, so it is at most possible.
+void CapPermanentOnly(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, Finding& f) {
+  if (!outcome.condition || f.confidence == Confidence::kPossible) return;
+  bool permanent = false;
+  for (const auto& name : ConditionSelections(*outcome.condition, true)) {
+    const Selection* s = rule.FindSelection(name);
+    auto it = shown.find(name);
+    if (!s || s->shows != SelectionKind::kEvent || it == shown.end() || it->second.empty()) continue;
+    if (!s->permanent) return;
+    permanent = true;
+  }
+  if (!permanent) return;
+  f.confidence = f.confidence_before = Confidence::kPossible;
+  f.missing_evidence.push_back(
+      "only a record that outlives the event shows it (it says the fault happened on that GPU, not when): the "
+      "event itself in this boot's logs would make it current");
+}
+
 // `shown`: the rows the outcome bound; `rows`: every row, for the checks.
 Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, const SelectionRows& rows,
                     const ArtifactIndex& artifacts, const UnknownSelections& unknown) {
@@ -134,6 +155,7 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
   }
   f.references = rule.references;
   CapUnknownProvenance(artifacts, f);
+  CapPermanentOnly(rule, outcome, shown, f);
   return f;
 }
 

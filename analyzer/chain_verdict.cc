@@ -87,6 +87,9 @@ Status ReadHostNvml(Database& db, int64_t bundle, ChainFacts& f) {
     GPUF_ASSIGN_OR_RETURN(nvml.gpus, QueryInt(db,
         "SELECT count(*) FROM gpus g JOIN artifacts a USING (artifact_id) "
         "WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list)", bundle));
+    GPUF_ASSIGN_OR_RETURN(nvml.mig_gpus, QueryInt(db,
+        "SELECT count(*) FROM gpus g JOIN artifacts a USING (artifact_id) "
+        "WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list) AND g.mig_devices > 0", bundle));
     GPUF_ASSIGN_OR_RETURN(auto run, QueryRow(db,
         "SELECT r.outcome, coalesce(r.message, '') FROM nvidia_smi_runs r JOIN artifacts a USING (artifact_id) "
         "WHERE a.bundle_id = :bundle AND a.name = $artifact(host.nvidia_smi_list)", bundle));

@@ -194,7 +194,10 @@ ChainStep NodeResources(const Facts& f) {
   }
   step.detail = "nvidia.com/gpu capacity " + n.gpu_capacity.value_or("?") + ", allocatable " + *n.gpu_allocatable;
   const int64_t host_gpus = f.host_nvml && f.host_nvml->ran ? f.host_nvml->gpus : 0;
-  const int64_t expected = host_gpus > 0 ? host_gpus : f.pci_gpus.value_or(0);
+  // Under the mixed strategy nvidia.com/gpu counts only the GPUs not in MIG mode.
+  const int64_t mig_gpus = host_gpus > 0 && n.mig_allocatable ? f.host_nvml->mig_gpus : 0;
+  const int64_t expected = host_gpus > 0 ? host_gpus - mig_gpus : f.pci_gpus.value_or(0);
+  if (mig_gpus > 0) also += "; " + std::to_string(mig_gpus) + " GPUs in MIG mode count as nvidia.com/mig-*";
   const std::optional<int64_t> allocatable = Count(*n.gpu_allocatable);
   // Without the node's own count, the capacity is what the plugin
   // advertised: allocatable below it is devices it marked unhealthy.
@@ -208,7 +211,8 @@ ChainStep NodeResources(const Facts& f) {
   if (!allocatable) {
     step.status = *n.gpu_allocatable == std::to_string(expected) ? StepStatus::kOk : StepStatus::kFailed;
   } else if (*allocatable == 0) {
-    step.status = other_names ? StepStatus::kOk : StepStatus::kFailed;
+    // With the GPUs in MIG mode known, the others must still be there.
+    step.status = other_names && (mig_gpus == 0 || expected == 0) ? StepStatus::kOk : StepStatus::kFailed;
   } else if (expected == 0 || *allocatable == expected) {
     step.status = StepStatus::kOk;
   } else if (*allocatable > expected) {

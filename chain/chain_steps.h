@@ -58,6 +58,7 @@ struct ChainFacts {
     std::string result;       // "ok", or the failure ("nvml_unknown_error", "timed_out", ...)
     std::string message;      // what it said when it failed, "" when nothing
     int64_t gpus = 0;         // GPUs `nvidia-smi -L` listed
+    int64_t mig_gpus = 0;     // of them, GPUs in MIG mode (MIG devices listed under them)
   };
   std::optional<HostNvml> host_nvml;  // nullopt: no such probe
 

@@ -128,6 +128,20 @@ TEST_CASE("JudgeChain: more allocatable than GPUs is sharing or MIG, fewer is a 
   CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
 }
 
+TEST_CASE("JudgeChain: under the MIG mixed strategy nvidia.com/gpu counts the GPUs not in MIG mode") {
+  ChainFacts f = Healthy();
+  f.host_nvml->mig_gpus = 1;
+  f.node = ChainFacts::Node{"1", "1", true, false};  // one whole GPU, the other's slices as nvidia.com/mig-*
+  auto steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kOk);
+  CHECK(steps[8].detail == "nvidia.com/gpu capacity 1, allocatable 1; MIG resources present (nvidia.com/mig-*); "
+                           "1 GPUs in MIG mode count as nvidia.com/mig-*");
+  f.node = ChainFacts::Node{"1", "0", true, false};  // the whole GPU lost
+  CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
+  f.node = ChainFacts::Node{"1", "1", false, false};  // no MIG resource: the sliced GPU is simply missing
+  CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
+}
+
 TEST_CASE("JudgeChain: without the node's own GPU count, allocatable below capacity is GPUs marked unhealthy") {
   ChainFacts f;  // a saved describe node alone
   f.node = ChainFacts::Node{"8", "7", false, false};

@@ -85,6 +85,58 @@ void MakeCpuNode(FakeHost& host) {
   host.AddFile(log, lines);
 }
 
+// The fake node made healthy under the MIG mixed strategy: GPU 0 whole,
+// GPU 1 in MIG mode with two 3g.20gb devices; the plugin serves both
+// resources and the Node counts one nvidia.com/gpu and two MIG devices.
+void MakeHealthyMigMixedNode(FakeHost& host) {
+  const std::string list =
+      std::string("GPU 0: NVIDIA A100-SXM4-40GB (UUID: ") + kGpu0 + ")\n" +
+      "GPU 1: NVIDIA A100-SXM4-40GB (UUID: " + kGpu1 + ")\n" +
+      "  MIG 3g.20gb     Device  0: (UUID: MIG-0d5c9e1a-6f7b-5c8d-9e0f-1a2b3c4d5e6f)\n"
+      "  MIG 3g.20gb     Device  1: (UUID: MIG-1e6d0f2b-7a8c-5d9e-0f1a-2b3c4d5e6f70)\n";
+  test::WriteFile(host.bin() + "/nvidia-smi-L.txt", list);
+  host.AddStub("nvidia-smi", "case \"$*\" in\n"
+                             "  '-L') cat '" + host.bin() + "/nvidia-smi-L.txt' ;;\n"
+                             "  *) echo 'Invalid combination of input arguments.'; exit 2 ;;\n"
+                             "esac");
+  host.AddStub("crictl", "case \"$*\" in\n"
+                         "  'ps -a -o json') cat '" + host.bin() + "/crictl-ps.json' ;;\n"
+                         "  'pods -o json') echo '{\"items\": []}' ;;\n"
+                         "  'info -o json') echo '{\"config\": {\"containerd\": {\"defaultRuntimeName\": \"nvidia\"}}}' ;;\n"
+                         "  'inspect -o json " + std::string(test::kPluginId) + "') cat '" + host.bin() +
+                         "/crictl-inspect.json' ;;\n"
+                         "  'exec " + test::kPluginId + " nvidia-smi -L') cat '" + host.bin() + "/nvidia-smi-L.txt' ;;\n"
+                         "  '--version') echo 'crictl version v1.31.1' ;;\n"
+                         "  *) exit 1 ;;\n"
+                         "esac");
+  host.AddFile(std::string("/sys/fs/cgroup/devices/kubepods.slice/kubepods-besteffort.slice/"
+                           "kubepods-besteffort-pod0c6d4f1e_2b3a_4c5d_9e8f_7a6b5c4d3e2f.slice/cri-containerd-") +
+                   test::kPluginId + ".scope/devices.list",
+               "c 1:3 rwm\nc 195:* rwm\nc 508:* rwm\nc 511:* rwm\nb *:* m\n");
+  std::string lines;
+  int n = 0;
+  for (const char* line :
+       {"I1118 03:18:18.000000       1 main.go:256] Retrieving plugins.",
+        "I1118 03:18:18.100000       1 server.go:216] Starting GRPC server for 'nvidia.com/gpu'",
+        "I1118 03:18:18.200000       1 server.go:147] Starting to serve 'nvidia.com/gpu' on "
+        "/var/lib/kubelet/device-plugins/nvidia-gpu.sock",
+        "I1118 03:18:18.300000       1 server.go:154] Registered device plugin for 'nvidia.com/gpu' with Kubelet",
+        "I1118 03:18:18.400000       1 server.go:216] Starting GRPC server for 'nvidia.com/mig-3g.20gb'",
+        "I1118 03:18:18.500000       1 server.go:147] Starting to serve 'nvidia.com/mig-3g.20gb' on "
+        "/var/lib/kubelet/device-plugins/nvidia-mig-3g.20gb.sock",
+        "I1118 03:18:18.600000       1 server.go:154] Registered device plugin for 'nvidia.com/mig-3g.20gb' with "
+        "Kubelet"}) {
+    lines += "2025-11-18T11:18:18." + std::to_string(n++) + "00000000+08:00 stderr F " + std::string(line) + "\n";
+  }
+  host.AddFile("/var/log/pods/kube-system_nvidia-device-plugin-gpu-node-7_0c6d4f1e-2b3a-4c5d-9e8f-7a6b5c4d3e2f/"
+               "nvidia-device-plugin-ctr/0.log",
+               lines);
+  host.AddStubPrinting("kubectl",
+                       "{\"kind\":\"Node\",\"metadata\":{\"name\":\"gpu-node-7\"},\"status\":{\"capacity\":"
+                       "{\"cpu\":\"96\",\"nvidia.com/gpu\":\"1\",\"nvidia.com/mig-3g.20gb\":\"2\"},\"allocatable\":"
+                       "{\"cpu\":\"95\",\"nvidia.com/gpu\":\"1\",\"nvidia.com/mig-3g.20gb\":\"2\"}}}\n");
+}
+
 }  // namespace
 
 TEST_SUITE("analyze_fakehost") {
@@ -139,6 +191,22 @@ TEST_CASE("analyze: a CPU node that runs the plugin DaemonSet has no GPU fault, 
   CHECK((*here)["confidence"] == "confirmed");
   CHECK((*here)["severity"] == "low");
   for (const auto& step : report["chain"]) CHECK(step["status"] == "not_applicable");
+}
+
+TEST_CASE("analyze: a healthy node under the MIG mixed strategy has its whole GPUs and MIG devices counted") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  AddDriverInformation(host);
+  MakeHealthyMigMixedNode(host);
+  json report = CollectAndAnalyze(host, "mig-mixed");
+  const json& step9 = report["chain"][8];
+  CHECK_MESSAGE(step9["status"] == "ok", step9.dump());
+  CHECK(step9["detail"] == "nvidia.com/gpu capacity 1, allocatable 1; MIG resources present (nvidia.com/mig-*); "
+                           "1 GPUs in MIG mode count as nvidia.com/mig-*");
+  for (const auto& step : report["chain"]) CHECK_MESSAGE(step["status"] != "failed", step.dump());
+  for (const auto& f : report["findings"]) {
+    CHECK_MESSAGE((f["severity"] == "low" || f["severity"] == "info"), f.dump());
+  }
 }
 }
 

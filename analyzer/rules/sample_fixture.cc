@@ -1,5 +1,7 @@
 #include "analyzer/rules/sample_fixture.h"
 
+#include "analyzer/timeline.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -69,6 +71,8 @@ class FixtureBuilder {
         return s;
       }
     }
+    // The timeline, as analyze builds it: rules read its events.
+    GPUF_RETURN_IF_ERROR(BuildTimeline(db_, bundle_id_));
     return bundle_id_;
   }
 

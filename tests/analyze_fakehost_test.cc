@@ -2,6 +2,8 @@
 // decides from a node's real-format captures, end to end (collect ->
 // bundle -> loader -> rules -> report).
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -137,6 +139,59 @@ void MakeHealthyMigMixedNode(FakeHost& host) {
                        "{\"cpu\":\"95\",\"nvidia.com/gpu\":\"1\",\"nvidia.com/mig-3g.20gb\":\"2\"}}}\n");
 }
 
+// The fake node with its device plugin as a host unit (and no plugin
+// pod), whose kubelet restarted an hour after boot: the journal holds the
+// kubelet's and the plugin's lines, and kubelet.sock was recreated then.
+// `reregistered`: the plugin saw the new socket and registered again;
+// `unit_restart_logged`: the journal holds the kubelet unit's second start
+// (else only the socket's mtime shows the restart).
+void MakeKubeletRestartNode(FakeHost& host, bool reregistered, bool unit_restart_logged) {
+  namespace fs = std::filesystem;
+  fs::remove(host.root() + "/etc/kubernetes/manifests/nvidia-device-plugin.yml");
+  fs::remove_all(host.root() + "/var/log/pods");
+  test::WriteFile(host.bin() + "/crictl-ps.json", "{\"containers\": []}\n");
+  host.AddFile("/usr/lib/systemd/system/nvidia-k8s-device-plugin.service",
+               "[Service]\nExecStart=/usr/bin/nvidia-device-plugin\n");
+  const test::FakeBoot boot = test::CurrentBoot();
+  auto at = [&](double seconds) { return boot.start_us + static_cast<int64_t>(seconds * 1e6); };
+  auto systemd = [&](double seconds, const std::string& unit, const std::string& message) {
+    return test::ExportEntry(at(seconds), "SYSLOG_IDENTIFIER=systemd\n_PID=1\n_TRANSPORT=journal\n"
+                                          "_SYSTEMD_UNIT=init.scope\nUNIT=" + unit + "\n", message);
+  };
+  auto kubelet = [&](double seconds, const std::string& message) {
+    return test::ExportEntry(at(seconds), "SYSLOG_IDENTIFIER=kubelet\n_PID=1333\n_TRANSPORT=stdout\n"
+                                          "_SYSTEMD_UNIT=kubelet.service\n", message);
+  };
+  auto plugin = [&](double seconds, const std::string& message) {
+    return test::ExportEntry(at(seconds), "SYSLOG_IDENTIFIER=nvidia-device-plugin\n_PID=1667\n_TRANSPORT=stdout\n"
+                                          "_SYSTEMD_UNIT=nvidia-k8s-device-plugin.service\n", message);
+  };
+  const std::string registered = "I1118 03:20:00.000000    1667 server.go:154] Registered device plugin for "
+                                 "'nvidia.com/gpu' with Kubelet";
+  const std::string request = "I1118 03:20:00.000000    1333 server.go:144] \"Got registration request from device "
+                              "plugin with resource\" resourceName=\"nvidia.com/gpu\"";
+  std::string journal =
+      systemd(30, "kubelet.service", "Started kubelet.service - kubelet: The Kubernetes Node Agent.") +
+      systemd(40, "nvidia-k8s-device-plugin.service",
+              "Started nvidia-k8s-device-plugin.service - NVIDIA k8s device plugin.") +
+      kubelet(41, request) + plugin(41.001, registered);
+  if (unit_restart_logged) {
+    journal += systemd(3600, "kubelet.service", "Started kubelet.service - kubelet: The Kubernetes Node Agent.");
+  }
+  if (reregistered) {
+    journal += plugin(3600.9, "I1118 04:19:20.900000    1667 main.go:246] inotify: "
+                              "/var/lib/kubelet/device-plugins/kubelet.sock created, restarting.") +
+               kubelet(3601.5, request) + plugin(3601.501, registered);
+  }
+  REQUIRE(test::WriteJournal(host, journal));
+  const std::string sock = host.root() + "/var/lib/kubelet/device-plugins/kubelet.sock";
+  host.AddFile("/var/lib/kubelet/device-plugins/kubelet.sock", "");
+  const int64_t mtime_us = at(3600.7);
+  const timespec times[2] = {{mtime_us / 1000000, (mtime_us % 1000000) * 1000},
+                             {mtime_us / 1000000, (mtime_us % 1000000) * 1000}};
+  REQUIRE(utimensat(AT_FDCWD, sock.c_str(), times, 0) == 0);
+}
+
 }  // namespace
 
 TEST_SUITE("analyze_fakehost") {
@@ -206,6 +261,35 @@ TEST_CASE("analyze: a healthy node under the MIG mixed strategy has its whole GP
   for (const auto& step : report["chain"]) CHECK_MESSAGE(step["status"] != "failed", step.dump());
   for (const auto& f : report["findings"]) {
     CHECK_MESSAGE((f["severity"] == "low" || f["severity"] == "info"), f.dump());
+  }
+}
+
+TEST_CASE("analyze: a plugin that registered again after the kubelet restarted is not the restart race") {
+  if (!test::JournalWritable()) return;
+  FakeHost host;
+  test::BuildFakeNode(host);
+  MakeKubeletRestartNode(host, true, true);
+  json report = CollectAndAnalyze(host, "reregistered");
+  for (const char* rule : {"kubelet-restart-capacity-zero", "dp-kubelet-sock-restart-race"}) {
+    const json* f = FindingOf(report, rule);
+    CHECK_MESSAGE((f == nullptr || (*f)["tense"] == "history"), (f ? f->dump() : std::string(rule)));
+  }
+  CHECK_MESSAGE(report["chain"][7]["status"] == "ok", report["chain"][7].dump());
+}
+
+TEST_CASE("analyze: a host-unit plugin whose registration predates the recreated kubelet.sock is the restart race") {
+  if (!test::JournalWritable()) return;
+  for (bool unit_restart_logged : {true, false}) {
+    CAPTURE(unit_restart_logged);
+    FakeHost node;
+    test::BuildFakeNode(node);
+    MakeKubeletRestartNode(node, false, unit_restart_logged);
+    json report = CollectAndAnalyze(node, "stale-registration");
+    const json* f = FindingOf(report, "kubelet-restart-capacity-zero");
+    REQUIRE_MESSAGE(f, report["findings"].dump());
+    CHECK((*f)["tense"] == "current");
+    CHECK((*f)["confidence"] == "confirmed");
+    CHECK(report["chain"][7]["status"] == "failed");
   }
 }
 }

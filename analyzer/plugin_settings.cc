@@ -22,9 +22,13 @@ constexpr SettingName kSettings[] = {
     {"NVIDIA_DRIVER_ROOT", "nvidia-driver-root", "nvidiaDriverRoot"},
     {"DEVICE_DISCOVERY_STRATEGY", "device-discovery-strategy", "deviceDiscoveryStrategy"},
     {"CONFIG_FILE", "config-file", "configFile"},
+    // The NVIDIA Container Toolkit's, not the plugin's: without it a
+    // container may not read MIG devices (no flag twin).
+    {"NVIDIA_MIG_MONITOR_DEVICES", "", "migMonitorDevices"},
 };
 
 std::string KeyForFlag(std::string_view flag) {
+  if (flag.empty()) return "";
   for (const auto& s : kSettings) {
     if (s.flag == flag) return std::string(s.key);
   }

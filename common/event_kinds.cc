@@ -33,6 +33,10 @@ constexpr EventKindRow kEventKinds[] = {
     {.name = "gpu_unhealthy",
      .fields = "device resource code scope",
      .description = "the device plugin marked a device (scope=all: every device) unhealthy; code: the Xid behind it"},
+    {.name = "nvml_call_denied",
+     .fields = "call",
+     .description = "NVML refused a call on a GPU or MIG device (Insufficient Permissions) after initialising: "
+                    "the caller cannot reach the device or capability nodes it needs"},
     {.name = "nvml_init_failed",
      .fields = "reason",
      .description = "NVML could not be initialised, as nvidia-smi, the device plugin or the toolkit's hook says"},

@@ -6,7 +6,7 @@ CREATE TABLE plugin_config (
   artifact_id   INTEGER NOT NULL REFERENCES artifacts(artifact_id),  -- provenance: the artifact this row came from
   container_id  TEXT,            -- NULL when the source is not tied to one container (a static pod manifest, a unit)
   key           TEXT NOT NULL,   -- 'failOnInitError' | 'migStrategy' | 'deviceListStrategy' | 'deviceIDStrategy' |
-                                 -- 'passDeviceSpecs' | 'nvidiaDriverRoot' | 'resource'
+                                 -- 'passDeviceSpecs' | 'nvidiaDriverRoot' | 'resource' | 'migMonitorDevices'
   value         TEXT NOT NULL,   -- as written ('false', 'mixed', '["envvar"]')
   source        TEXT NOT NULL,   -- 'config_dump' | 'env' | 'args'
   line          INTEGER          -- line of the dump or entry, when line-based

@@ -94,11 +94,31 @@ void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& ev
   }
 }
 
-// The rules whose required artifacts are usable, by index in `set`.
+// A rule that asks the catalogue for an event (`message:`) reads every
+// line of every input: a failure is recognised whoever wrote it down.
+bool ReadsTheCatalogue(const Rule& rule) {
+  return std::any_of(rule.selections.begin(), rule.selections.end(),
+                     [](const Selection& s) { return s.kind == Selection::Kind::kLog && !s.message.empty(); });
+}
+
+// Whether a catalogue event of the rule was found, in whatever input.
+bool CatalogueEventSeen(const Rule& rule, size_t index, const LogScanner& scanner) {
+  for (const auto& s : rule.selections) {
+    if (s.kind != Selection::Kind::kLog || s.message.empty() || s.shows != SelectionKind::kEvent) continue;
+    std::vector<SelectionRow> rows = scanner.Matches(index, s.name);
+    KeepWhere(s.where, rows);
+    if (!rows.empty()) return true;
+  }
+  return false;
+}
+
+// The rules whose required artifacts are usable, or that read the
+// catalogue, by index in `set`: the ones whose patterns are scanned.
 std::vector<size_t> Evaluable(const RuleSet& set, const ArtifactIndex& artifacts) {
   std::vector<size_t> evaluable;
   for (size_t i = 0; i < set.rules.size(); ++i) {
-    if (artifacts.Unmet(set.rules[i].required_artifacts).empty()) evaluable.push_back(i);
+    const Rule& rule = set.rules[i];
+    if (ReadsTheCatalogue(rule) || artifacts.Unmet(rule.required_artifacts).empty()) evaluable.push_back(i);
   }
   return evaluable;
 }
@@ -129,7 +149,9 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       continue;
     }
     std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
-    if (!unmet.empty()) {
+    // The artifacts a rule requires are where its evidence usually is; a
+    // catalogue event of it found in any other input is evidence too.
+    if (!unmet.empty() && !CatalogueEventSeen(rule, i, scanner)) {
       evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
       continue;
     }

@@ -322,8 +322,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
           piece.instance = plugin_id;
           ApplyConversion(piece, file_hints, plan);
         } else {
-          rec.not_read = "recognised as " + rec.read_as + ", but not a device plugin's, kubelet's or toolkit's log";
-          continue;
+          // Another pod's log (a driver container's holds the kernel's
+          // lines): read line by line for the wordings the catalogue knows.
+          plan.Add({std::string(artifact::kSavedText), f.path, f.path, text, "", "", std::nullopt, "unknown"});
+          Join(note, "not a device plugin's, kubelet's or toolkit's log: read line by line for known wordings");
         }
         break;
       }

@@ -69,6 +69,21 @@ TEST_CASE("analyze: the fabric manager's refusal alone, in a driver pod's saved 
   CHECK((*f)["confidence"] == "possible");
 }
 
+TEST_CASE("analyze: a driver pod's kubectl logs --timestamps with the kernel's Xid 79 line") {
+  test::TempDir dir;
+  // Recognised as kubectl logs --timestamps, but neither the plugin's nor
+  // the kubelet's: read line by line, not set aside.
+  test::WriteFile(dir / "nvidia-driver-daemonset-x7k2p.log",
+                  "2024-12-06T10:00:01.123456789Z [  123.456789] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', "
+                  "name=<unknown>, GPU has fallen off the bus.\n"
+                  "2024-12-06T10:00:01.123500000Z [  123.456800] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n");
+  json report = AnalyzeFolder(dir);
+  const json* f = FindingOf(report, "xid-79-fallen-off-bus");
+  REQUIRE_MESSAGE(f != nullptr, report["coverage"].dump());
+  CHECK((*f)["confidence"] == "likely");
+  CHECK((*f)["evidence"][0]["artifact"].get<std::string>().rfind("saved.text", 0) == 0);
+}
+
 TEST_CASE("analyze: a look-alike line of a neighbouring component gives no finding") {
   test::TempDir dir;
   test::WriteFile(dir / "notes.txt", "NVRM: GPU 0000:0a:00.0: RmInitAdapter: Cannot initialize GSP firmware RM\n");

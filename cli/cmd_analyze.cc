@@ -18,6 +18,7 @@
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "common/terminal_text.h"
+#include "importer/bundle_repack.h"
 #include "importer/import_source.h"
 
 namespace gpuf {
@@ -125,7 +126,10 @@ int RunAnalyze(const std::vector<std::string>& args) {
   }
   auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
   if (!input.ok()) return ReportFailure("analyze", input.status());
-  if (input->imported()) {
+  if (input->kind() == kRepackedBundleKind) {
+    std::fprintf(stderr, "gpuforensics analyze: %s is a gpuforensics bundle re-packed; reading its members against its manifest\n",
+                 bundle.c_str());
+  } else if (input->imported()) {
     std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
   }
   auto db = Database::Create(kept ? kept->write_path() : db_path);

@@ -10,6 +10,7 @@
 #include "common/bundle_layout.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
+#include "importer/bundle_repack.h"
 #include "importer/source_tree.h"
 
 namespace gpuf {
@@ -37,8 +38,10 @@ bool IsBugReportText(std::string_view head) {
          head.rfind("____________________________________________", 0) == 0;
 }
 
-// What a tree holds: sos, must-gather, else a folder of saved outputs.
+// What a tree holds: our bundle re-packed, sos, must-gather, else a folder
+// of saved outputs.
 std::string TreeKind(const std::vector<std::string>& paths) {
+  if (IsBundleTree(paths)) return std::string(kRepackedBundleKind);
   bool must_gather = false;
   for (const auto& p : paths) {
     if (p.rfind("sos_commands/", 0) == 0 || p.rfind("sos_reports/", 0) == 0) return "sosreport";
@@ -113,6 +116,13 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
   struct stat st {};
   bool directory = stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
   std::string name = BaseName(path);
+  if (kind == kRepackedBundleKind) {
+    GPUF_ASSIGN_OR_RETURN(SourceTree tree, directory ? ReadDirectoryTree(path, limits, [](std::string_view) { return true; })
+                                                     : ReadArchiveTree(path, limits, [](std::string_view) { return true; }));
+    tree.StripCommonTopDirectory();
+    GPUF_RETURN_IF_ERROR(RepackBundle(tree, output_path, replace));
+    return kind;
+  }
   ImportPlan plan;
   if (kind == "nvidia-bug-report") {
     GPUF_ASSIGN_OR_RETURN(std::string log, ReadMaybeCompressedFile(path, limits));

@@ -14,8 +14,9 @@
 
 namespace gpuf {
 
-// "gpuforensics-bundle", "sosreport", "nvidia-bug-report", "must-gather",
-// "evidence-dir", told from the path's type and first bytes. BadInput when
+// "gpuforensics-bundle", "repacked-bundle" (ours in another compression or
+// unpacked, bundle_repack.h), "sosreport", "nvidia-bug-report",
+// "must-gather", "evidence-dir", told from the path's type and first bytes. BadInput when
 // the path is missing, unreadable, or a file of none of these kinds.
 Result<std::string> DetectInputKind(const std::string& path);
 

@@ -2,6 +2,7 @@
 // contract in schema/bundle.md.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -194,6 +195,46 @@ TEST_CASE("bundle: a tampered member fails verify and is flagged by analyze") {
   auto analyze = test::RunGpuforensics({"analyze", forged});
   CHECK(analyze.exit_code == 1);
   CHECK(analyze.out.find("integrity: PROBLEMS") != std::string::npos);
+}
+
+TEST_CASE("bundle: re-packed as tar.gz, plain tar or a directory, it verifies and analyzes as the tar.zst") {
+  test::TempDir dir;
+  const std::string seed = test::SourcePath("samples/seed-incident.tar.zst");
+  // What a ticket system or a support desk does to an attachment.
+  const std::string unpacked = dir / "CASE-123456 node-a";
+  const std::string script = "set -e; zstd -q -dc '" + seed + "' > '" + dir / "seed.tar" + "'; mkdir '" + unpacked +
+                             "'; tar -xf '" + dir / "seed.tar" + "' -C '" + unpacked + "'; cd '" + unpacked +
+                             "'; tar -czf '" + dir / "seed.tar.gz" + "' artifacts manifest.json";
+  auto made = test::RunProcess({"/bin/sh", "-c", script});
+  REQUIRE_MESSAGE(made.exit_code == 0, made.err);
+  auto reference = test::RunGpuforensics({"analyze", seed, "--format", "json"});
+  const auto expected = nlohmann::json::parse(reference.out);
+  for (const std::string& input : {dir / "seed.tar.gz", dir / "seed.tar", unpacked}) {
+    CAPTURE(input);
+    auto verify = test::RunGpuforensics({"verify", input});
+    CHECK(verify.exit_code == 0);
+    CHECK(verify.out == input + ": 108 of 108 members verified, 0 problems (re-packed: each member read from it)\n");
+    auto analyze = test::RunGpuforensics({"analyze", input, "--format", "json"});
+    CHECK(analyze.exit_code == reference.exit_code);
+    CHECK(analyze.err == "gpuforensics analyze: " + input +
+                             " is a gpuforensics bundle re-packed; reading its members against its manifest\n");
+    const auto report = nlohmann::json::parse(analyze.out);
+    CHECK(report["findings"] == expected["findings"]);
+    CHECK(report["chain"] == expected["chain"]);
+    CHECK(report["bundle"]["node"] == expected["bundle"]["node"]);
+  }
+  // A member changed after unpacking is found.
+  test::WriteFile(unpacked + "/artifacts/0001-boot.boot_id.content", "tampered\n");
+  auto tampered = test::RunGpuforensics({"verify", unpacked});
+  CHECK(tampered.exit_code == 1);
+  CHECK(tampered.out.find("FAIL artifacts/0001-boot.boot_id.content: size") == 0);
+  // Another tool's capture is not a bundle to verify.
+  std::filesystem::create_directories(dir / "notes");
+  test::WriteFile(dir / "notes/saved.txt", "Failed to initialize NVML: Unknown Error\n");
+  auto other = test::RunGpuforensics({"verify", dir / "notes"});
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find("not a gpuforensics bundle: no manifest.json at its root (it reads as evidence-dir") !=
+        std::string::npos);
 }
 
 }  // TEST_SUITE

@@ -4,6 +4,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
+#include "analyzer/render_explain.h"
 #include "analyzer/render_html.h"
 #include "analyzer/render_json.h"
 #include "analyzer/render_markdown.h"
@@ -78,7 +79,10 @@ int RunAnalyze(const std::vector<std::string>& args) {
       ("format", po::value<std::string>()->default_value("text"),
        "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
       ("tz", po::value<std::string>()->default_value("UTC"),
-       "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name");
+       "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name")
+      ("explain", po::value<std::string>()->value_name("RULE"),
+       "instead of the report: why RULE did or did not fire (each selection true, false or unknown with its rows "
+       "or the missing capture, each outcome tried, the confidence steps)");
   options.add_options()
       ("more-bundles", po::value<std::vector<std::string>>()->value_name("BUNDLE..."),
        "further bundles: with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
@@ -136,6 +140,16 @@ int RunAnalyze(const std::vector<std::string>& args) {
   if (!db.ok()) return ReportFailure("analyze", db.status());
   auto analysis = AnalyzeWithProgress(input->bundle_path(), *db, rule_dirs);
   if (!analysis.ok()) return ReportFailure("analyze", analysis.status());
+  if (v.count("explain")) {
+    auto text = RenderExplanation(analysis->rules, v["explain"].as<std::string>());
+    if (!text.ok()) return ReportFailure("analyze", Status::InvalidArgument(text.status().message()));
+    if (kept) {
+      Status published = kept->Publish();
+      if (!published.ok()) return ReportFailure("analyze", published);
+    }
+    WriteStdout(*text);
+    return kExitOk;
+  }
   auto report = BuildReport(*db, *analysis, bundle);
   if (!report.ok()) return ReportFailure("analyze", report.status());
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), report->node_zone);

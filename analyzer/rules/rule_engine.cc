@@ -174,6 +174,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
 
   for (auto& [id, e] : evaluations) {
     summary.runs.push_back(e.run);
+    if (!e.explanation.selections.empty()) summary.explanations[id] = std::move(e.explanation);
     if (!e.finding) continue;
     auto& into = e.finding->tense == "ruled_out" ? summary.ruled_out : summary.findings;
     into.push_back(std::move(*e.finding));

@@ -22,6 +22,7 @@
 #define GPUF_ANALYZER_RULES_RULE_ENGINE_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include "analyzer/database.h"
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/differential.h"
+#include "analyzer/rules/explanation.h"
 #include "analyzer/rules/finding.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/rule_loader.h"
@@ -45,6 +47,9 @@ struct RuleRunSummary {
   Diagnosis diagnosis;
   LogScanStats scan;
   int64_t scan_ns = 0;            // the single pass over the log sources
+  // What decided each evaluated rule, by id (analyze --explain); a rule
+  // that was skipped has its run's reason only.
+  std::map<std::string, RuleExplanation> explanations;
 };
 
 // What the rules are evaluated against: the bundle's artifacts, and every

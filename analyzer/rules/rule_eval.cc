@@ -254,6 +254,45 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
   }
 }
 
+// The selections as the outcomes saw them: their rows, or why they are unknown.
+std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const SelectionRows& rows,
+                                                    const UnknownSelections& unknown, const ArtifactIndex& artifacts) {
+  std::vector<SelectionExplanation> out;
+  for (const auto& s : rule.selections) {
+    SelectionExplanation x;
+    x.name = s.name;
+    x.shows = Name(s.shows);
+    if (!s.message.empty()) {
+      x.reads = "the catalogue's " + s.message;
+      for (const auto& [field, value] : s.where) x.reads += " " + field + "=" + value;
+    } else if (s.kind == Selection::Kind::kLog) {
+      x.reads = "its own pattern over " + Join(s.sources, ", ");
+    } else {
+      x.reads = "SQL";
+    }
+    auto it = rows.find(s.name);
+    x.rows = it == rows.end() ? 0 : it->second.size();
+    if (x.rows > 0) {
+      x.state = "true";
+      for (size_t i = 0; i < x.rows && i < kExplainedRowsPerSelection; ++i) {
+        const SelectionRow& row = it->second[i];
+        const BundleArtifact* a = row.artifact_id ? artifacts.Find(*row.artifact_id) : nullptr;
+        std::string where = a ? a->name + (row.line ? ":" + std::to_string(*row.line) : "") : "(derived)";
+        x.examples.push_back(where + "  " + (row.text.empty() ? "(fields only)" : row.text));
+      }
+    } else if (unknown.count(s.name)) {
+      x.state = "unknown";
+      x.needs = Join(Needs(rule, {s.name}, unknown, artifacts), "; ");
+    } else {
+      x.state = "false";
+    }
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+const char* TruthWord(Truth t) { return t == Truth::kTrue ? "true" : t == Truth::kFalse ? "false" : "unknown"; }
+
 }  // namespace
 
 UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts) {
@@ -275,12 +314,19 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
   Evaluation e;
   e.run.rule_id = rule.id;
   const UnknownSelections unknown = UnknownOf(rule, rows, artifacts);
+  e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts);
+  for (const auto& outcome : rule.outcomes) {
+    e.explanation.outcomes.push_back({outcome.when, outcome.result,
+                                      outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
+  }
   const Outcome* undecided = nullptr;
   std::vector<std::string> undecided_needs;
-  for (const auto& outcome : rule.outcomes) {
+  for (size_t i = 0; i < rule.outcomes.size(); ++i) {
+    const Outcome& outcome = rule.outcomes[i];
     // No condition: always holds, every row its own.
     const Decision d = outcome.condition ? Decide(*outcome.condition, rows, unknown) : Decision{Truth::kTrue, {}};
     const Truth t = d.truth;
+    e.explanation.outcomes[i].truth = TruthWord(t);
     if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
       undecided = &outcome;
       undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts);

@@ -25,6 +25,7 @@
 
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/boot_clock.h"
+#include "analyzer/rules/explanation.h"
 #include "analyzer/rules/finding.h"
 #include "analyzer/rules/rule.h"
 #include "analyzer/rules/selection_rows.h"
@@ -36,6 +37,7 @@ inline constexpr size_t kEvidencePerSelection = 20;
 struct Evaluation {
   RuleRun run;                    // elapsed_ns left 0
   std::optional<Finding> finding; // fail and warn (tense current or history), and ruled_out
+  RuleExplanation explanation;    // what decided it (analyze --explain)
 };
 
 Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,

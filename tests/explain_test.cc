@@ -1,0 +1,32 @@
+// analyze --explain through the real binary: why a rule of the pack fired
+// on the seed incident, and a clear error for a rule that does not exist.
+#include <doctest/doctest.h>
+
+#include "tests/test_support.h"
+
+namespace gpuf {
+
+TEST_SUITE("explain") {
+TEST_CASE("analyze --explain: the seed incident's root cause, selection by selection and outcome by outcome") {
+  const std::string seed = test::SourcePath("samples/seed-incident.tar.zst");
+  auto run = test::RunGpuforensics({"analyze", seed, "--explain", "dp-started-before-driver-ready"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.err == "");
+  CHECK(run.out.rfind("rule dp-started-before-driver-ready: fail (confirmed, current)\n", 0) == 0);
+  CHECK(run.out.find("  early_failure           event        true (1 row)  SQL\n"
+                     "      plugin.log:2  Failed to initialize NVML: nvml: Unknown Error.\n") != std::string::npos);
+  CHECK(run.out.find("  3  true        fail confirmed   when early_failure and nvml_works_now   <- decided\n") !=
+        std::string::npos);
+  CHECK(run.out.find("  4  not reached fail likely      when early_failure\n") != std::string::npos);
+}
+
+TEST_CASE("analyze --explain: a rule that is not in the pack is a usage error naming the rules") {
+  auto run = test::RunGpuforensics({"analyze", test::SourcePath("samples/healthy.tar.zst"), "--explain", "xid-97"});
+  CHECK(run.exit_code == 64);  // the usage status, as for any bad argument
+  CHECK(run.out == "");
+  CHECK(run.err.rfind("gpuforensics analyze: no rule 'xid-97': the rules run were: ", 0) == 0);
+  CHECK(run.err.find('\n') == run.err.size() - 1);
+}
+}
+
+}  // namespace gpuf

@@ -52,6 +52,21 @@ const json* FindingOf(const json& report, const std::string& rule) {
   return nullptr;
 }
 
+// The fake node whose previous boot's kernel named the GPU at `bus` and
+// reported its Xid 79; the boot at capture loaded the driver. Collected
+// and analyzed.
+json AnalyzeEarlierXid79(FakeHost& host, const std::string& bus, const std::string& uuid, const std::string& name) {
+  test::BuildFakeNode(host);
+  AddDriverInformation(host);
+  const test::FakeBoot before = test::PreviousBoot(), now = test::CurrentBoot();
+  REQUIRE(test::WriteJournal(host,
+      test::KernelEntry(before, 12, "NVRM: GPU at PCI:" + bus + ": " + uuid) +
+      test::KernelEntry(before, 3600, "NVRM: Xid (PCI:" + bus + "): 79, pid='<unknown>', name=<unknown>, "
+                                      "GPU has fallen off the bus.") +
+      test::KernelEntry(now, 12, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Tue Mar  5 2024")));
+  return CollectAndAnalyze(host, name);
+}
+
 // The fake node without its GPUs: no NVIDIA function on the PCI bus, no
 // driver, no device nodes, no nvidia-smi; the plugin DaemonSet still runs
 // there and logs what v0.14 and later log on such a node.
@@ -198,15 +213,7 @@ TEST_SUITE("analyze_fakehost") {
 TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU NVML lists again is history, undone by its return") {
   if (!test::JournalWritable()) return;
   FakeHost host;
-  test::BuildFakeNode(host);
-  AddDriverInformation(host);
-  const test::FakeBoot before = test::PreviousBoot(), now = test::CurrentBoot();
-  REQUIRE(test::WriteJournal(host,
-      test::KernelEntry(before, 12, std::string("NVRM: GPU at PCI:0000:2a:00: ") + kGpu1) +
-      test::KernelEntry(before, 3600, "NVRM: Xid (PCI:0000:2a:00): 79, pid='<unknown>', name=<unknown>, "
-                                      "GPU has fallen off the bus.") +
-      test::KernelEntry(now, 12, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Tue Mar  5 2024")));
-  json report = CollectAndAnalyze(host, "xid79-back");
+  json report = AnalyzeEarlierXid79(host, "0000:2a:00", kGpu1, "xid79-back");
   const json* xid = FindingOf(report, "xid-79-fallen-off-bus");
   REQUIRE_MESSAGE(xid, report["findings"].dump());
   CHECK((*xid)["tense"] == "history");
@@ -217,15 +224,7 @@ TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU NVML lists again is histor
 TEST_CASE("analyze: an earlier boot's Xid 79 on a GPU the PCI bus no longer shows is current, the GPU still gone") {
   if (!test::JournalWritable()) return;
   FakeHost host;
-  test::BuildFakeNode(host);
-  AddDriverInformation(host);
-  const test::FakeBoot before = test::PreviousBoot(), now = test::CurrentBoot();
-  REQUIRE(test::WriteJournal(host,
-      test::KernelEntry(before, 12, "NVRM: GPU at PCI:0000:3b:00: GPU-3b3b3b3b-0d1f-4a43-9a8e-2b1d3c4e5f60") +
-      test::KernelEntry(before, 3600, "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, "
-                                      "GPU has fallen off the bus.") +
-      test::KernelEntry(now, 12, "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Tue Mar  5 2024")));
-  json report = CollectAndAnalyze(host, "xid79-gone");
+  json report = AnalyzeEarlierXid79(host, "0000:3b:00", "GPU-3b3b3b3b-0d1f-4a43-9a8e-2b1d3c4e5f60", "xid79-gone");
   const json* xid = FindingOf(report, "xid-79-fallen-off-bus");
   REQUIRE_MESSAGE(xid, report["findings"].dump());
   CHECK((*xid)["tense"] == "current");

@@ -306,35 +306,6 @@ against:
                                "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.");
 }
 
-TEST_CASE("RunRuleSet: a finding whose events are all of an earlier boot is history, at most low") {
-  auto holder = ParseRuleText("rules/earlier.yaml", RuleText("earlier", R"(select: {a: {kind: context, sql: SELECT 1}}
-outcomes: [{result: pass}]
-)") + R"(  - name: an earlier boot's Xid
-    expect: pass
-    logs:
-      journal.kernel[boot:-1]:
-        - '[5] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.'
-      journal.kernel:
-        - '[7200] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01'
-)");
-  REQUIRE_MESSAGE(holder.ok(), holder.status().message());
-  Evidence evidence;
-  RuleMark where;
-  auto bundle = BuildSampleBundle(evidence.db, holder->samples.back(), &where);
-  REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
-  evidence.bundle = *bundle;
-  auto summary = evidence.Run({ParseRule("xid-79", kXid79)});
-  REQUIRE(summary.findings.size() == 1);
-  const Finding& f = summary.findings[0];
-  CHECK(f.tense == "history");
-  CHECK(f.tense_reason == "all its evidence is from an earlier boot");
-  CHECK(f.severity == Severity::kLow);
-  CHECK(f.admissible == false);
-  REQUIRE(summary.diagnosis.entries.size() == 1);
-  CHECK(summary.diagnosis.entries[0].place == "history");
-  CHECK(summary.diagnosis.Leader() == nullptr);
-}
-
 // The bundle of the last sample of a holder rule whose samples end with `sample`.
 int64_t SampleBundle(Database& db, const std::string& sample) {
   auto holder = ParseRuleText("rules/holder.yaml", RuleText("holder", R"(select: {a: {kind: context, sql: SELECT 1}}
@@ -345,6 +316,31 @@ outcomes: [{result: pass}]
   auto bundle = BuildSampleBundle(db, holder->samples.back(), &where);
   REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
   return *bundle;
+}
+
+// A sample: an Xid 79 in the boot before the one at capture.
+constexpr char kEarlierBootXid[] = R"(  - name: an earlier boot's Xid
+    expect: pass
+    logs:
+      journal.kernel[boot:-1]:
+        - '[5] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.'
+      journal.kernel:
+        - '[7200] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01'
+)";
+
+TEST_CASE("RunRuleSet: a finding whose events are all of an earlier boot is history, at most low") {
+  Evidence evidence;
+  evidence.bundle = SampleBundle(evidence.db, kEarlierBootXid);
+  auto summary = evidence.Run({ParseRule("xid-79", kXid79)});
+  REQUIRE(summary.findings.size() == 1);
+  const Finding& f = summary.findings[0];
+  CHECK(f.tense == "history");
+  CHECK(f.tense_reason == "all its evidence is from an earlier boot");
+  CHECK(f.severity == Severity::kLow);
+  CHECK(f.admissible == false);
+  REQUIRE(summary.diagnosis.entries.size() == 1);
+  CHECK(summary.diagnosis.entries[0].place == "history");
+  CHECK(summary.diagnosis.Leader() == nullptr);
 }
 
 const char* kXidAndReading = R"(select:
@@ -366,16 +362,7 @@ outcomes:
 )";
 
 TEST_CASE("RunRuleSet: a reading at capture keeps an earlier boot's event current only about its own GPU") {
-  const std::string earlier_xid = R"(  - name: an earlier boot's Xid, a reading at capture
-    expect: pass
-    logs:
-      journal.kernel[boot:-1]:
-        - '[5] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.'
-      journal.kernel:
-        - '[7200] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01'
-    rows:
-      gpus:
-)";
+  const std::string earlier_xid = std::string(kEarlierBootXid) + "    rows:\n      gpus:\n";
   auto run = [&](const std::string& reading_row) {
     Evidence evidence;
     evidence.bundle = SampleBundle(evidence.db, earlier_xid + "        - {artifact: host.nvidia_smi_query_xml, " +

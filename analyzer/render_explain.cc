@@ -24,8 +24,8 @@ const Finding* FindingOf(const RuleRunSummary& summary, const std::string& id) {
 void Selections(const RuleExplanation& x, std::string& out) {
   out += "\nselections (what each found)\n";
   for (const auto& s : x.selections) {
-    std::string state = s.state == "true" ? "true (" + std::to_string(s.rows) + (s.rows == 1 ? " row)" : " rows)")
-                                          : s.state;
+    std::string state =
+        s.state == "true" ? "true (" + std::to_string(s.rows) + (s.rows == 1 ? " row)" : " rows)") : s.state;
     out += "  " + Padded(s.name, 24) + Padded(s.shows, 13) + Padded(state, 14) + s.reads + "\n";
     for (const auto& e : s.examples) out += "      " + e + "\n";
     if (s.rows > s.examples.size()) out += "      ... and " + std::to_string(s.rows - s.examples.size()) + " more\n";
@@ -55,7 +55,9 @@ void ConfidenceSteps(const Finding& f, std::string& out) {
   out += f.confidence == f.confidence_before ? "" : "; " + Word(f.confidence) + " after the evidence against";
   out += "\n";
   for (const auto& a : f.against) {
-    std::string state = a.state == "held" ? "HELD (" + a.effect + ")" : a.state == "unknown" ? "not captured" : "not seen";
+    std::string state = a.state == "held"      ? "HELD (" + a.effect + ")"
+                        : a.state == "unknown" ? "not captured"
+                                               : "not seen";
     out += "  against: " + a.text + ": " + state + "\n";
   }
   for (const auto& m : f.missing_evidence) out += "  missing: " + m + "\n";

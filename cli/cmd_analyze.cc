@@ -131,8 +131,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
   auto input = ResolveInput(bundle);  // another tool's capture is imported to a private temporary bundle
   if (!input.ok()) return ReportFailure("analyze", input.status());
   if (input->kind() == kRepackedBundleKind) {
-    std::fprintf(stderr, "gpuforensics analyze: %s is a gpuforensics bundle re-packed; reading its members against its manifest\n",
-                 bundle.c_str());
+    std::fprintf(stderr, "gpuforensics analyze: %s is a gpuforensics bundle re-packed; reading its members against "
+                 "its manifest\n", bundle.c_str());
   } else if (input->imported()) {
     std::fprintf(stderr, "gpuforensics analyze: %s is input of kind %s; importing it\n", bundle.c_str(), input->kind().c_str());
   }

@@ -1,11 +1,11 @@
 #include <cstdio>
 #include <iostream>
 
-#include "common/bundle_verify.h"
-#include "common/bundle_reader.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/verify_input.h"
+#include "common/bundle_reader.h"
+#include "common/bundle_verify.h"
 #include "common/exit_codes.h"
 
 namespace gpuf {
@@ -13,7 +13,8 @@ namespace gpuf {
 int RunVerify(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics verify BUNDLE\n\n"
       "Checks every member's size and sha256 against the manifest.\n\noptions");
-  options.add_options()("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to verify (tar.zst, or the same re-compressed or unpacked)");
+  options.add_options()("bundle", po::value<std::string>()->value_name("BUNDLE"),
+                        "bundle to verify (tar.zst, or the same re-compressed or unpacked)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
   auto parsed = ParseOptions("verify", args, options, positional);
@@ -30,8 +31,7 @@ int RunVerify(const std::vector<std::string>& args) {
   if (!checked.ok()) return ReportFailure("verify", checked.status().WithContext("reading '" + bundle + "'"));
   for (const auto& issue : checked->issues) std::printf("FAIL %s: %s\n", issue.member.c_str(), issue.problem.c_str());
   std::printf("%s: %d of %d members verified, %zu problems%s\n", bundle.c_str(), checked->verified, checked->expected,
-              checked->issues.size(),
-              (*input)->repacked() ? " (re-packed: each member read from it)" : "");
+              checked->issues.size(), (*input)->repacked() ? " (re-packed: each member read from it)" : "");
   return checked->issues.empty() ? kExitOk : kExitFindings;
 }
 

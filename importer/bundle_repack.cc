@@ -12,8 +12,8 @@ namespace gpuf {
 
 bool IsBundleTree(const std::vector<std::string>& paths) {
   bool manifest = std::find(paths.begin(), paths.end(), kManifestMember) != paths.end();
-  bool artifacts = std::any_of(paths.begin(), paths.end(),
-                               [](const std::string& p) { return p.rfind(kArtifactsDir, 0) == 0; });
+  bool artifacts =
+      std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return p.rfind(kArtifactsDir, 0) == 0; });
   return manifest && artifacts;
 }
 
@@ -31,8 +31,8 @@ Status RepackBundle(const SourceTree& tree, const std::string& output_path, Repl
     GPUF_RETURN_IF_ERROR(WriteWholeFile(file, *bytes));
     members.push_back({path, file});
   }
-  return WriteBundle(output_path, **manifest, std::move(members), tree.mtime_ns(std::string(kManifestMember)) / 1000000000,
-                     replace);
+  return WriteBundle(output_path, **manifest, std::move(members),
+                     tree.mtime_ns(std::string(kManifestMember)) / 1000000000, replace);
 }
 
 }  // namespace gpuf

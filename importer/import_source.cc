@@ -117,8 +117,9 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
   bool directory = stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
   std::string name = BaseName(path);
   if (kind == kRepackedBundleKind) {
-    GPUF_ASSIGN_OR_RETURN(SourceTree tree, directory ? ReadDirectoryTree(path, limits, [](std::string_view) { return true; })
-                                                     : ReadArchiveTree(path, limits, [](std::string_view) { return true; }));
+    GPUF_ASSIGN_OR_RETURN(SourceTree tree, directory
+                                               ? ReadDirectoryTree(path, limits, [](std::string_view) { return true; })
+                                               : ReadArchiveTree(path, limits, [](std::string_view) { return true; }));
     tree.StripCommonTopDirectory();
     GPUF_RETURN_IF_ERROR(RepackBundle(tree, output_path, replace));
     return kind;

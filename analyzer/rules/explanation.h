@@ -16,12 +16,12 @@ inline constexpr size_t kExplainedRowsPerSelection = 3;
 
 struct SelectionExplanation {
   std::string name{};
-  std::string shows{};     // event | precondition | context
-  std::string reads{};     // "the catalogue's xid where code=79", "a pattern over plugin_logs", "SQL"
-  std::string state{};     // true | false | unknown
+  std::string shows{};  // event | precondition | context
+  std::string reads{};  // "the catalogue's xid where code=79", "a pattern over plugin_logs", "SQL"
+  std::string state{};  // true | false | unknown
   size_t rows = 0;
   std::vector<std::string> examples{};  // the first rows, "artifact:line  text"
-  std::string needs{};     // unknown: the artifacts that would decide it
+  std::string needs{};                  // unknown: the artifacts that would decide it
 };
 
 struct OutcomeExplanation {

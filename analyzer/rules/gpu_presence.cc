@@ -27,8 +27,7 @@ struct Listing {
   bool identified = true;  // every listed GPU has a key by its PCI address
 };
 
-Result<Listing> ReadListing(Database& db, int64_t bundle_id, const GpuDirectory& gpus, const char* sql,
-                            bool by_uuid) {
+Result<Listing> ReadListing(Database& db, int64_t bundle_id, const GpuDirectory& gpus, const char* sql, bool by_uuid) {
   Listing listing;
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
   s.Bind(1, bundle_id);

@@ -16,7 +16,8 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
 
 Recoveries::Recoveries(const std::vector<GpuPresence>& presence) {
   for (const auto& gpu : presence) {
-    if (gpu.listed == true) listed_[gpu.gpu] = gpu.bus.empty() ? gpu.uuid : gpu.bus + (gpu.uuid.empty() ? "" : " " + gpu.uuid);
+    if (gpu.listed == true)
+      listed_[gpu.gpu] = gpu.bus.empty() ? gpu.uuid : gpu.bus + (gpu.uuid.empty() ? "" : " " + gpu.uuid);
   }
 }
 

@@ -156,7 +156,8 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       continue;
     }
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus, recoveries));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e,
+                          EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus, recoveries));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[rule.id] = std::move(e);
   }

@@ -316,8 +316,8 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
   const UnknownSelections unknown = UnknownOf(rule, rows, artifacts);
   e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts);
   for (const auto& outcome : rule.outcomes) {
-    e.explanation.outcomes.push_back({outcome.when, outcome.result,
-                                      outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
+    e.explanation.outcomes.push_back(
+        {outcome.when, outcome.result, outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
   }
   const Outcome* undecided = nullptr;
   std::vector<std::string> undecided_needs;

@@ -1,7 +1,5 @@
 #include "analyzer/rules/sample_fixture.h"
 
-#include "analyzer/timeline.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -10,6 +8,7 @@
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/plugin_log.h"
 #include "analyzer/rules/sample_parser.h"
+#include "analyzer/timeline.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/journal_slices.h"

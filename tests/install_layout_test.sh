@@ -32,8 +32,12 @@ done
   fail "the documented rules differ from rules/*.yaml"
 
 rule=dp-started-before-driver-ready
-"$build/gpuforensics" rules list | grep -q "^$rule " || fail "$rule is not a built-in rule of the build tree"
-"$prefix/bin/gpuforensics" rules list | grep -q "^$rule " || fail "the installed binary does not list $rule"
+# Listed whole before grep reads it: grep -q stops at the first match, and
+# the writer would then see its pipe closed (pipefail makes that a failure).
+"$build/gpuforensics" rules list >"$work/built.list"
+grep -q "^$rule " "$work/built.list" || fail "$rule is not a built-in rule of the build tree"
+"$prefix/bin/gpuforensics" rules list >"$work/installed.list"
+grep -q "^$rule " "$work/installed.list" || fail "the installed binary does not list $rule"
 # With the rule's file gone from everywhere the binary could look, it still knows it.
 rm -r "$prefix/share/doc/gpuforensics/rules"
 [ "$("$prefix/bin/gpuforensics" rules list | grep -c ' ')" = "$(cd "$src/rules" && ls ./*.yaml | wc -l)" ] ||

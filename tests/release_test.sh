@@ -88,8 +88,9 @@ again=$(SOURCE_DATE_EPOCH=$(git -C "$src" log -1 --format=%ct 2>/dev/null || ech
 [ "$again" = "$digest" ] || fail "the same file system packed again is $again, not $digest"
 
 pinned="$repo:$version@$digest"
-"$work/plugin/kubectl-gpuforensics" collect node/n --dry-run -o json | grep -q "\"image\": \"$pinned\"" ||
-  fail "the plugin's default image is not $pinned"
+# Written whole first: grep -q would close the pipe at its first match (pipefail).
+"$work/plugin/kubectl-gpuforensics" collect node/n --dry-run -o json >"$work/dry-run.json"
+grep -q "\"image\": \"$pinned\"" "$work/dry-run.json" || fail "the plugin's default image is not $pinned"
 for f in "$out"/deploy/kubernetes/*.yaml; do
   if grep -q 'image:' "$f"; then
     [ "$(grep -E '^ *image:' "$f" | sed -E 's/^ *image: //' | sort -u)" = "$pinned" ] ||

@@ -182,7 +182,7 @@ TEST_CASE("fleet: the command line loads many bundles and summarises them") {
       {"analyze", "--db", fleet.db, fleet.bundles[0], fleet.bundles[1], "--format", "json"});
   CHECK(fleet_with_format.exit_code == 64);
   CHECK(fleet_with_format.err ==
-        "gpuforensics analyze: --format and --tz shape one bundle's report, not a fleet database: "
+        "gpuforensics analyze: --format, --tz and --explain are about one bundle, not a fleet database: "
         "summarise the fleet with: gpuforensics fleet FLEET.sqlite [--format json]\n");
 
   auto with_junk = test::RunGpuforensics({"analyze", "--db", fleet.db, fleet.bundles[0], fleet.junk});

@@ -33,15 +33,21 @@ void Selections(const RuleExplanation& x, std::string& out) {
   }
 }
 
-void Outcomes(const RuleExplanation& x, std::string& out) {
-  out += "\noutcomes, in order (the first that holds decides; an unknown fail or warn is not passed over)\n";
+// `unknown_run`: the run's result is unknown - a fail or warn outcome could
+// not be decided, and no later fail or warn held.
+void Outcomes(const RuleExplanation& x, bool unknown_run, std::string& out) {
+  out += "\noutcomes, in order (the first that holds decides; a fail or warn left unknown keeps a later pass from "
+         "deciding)\n";
   bool decided = false;
   for (size_t i = 0; i < x.outcomes.size(); ++i) {
     const auto& o = x.outcomes[i];
     std::string result = o.result + (o.confidence.empty() ? "" : " " + o.confidence);
     std::string line = "  " + Padded(std::to_string(i + 1), 3) + Padded(o.truth, 12) + Padded(result, 17) +
                        (o.when.empty() ? "(always)" : "when " + o.when);
-    if (o.truth == "true" && !decided) {
+    if (unknown_run && o.truth == "unknown" && o.result != "pass" && !decided) {
+      line += "   <- undecided: it needs what was not captured";
+      decided = true;
+    } else if (!unknown_run && o.truth == "true" && !decided) {
       line += "   <- decided";
       decided = true;
     }
@@ -69,7 +75,7 @@ void ConfidenceSteps(const Finding& f, std::string& out) {
 Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::string& rule_id) {
   const RuleRun* run = nullptr;
   for (const auto& r : summary.runs) {
-    if (r.rule_id == rule_id) run = &r;
+    if (r.rule_id == rule_id && !run) run = &r;  // a repeated id's error run comes after
   }
   if (!run) {
     std::string ids;
@@ -86,7 +92,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
     return out;
   }
   Selections(x->second, out);
-  Outcomes(x->second, out);
+  Outcomes(x->second, run->outcome == "unknown", out);
   if (f) ConfidenceSteps(*f, out);
   return out;
 }

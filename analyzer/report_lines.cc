@@ -22,7 +22,7 @@ std::string StepsLine(const Report& r) {
   }
   if (r.verdict.empty()) return "not computed";
   if (r.verdict.front().status == StepStatus::kNotApplicable) {
-    return "not a GPU node (no NVIDIA GPU on the PCI bus, and no driver, device plugin or GPU resource expects one)";
+    return "not a GPU node (no NVIDIA GPU on the PCI bus, and no driver, /dev/nvidia* or GPU resource on the Node shows one)";
   }
   if (failed > 0) {
     std::string line = "BROKEN at step " + std::to_string(first_failed) + ", " + first_name;

@@ -246,7 +246,9 @@ bool NotAGpuNode(const ChainFacts& f) {
   if (f.device_nodes && (f.device_nodes->gpus > 0 || f.device_nodes->ctl)) return false;
   if (f.node) {
     const auto& n = *f.node;
-    if ((n.gpu_capacity && *n.gpu_capacity != "0") || n.mig_allocatable || n.shared_allocatable) return false;
+    // The kubelet adds nvidia.com/gpu only once a plugin registered there:
+    // even at 0 it says the node had GPUs.
+    if (n.gpu_capacity || n.gpu_allocatable || n.mig_allocatable || n.shared_allocatable) return false;
   }
   return true;
 }
@@ -264,8 +266,8 @@ std::vector<ChainStep> JudgeChain(const ChainFacts& f) {
       step.detail = "not a GPU node";
     }
     steps.front().detail =
-        "no NVIDIA GPU function on the PCI bus, and no NVIDIA driver, /dev/nvidia*, device plugin or GPU resource on "
-        "the Node that would expect one: not a GPU node";
+        "no NVIDIA GPU function on the PCI bus, and no NVIDIA driver, /dev/nvidia* or GPU resource on the Node that "
+        "would show one: not a GPU node";
   }
   return steps;
 }

@@ -110,7 +110,8 @@ struct ChainFacts {
 std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
 
 // No NVIDIA function on the PCI bus, and nothing else that shows one: no
-// driver loaded, no /dev/nvidia*, and no GPU counted on the Node. A CPU
+// driver loaded, no /dev/nvidia*, and no GPU resource on the Node (not even
+// at 0: the kubelet adds one only when a plugin registered). A CPU
 // worker, not a broken GPU node, even where a device-plugin DaemonSet
 // without a node selector runs on it; a node whose GPUs left the bus still
 // shows its driver, device nodes or the Node's count of them.

@@ -168,6 +168,9 @@ TEST_CASE("NotAGpuNode: a CPU worker has nothing to break, a node whose GPUs lef
   gone.node = ChainFacts::Node{"8", "0", false, false};  // the Node still counts its GPUs
   CHECK_FALSE(NotAGpuNode(gone));
   CHECK(JudgeChain(gone)[0].status == StepStatus::kFailed);
+  gone = cpu;
+  gone.node = ChainFacts::Node{"0", "0", false, false};  // a plugin registered here once: it had GPUs
+  CHECK_FALSE(NotAGpuNode(gone));
   ChainFacts daemonset = cpu;  // a plugin DaemonSet without a node selector runs there too
   daemonset.plugin_container = ChainFacts::PluginContainer{"CONTAINER_RUNNING", "3f9a2c1d8e7b6"};
   CHECK(NotAGpuNode(daemonset));

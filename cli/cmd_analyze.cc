@@ -101,6 +101,9 @@ int RunAnalyze(const std::vector<std::string>& args) {
   if (!IsReportFormat(format)) {
     return ReportFailure("analyze", Status::InvalidArgument("--format must be text, json, markdown or html"));
   }
+  if (v.count("explain") && !v["format"].defaulted()) {
+    return ReportFailure("analyze", Status::InvalidArgument("--explain prints text; --format shapes the report"));
+  }
   const std::string bundle = v["bundle"].as<std::string>();
   const std::string db_path = v.count("db") ? v["db"].as<std::string>() : kScratchDatabase;
   std::vector<std::string> rule_dirs = v.count("rules") ? v["rules"].as<std::vector<std::string>>()
@@ -111,9 +114,9 @@ int RunAnalyze(const std::vector<std::string>& args) {
     if (!used.ok()) return ReportFailure("analyze", used);
   }
   if (v.count("more-bundles")) {
-    if (!v["format"].defaulted() || !v["tz"].defaulted()) {
+    if (!v["format"].defaulted() || !v["tz"].defaulted() || v.count("explain")) {
       return ReportFailure("analyze", Status::InvalidArgument(
-                                          "--format and --tz shape one bundle's report, not a fleet database",
+                                          "--format, --tz and --explain are about one bundle, not a fleet database",
                                           "summarise the fleet with: gpuforensics fleet FLEET.sqlite [--format json]"));
     }
     std::vector<std::string> bundles = {bundle};

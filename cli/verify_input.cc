@@ -1,5 +1,7 @@
 #include "cli/verify_input.h"
 
+#include <sys/stat.h>
+
 #include "common/bundle_layout.h"
 #include "importer/bundle_repack.h"
 #include "importer/import_source.h"
@@ -21,11 +23,18 @@ class ResolvedVerifyInput : public VerifyInput {
 }  // namespace
 
 Result<std::unique_ptr<VerifyInput>> OpenVerifyInput(const std::string& path) {
-  GPUF_ASSIGN_OR_RETURN(ResolvedInput input, ResolveInput(path));
-  if (input.kind() != kBundleFormatName && input.kind() != kRepackedBundleKind) {
-    return Status::BadInput("not a gpuforensics bundle: no manifest.json at its root (it reads as " + input.kind() +
-                            ", which analyze imports)");
+  // Told before anything is imported: another tool's capture is refused
+  // at once. A path that cannot be told goes to the bundle reader, whose
+  // messages say what is wrong with a bundle.
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) {
+    auto kind = DetectInputKind(path);
+    if (kind.ok() && *kind != kBundleFormatName && *kind != kRepackedBundleKind) {
+      return Status::BadInput("not a gpuforensics bundle: no manifest.json at its root (it reads as " + *kind +
+                              ", which analyze imports)");
+    }
   }
+  GPUF_ASSIGN_OR_RETURN(ResolvedInput input, ResolveInput(path));
   return std::unique_ptr<VerifyInput>(new ResolvedVerifyInput(std::move(input)));
 }
 

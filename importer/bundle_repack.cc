@@ -6,6 +6,7 @@
 #include "collector/bundle_writer.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/manifest.h"
 #include "common/work_dir.h"
 
 namespace gpuf {
@@ -20,6 +21,7 @@ bool IsBundleTree(const std::vector<std::string>& paths) {
 Status RepackBundle(const SourceTree& tree, const std::string& output_path, Replace replace) {
   auto manifest = tree.Find(std::string(kManifestMember));
   if (!manifest.ok()) return Status::BadInput("no manifest.json at the root of the re-packed bundle");
+  if (!ParseManifest(**manifest).ok()) return Status::BadInput("its manifest.json is not a gpuforensics manifest");
   // The members as files, to write them as the collector does.
   GPUF_ASSIGN_OR_RETURN(WorkDir staging, WorkDir::Beside(output_path, ".gpuforensics-repack-"));
   std::vector<BundleMember> members;

@@ -24,7 +24,8 @@ bool IsBundleTree(const std::vector<std::string>& paths);
 
 // The tar.zst of `tree` at `output_path`: manifest.json first, then every
 // other file under its own name (one the manifest does not list stays, for
-// verify to report). BadInput when the tree has no manifest.
+// verify to report). BadInput when the tree has no manifest of ours (then it
+// is a folder of saved files that happens to use these names).
 Status RepackBundle(const SourceTree& tree, const std::string& output_path, Replace replace = Replace::kNever);
 
 }  // namespace gpuf

@@ -121,8 +121,12 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
                                                ? ReadDirectoryTree(path, limits, [](std::string_view) { return true; })
                                                : ReadArchiveTree(path, limits, [](std::string_view) { return true; }));
     tree.StripCommonTopDirectory();
-    GPUF_RETURN_IF_ERROR(RepackBundle(tree, output_path, replace));
-    return kind;
+    Status repacked = RepackBundle(tree, output_path, replace);
+    if (repacked.code() != Status::Code::kBadInput) {
+      GPUF_RETURN_IF_ERROR(repacked);
+      return kind;
+    }
+    kind = "evidence-dir";  // names like a bundle's, but no manifest of ours: read as saved files
   }
   ImportPlan plan;
   if (kind == "nvidia-bug-report") {

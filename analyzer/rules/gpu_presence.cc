@@ -17,9 +17,9 @@ constexpr char kHostNvmlLists[] =
 // Any listing of the PCI bus: the collector's sysfs walk (which may hold no
 // NVIDIA function at all) or a saved lspci.
 constexpr char kPciListings[] =
-    "SELECT a.artifact_id, p.address FROM artifacts a LEFT JOIN pci_devices p USING (artifact_id) "
-    "WHERE a.bundle_id = ?1 AND ((a.name = 'pci.nvidia_functions' AND a.status = 'ok') OR p.address IS NOT NULL) "
-    "AND (p.role IS NULL OR p.role = 'gpu')";
+    "SELECT a.artifact_id, p.address FROM artifacts a "
+    "LEFT JOIN pci_devices p ON p.artifact_id = a.artifact_id AND p.role = 'gpu' "
+    "WHERE a.bundle_id = ?1 AND ((a.name = 'pci.nvidia_functions' AND a.status = 'ok') OR p.address IS NOT NULL)";
 
 struct Listing {
   std::optional<int64_t> artifact_id;

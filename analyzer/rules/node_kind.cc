@@ -12,4 +12,12 @@ Result<std::optional<std::string>> WhyNotAGpuNode(Database& db, int64_t bundle_i
       "the Node");
 }
 
+Status WriteNodeKind(Database& db, const std::optional<std::string>& reason) {
+  GPUF_RETURN_IF_ERROR(db.Exec("DELETE FROM temp.not_a_gpu_node"));
+  if (!reason) return Status::Ok();
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare("INSERT INTO temp.not_a_gpu_node (reason) VALUES (?)"));
+  s.Bind(1, *reason);
+  return s.Run();
+}
+
 }  // namespace gpuf

@@ -6,6 +6,16 @@ namespace gpuf {
 
 namespace {
 
+// A minor number is the current boot's: after a GPU is gone the others
+// may take its number, so only a bus or a UUID ties an event to a GPU.
+bool NamedByBusOrUuid(const SelectionRow& row) {
+  for (const char* field : {"bus", "pci", "uuid", "device", "gpu"}) {
+    auto value = row.Field(field);
+    if (value && !value->empty()) return true;
+  }
+  return false;
+}
+
 bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
   if (kind.undone_only_if_field.empty()) return true;
   auto value = row.Field(std::string(kind.undone_only_if_field));
@@ -26,7 +36,7 @@ void Recoveries::MarkUndone(const Selection& selection, std::vector<SelectionRow
   const EventKindRow* kind = FindEventKind(selection.message);
   if (!kind || kind->undone_by != UndoneBy::kGpuListed) return;
   for (auto& row : rows) {
-    if (!row.gpu || !KindApplies(*kind, row)) continue;
+    if (!row.gpu || !NamedByBusOrUuid(row) || !KindApplies(*kind, row)) continue;
     auto listed = listed_.find(*row.gpu);
     if (listed == listed_.end()) continue;
     row.undone = "the host's NVML lists the GPU at capture (" + listed->second + ")";

@@ -139,6 +139,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const Recoveries recoveries(presence);
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
+  GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));
   summary.scan_ns = scanned.scan_ns;
   summary.scan = scanner.stats();
   std::map<std::string, Evaluation> evaluations;
@@ -192,11 +193,20 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   return summary;
 }
 
+// The kernel's lines that name a GPU: "GPU at PCI:… GPU-…" joins a bus to
+// a UUID; an Xid, a fall off the bus or a failed initialisation says a GPU
+// was on that bus, in whatever boot (gpu_presence.h, node_kind.h).
 std::unique_ptr<Selection> GpuNamesSelection() {
   auto s = std::make_unique<Selection>();
   s->name = "gpu_named";
   s->message = "gpu_named";
   FillMessagePatterns(*s);
+  for (const char* kind : {"xid", "gpu_fallen_off_bus", "gpu_init_failed"}) {
+    Selection more;
+    more.message = kind;
+    FillMessagePatterns(more);
+    s->patterns.insert(s->patterns.end(), more.patterns.begin(), more.patterns.end());
+  }
   return s;
 }
 

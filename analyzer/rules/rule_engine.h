@@ -60,8 +60,9 @@ struct RuleRunSummary {
 struct ScannedLogs {
   ArtifactIndex artifacts;
   std::unique_ptr<LogScanner> scanner;
-  // The engine's own selection: the kernel's "GPU at PCI:… GPU-…" lines
-  // (gpu_named), which join a GPU's bus to its UUID for `same gpu`.
+  // The engine's own selection: the kernel's lines that name a GPU ("GPU
+  // at PCI:… GPU-…", which joins its bus to its UUID for `same gpu`; an
+  // Xid, a fall off the bus, a failed initialisation).
   std::unique_ptr<Selection> gpu_names;
   int64_t scan_ns = 0;
 };

@@ -19,7 +19,9 @@ constexpr const char* kTempObjects =
     "  FROM rule_matches WHERE rule_id = (SELECT rule_id FROM rule_context);"
     // The bundle's GPUs as the engine joined them (gpu_presence.h).
     "CREATE TEMP TABLE IF NOT EXISTS gpu_subjects (gpu TEXT NOT NULL, bus TEXT, uuid TEXT, on_pci INTEGER, "
-    "  listed INTEGER, pci_artifact_id INTEGER, nvml_artifact_id INTEGER);";
+    "  listed INTEGER, pci_artifact_id INTEGER, nvml_artifact_id INTEGER);"
+    // One row when the bundle shows a node without an NVIDIA GPU (node_kind.h).
+    "CREATE TEMP TABLE IF NOT EXISTS not_a_gpu_node (reason TEXT NOT NULL);";
 
 std::string CapturesJson(const SelectionRow& row) {
   nlohmann::json object = nlohmann::json::object();

@@ -220,6 +220,12 @@ ChainStep NodeResources(const Facts& f) {
     step.status = StepStatus::kOk;
     step.detail += " on " + std::to_string(expected) +
                    " GPUs: shared replicas (time-slicing or MPS) or MIG devices (single strategy)";
+  } else if (n.mig_allocatable && mig_gpus == 0) {
+    // MIG devices are advertised, but which GPUs are in MIG mode (and so
+    // not counted here) nvidia-smi -L did not show.
+    step.status = StepStatus::kUnknown;
+    step.detail += ", below the " + std::to_string(expected) + " GPUs, some of them perhaps in MIG mode";
+    step.missing = "which GPUs are in MIG mode (the host's nvidia-smi -L with its MIG devices)";
   } else {
     step.status = StepStatus::kFailed;
     step.detail += ", below the " + std::to_string(expected) + " GPUs";

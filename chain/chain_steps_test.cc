@@ -140,6 +140,11 @@ TEST_CASE("JudgeChain: under the MIG mixed strategy nvidia.com/gpu counts the GP
   CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
   f.node = ChainFacts::Node{"1", "1", false, false};  // no MIG resource: the sliced GPU is simply missing
   CHECK(JudgeChain(f)[8].status == StepStatus::kFailed);
+  f.host_nvml->mig_gpus = 0;  // MIG resources, but -L showed no MIG device under any GPU
+  f.node = ChainFacts::Node{"1", "1", true, false};
+  steps = JudgeChain(f);
+  CHECK(steps[8].status == StepStatus::kUnknown);
+  CHECK(steps[8].missing == "which GPUs are in MIG mode (the host's nvidia-smi -L with its MIG devices)");
 }
 
 TEST_CASE("JudgeChain: without the node's own GPU count, allocatable below capacity is GPUs marked unhealthy") {

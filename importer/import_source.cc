@@ -77,6 +77,17 @@ int64_t MtimeNs(const std::string& path) {
   return st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
+// A zstd tar whose first member is not the manifest, holding a bundle's
+// files: ours re-made by tar --zstd (collect writes the manifest first).
+bool ReTarredBundle(const std::string& path, const std::string& head) {
+  if (!StartsWith(head, kZstdMagic, sizeof kZstdMagic)) return false;
+  auto start = ReadCompressedHead(path, 512);
+  if (!start.ok() || start->size() < 262 || start->compare(257, 5, "ustar") != 0) return false;
+  if (std::string(start->c_str()) == kManifestMember) return false;
+  auto paths = ListTree(path, /*archive=*/true, SourceLimits());
+  return paths.ok() && IsBundleTree(*paths);
+}
+
 }  // namespace
 
 Result<std::string> DetectInputKind(const std::string& path) {
@@ -91,6 +102,7 @@ Result<std::string> DetectInputKind(const std::string& path) {
     return Status::BadInput("'" + path + "' is " + FileTypeName(st.st_mode) + ", not a regular file or a directory");
   }
   GPUF_ASSIGN_OR_RETURN(std::string head, ReadHead(path));
+  if (ReTarredBundle(path, head)) return std::string(kRepackedBundleKind);
   if (StartsWith(head, kZstdMagic, sizeof kZstdMagic)) return std::string(kBundleFormatName);
   bool compressed = StartsWith(head, kGzipMagic, sizeof kGzipMagic) || StartsWith(head, kXzMagic, sizeof kXzMagic) ||
                     StartsWith(head, kBzip2Magic, sizeof kBzip2Magic);
@@ -161,7 +173,12 @@ Result<ResolvedInput> ResolveInput(const std::string& path) {
   struct stat st {};
   bool bundle_name = path.size() > kBundleSuffix.size() &&
                      path.compare(path.size() - kBundleSuffix.size(), kBundleSuffix.size(), kBundleSuffix) == 0;
-  if (stat(path.c_str(), &st) != 0 || (bundle_name && S_ISREG(st.st_mode))) {
+  bool readable = stat(path.c_str(), &st) == 0;
+  auto re_tarred = [&] {
+    auto head = ReadHead(path);
+    return head.ok() && ReTarredBundle(path, *head);
+  };
+  if (!readable || (bundle_name && S_ISREG(st.st_mode) && !re_tarred())) {
     input.kind_ = std::string(kBundleFormatName);
     input.bundle_path_ = path;
     return input;

@@ -197,19 +197,20 @@ TEST_CASE("bundle: a tampered member fails verify and is flagged by analyze") {
   CHECK(analyze.out.find("integrity: PROBLEMS") != std::string::npos);
 }
 
-TEST_CASE("bundle: re-packed as tar.gz, plain tar or a directory, it verifies and analyzes as the tar.zst") {
+TEST_CASE("bundle: re-packed as tar.gz, plain tar, re-made tar.zst or a directory, it verifies and analyzes as the tar.zst") {
   test::TempDir dir;
   const std::string seed = test::SourcePath("samples/seed-incident.tar.zst");
   // What a ticket system or a support desk does to an attachment.
   const std::string unpacked = dir / "CASE-123456 node-a";
   const std::string script = "set -e; zstd -q -dc '" + seed + "' > '" + dir / "seed.tar" + "'; mkdir '" + unpacked +
                              "'; tar -xf '" + dir / "seed.tar" + "' -C '" + unpacked + "'; cd '" + unpacked +
-                             "'; tar -czf '" + dir / "seed.tar.gz" + "' artifacts manifest.json";
+                             "'; tar -czf '" + dir / "seed.tar.gz" + "' artifacts manifest.json; tar --zstd -cf '" +
+                             dir / "re-tarred.tar.zst" + "' artifacts manifest.json";
   auto made = test::RunProcess({"/bin/sh", "-c", script});
   REQUIRE_MESSAGE(made.exit_code == 0, made.err);
   auto reference = test::RunGpuforensics({"analyze", seed, "--format", "json"});
   const auto expected = nlohmann::json::parse(reference.out);
-  for (const std::string& input : {dir / "seed.tar.gz", dir / "seed.tar", unpacked}) {
+  for (const std::string& input : {dir / "seed.tar.gz", dir / "seed.tar", dir / "re-tarred.tar.zst", unpacked}) {
     CAPTURE(input);
     auto verify = test::RunGpuforensics({"verify", input});
     CHECK(verify.exit_code == 0);

@@ -26,15 +26,18 @@ Result<std::unique_ptr<VerifyInput>> OpenVerifyInput(const std::string& path) {
   // Told before anything is imported: another tool's capture is refused
   // at once. A path that cannot be told goes to the bundle reader, whose
   // messages say what is wrong with a bundle.
+  auto not_ours = [](const std::string& kind) {
+    return Status::BadInput("not a gpuforensics bundle: no manifest of ours at its root (it reads as " + kind +
+                            ", which analyze imports)");
+  };
   struct stat st {};
   if (stat(path.c_str(), &st) == 0) {
     auto kind = DetectInputKind(path);
-    if (kind.ok() && *kind != kBundleFormatName && *kind != kRepackedBundleKind) {
-      return Status::BadInput("not a gpuforensics bundle: no manifest.json at its root (it reads as " + *kind +
-                              ", which analyze imports)");
-    }
+    if (kind.ok() && *kind != kBundleFormatName && *kind != kRepackedBundleKind) return not_ours(*kind);
   }
   GPUF_ASSIGN_OR_RETURN(ResolvedInput input, ResolveInput(path));
+  // Named like a bundle, but its manifest is not one of ours.
+  if (input.kind() != kBundleFormatName && input.kind() != kRepackedBundleKind) return not_ours(input.kind());
   return std::unique_ptr<VerifyInput>(new ResolvedVerifyInput(std::move(input)));
 }
 

@@ -191,7 +191,9 @@ Result<ResolvedInput> ResolveInput(const std::string& path) {
   }
   GPUF_ASSIGN_OR_RETURN(input.temp_dir_, WorkDir::Create("", "gpuforensics-input-"));
   input.bundle_path_ = input.temp_dir_ / ("imported" + std::string(kBundleSuffix));
-  GPUF_RETURN_IF_ERROR(ImportSource(path, input.bundle_path_).status());
+  // What it was read as: a tree named like a bundle whose manifest is not
+  // ours is read as saved files.
+  GPUF_ASSIGN_OR_RETURN(input.kind_, ImportSource(path, input.bundle_path_));
   return input;
 }
 

@@ -234,7 +234,7 @@ TEST_CASE("bundle: re-packed as tar.gz, plain tar, re-made tar.zst or a director
   test::WriteFile(dir / "notes/saved.txt", "Failed to initialize NVML: Unknown Error\n");
   auto other = test::RunGpuforensics({"verify", dir / "notes"});
   CHECK(other.exit_code == 2);
-  CHECK(other.err.find("not a gpuforensics bundle: no manifest.json at its root (it reads as evidence-dir") !=
+  CHECK(other.err.find("not a gpuforensics bundle: no manifest of ours at its root (it reads as evidence-dir") !=
         std::string::npos);
 }
 

@@ -48,11 +48,24 @@ TEST_CASE("analyze: unreadable input gets one line and exit status 2") {
                    "reading '" + dir / "text.tar.zst" +
                        "': not a gpuforensics bundle (tar.zst): Unrecognized archive format");
   }
-  SUBCASE("manifest not first") {
-    test::WriteTarZst(dir / "b.tar.zst", {{"artifacts/0001-x.stdout", "x"}, {"manifest.json", kGoodManifest}});
-    ExpectRejected(dir / "b.tar.zst", "reading '" + dir / "b.tar.zst" +
-                                          "': not a gpuforensics bundle: first member is 'artifacts/0001-x.stdout', "
-                                          "not 'manifest.json'");
+  SUBCASE("manifest not first, and not ours") {
+    // Named like a bundle's files, but the manifest is not one: saved files,
+    // which verify does not take for a bundle.
+    test::WriteTarZst(dir / "b.tar.zst", {{"artifacts/0001-x.stdout", "x"}, {"manifest.json", "{}"}});
+    auto r = test::RunGpuforensics({"verify", dir / "b.tar.zst"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "gpuforensics verify: reading '" + dir / "b.tar.zst" +
+                       "': not a gpuforensics bundle: no manifest of ours at its root (it reads as evidence-dir, "
+                       "which analyze imports)\n");
+    CHECK(r.out == "");
+  }
+  SUBCASE("manifest not first: re-made, and its stray member reported") {
+    test::WriteTarZst(dir / "r.tar.zst", {{"artifacts/0001-x.stdout", "x"}, {"manifest.json", kGoodManifest}});
+    auto r = test::RunGpuforensics({"verify", dir / "r.tar.zst"});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "");
+    CHECK(r.out == "FAIL artifacts/0001-x.stdout: not named in the manifest; ignored\n" + dir / "r.tar.zst" +
+                       ": 0 of 0 members verified, 1 problems (re-packed: each member read from it)\n");
   }
   SUBCASE("manifest from a newer format") {
     std::string newer = kGoodManifest;

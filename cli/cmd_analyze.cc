@@ -150,7 +150,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
       Status published = kept->Publish();
       if (!published.ok()) return ReportFailure("analyze", published);
     }
-    WriteStdout(*text);
+    WriteStdout(TerminalSafe(*text));  // its rows are strangers' log lines
     return kExitOk;
   }
   auto report = BuildReport(*db, *analysis, bundle);

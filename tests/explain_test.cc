@@ -27,6 +27,18 @@ TEST_CASE("analyze --explain: a rule that is not in the pack is a usage error na
   CHECK(run.err.rfind("gpuforensics analyze: no rule 'xid-97': the rules run were: ", 0) == 0);
   CHECK(run.err.find('\n') == run.err.size() - 1);
 }
+
+TEST_CASE("analyze --explain: a log line's escape sequences and bytes that are not UTF-8 reach the terminal neutralised") {
+  test::TempDir dir;
+  // An Xid line with a window-title escape and a Latin-1 byte: the row --explain shows.
+  test::WriteFile(dir / "dmesg.txt", std::string("[  100.000001] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', "
+                                                 "name=\x1b]0;owned\x07\xb5, GPU has fallen off the bus.\n"));
+  auto run = test::RunGpuforensics({"analyze", dir.path(), "--explain", "xid-79-fallen-off-bus"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.find('\x1b') == std::string::npos);
+  CHECK(run.out.find('\x07') == std::string::npos);
+  CHECK(run.out.find("name=\\x1B]0;owned\\x07\\xB5, GPU has fallen off the bus.") != std::string::npos);
+}
 }
 
 }  // namespace gpuf

@@ -30,12 +30,14 @@ Result<std::unique_ptr<VerifyInput>> OpenVerifyInput(const std::string& path) {
     return Status::BadInput("not a gpuforensics bundle: no manifest of ours at its root (it reads as " + kind +
                             ", which analyze imports)");
   };
+  std::optional<std::string> known;
   struct stat st {};
   if (stat(path.c_str(), &st) == 0) {
     auto kind = DetectInputKind(path);
     if (kind.ok() && *kind != kBundleFormatName && *kind != kRepackedBundleKind) return not_ours(*kind);
+    if (kind.ok()) known = *kind;
   }
-  GPUF_ASSIGN_OR_RETURN(ResolvedInput input, ResolveInput(path));
+  GPUF_ASSIGN_OR_RETURN(ResolvedInput input, ResolveInput(path, known));
   // Named like a bundle, but its manifest is not one of ours.
   if (input.kind() != kBundleFormatName && input.kind() != kRepackedBundleKind) return not_ours(input.kind());
   return std::unique_ptr<VerifyInput>(new ResolvedVerifyInput(std::move(input)));

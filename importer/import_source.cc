@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "common/bundle_layout.h"
 #include "importer/adapters.h"
@@ -119,11 +120,13 @@ Result<std::string> DetectInputKind(const std::string& path) {
                           "must-gather or evidence directory");
 }
 
-Result<std::string> ImportSource(const std::string& path, const std::string& output_path, Replace replace) {
-  GPUF_RETURN_IF_ERROR(CheckOutputPath(output_path, replace));
-  GPUF_RETURN_IF_ERROR(CheckNotInput(output_path, path));
-  GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
-  if (kind == kBundleFormatName) return Status::BadInput("'" + path + "' is already a gpuforensics bundle");
+namespace {
+
+// ImportSource for a source whose kind DetectInputKind told (not our
+// bundle): a tar is read once more, not twice. Returns the kind it was read
+// as.
+Result<std::string> ImportOfKind(const std::string& path, std::string kind, const std::string& output_path,
+                                 Replace replace) {
   SourceLimits limits;
   struct stat st {};
   bool directory = stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -166,7 +169,17 @@ Result<std::string> ImportSource(const std::string& path, const std::string& out
   return kind;
 }
 
-Result<ResolvedInput> ResolveInput(const std::string& path) {
+}  // namespace
+
+Result<std::string> ImportSource(const std::string& path, const std::string& output_path, Replace replace) {
+  GPUF_RETURN_IF_ERROR(CheckOutputPath(output_path, replace));
+  GPUF_RETURN_IF_ERROR(CheckNotInput(output_path, path));
+  GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
+  if (kind == kBundleFormatName) return Status::BadInput("'" + path + "' is already a gpuforensics bundle");
+  return ImportOfKind(path, kind, output_path, replace);
+}
+
+Result<ResolvedInput> ResolveInput(const std::string& path, std::optional<std::string> known_kind) {
   ResolvedInput input;
   // A missing path or one named like a bundle goes to the bundle reader,
   // whose messages say what is wrong with a bundle.
@@ -174,16 +187,15 @@ Result<ResolvedInput> ResolveInput(const std::string& path) {
   bool bundle_name = path.size() > kBundleSuffix.size() &&
                      path.compare(path.size() - kBundleSuffix.size(), kBundleSuffix.size(), kBundleSuffix) == 0;
   bool readable = stat(path.c_str(), &st) == 0;
-  auto re_tarred = [&] {
+  if (!known_kind && readable && bundle_name && S_ISREG(st.st_mode)) {
     auto head = ReadHead(path);
-    return head.ok() && ReTarredBundle(path, *head);
-  };
-  if (!readable || (bundle_name && S_ISREG(st.st_mode) && !re_tarred())) {
-    input.kind_ = std::string(kBundleFormatName);
-    input.bundle_path_ = path;
-    return input;
+    known_kind = std::string(head.ok() && ReTarredBundle(path, *head) ? kRepackedBundleKind : kBundleFormatName);
   }
-  GPUF_ASSIGN_OR_RETURN(std::string kind, DetectInputKind(path));
+  if (!readable) known_kind = std::string(kBundleFormatName);
+  if (!known_kind) {
+    GPUF_ASSIGN_OR_RETURN(known_kind, DetectInputKind(path));
+  }
+  const std::string kind = *known_kind;
   input.kind_ = kind;
   if (kind == kBundleFormatName) {
     input.bundle_path_ = path;
@@ -193,7 +205,7 @@ Result<ResolvedInput> ResolveInput(const std::string& path) {
   input.bundle_path_ = input.temp_dir_ / ("imported" + std::string(kBundleSuffix));
   // What it was read as: a tree named like a bundle whose manifest is not
   // ours is read as saved files.
-  GPUF_ASSIGN_OR_RETURN(input.kind_, ImportSource(path, input.bundle_path_));
+  GPUF_ASSIGN_OR_RETURN(input.kind_, ImportOfKind(path, kind, input.bundle_path_, Replace::kNever));
   return input;
 }
 

@@ -6,6 +6,7 @@
 #ifndef GPUF_IMPORTER_IMPORT_SOURCE_H_
 #define GPUF_IMPORTER_IMPORT_SOURCE_H_
 
+#include <optional>
 #include <string>
 
 #include "common/output_file.h"
@@ -41,13 +42,15 @@ class ResolvedInput {
   bool imported() const { return !temp_dir_.path().empty(); }
 
  private:
-  friend Result<ResolvedInput> ResolveInput(const std::string& path);
+  friend Result<ResolvedInput> ResolveInput(const std::string& path, std::optional<std::string> known_kind);
   std::string bundle_path_;
   std::string kind_;
   WorkDir temp_dir_;
 };
 
-Result<ResolvedInput> ResolveInput(const std::string& path);
+// `known_kind`: what DetectInputKind already told of `path`, so that it is
+// not read again to tell it.
+Result<ResolvedInput> ResolveInput(const std::string& path, std::optional<std::string> known_kind = std::nullopt);
 
 }  // namespace gpuf
 

@@ -119,7 +119,7 @@ TEST_CASE("ReadMessageFile: a look-alike that matches, an unknown kind or field,
     text.replace(text.find("set: {reason:"), 13, "set: {cause:");
     MessageCatalogue c = Read(text);
     REQUIRE(c.errors.size() == 1);
-    CHECK(c.errors[0].find("'cause' is not a field of nvml_init_failed (reason)") != std::string::npos);
+    CHECK(c.errors[0].find("'cause' is not a field of nvml_init_failed (reason error)") != std::string::npos);
   }
   SUBCASE("the same id twice") {
     std::string text = kEntry;

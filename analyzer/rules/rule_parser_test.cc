@@ -253,7 +253,7 @@ TEST_CASE("ParseRuleText: a message selection's kind and fields are checked") {
         "    message: nvml_init_faild\n"
         "             ^ near here");
   CHECK(ErrorOf(With(log, "    message: nvml_init_failed\n    where: {cause: lib_mismatch}\n")) ==
-        "rules/xid-79-demo.yaml:15: 'cause' is not a field of nvml_init_failed (reason)\n"
+        "rules/xid-79-demo.yaml:15: 'cause' is not a field of nvml_init_failed (reason error)\n"
         "    where: {cause: lib_mismatch}\n"
         "            ^ near here");
   CHECK(ErrorOf(With(log, "    message: nvml_init_failed\n    where: {reason: no_such_reason}\n")) ==

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analyzer/capture_commands.h"
+#include "common/artifacts.h"
 #include "common/byte_pattern.h"
 
 namespace gpuf {

@@ -3,7 +3,7 @@
 // A rule that could not run names the artifacts it lacked ("missing:
 // journal.kernel (not collected)"); a finding names those that would have
 // confirmed it ("not available: config.containerd (not collected)"). Grouped
-// by artifact, with the command that captures it (capture_commands.h), this
+// by artifact, with the command that captures it (common/artifacts.h), this
 // is the report's "cannot tell" list: which capture decides which check.
 #ifndef GPUF_ANALYZER_CANNOT_TELL_H_
 #define GPUF_ANALYZER_CANNOT_TELL_H_

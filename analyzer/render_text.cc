@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "analyzer/capture_commands.h"
 #include "analyzer/report_lines.h"
 #include "analyzer/text_wrap.h"
+#include "common/artifacts.h"
 #include "common/vocabulary.h"
 
 namespace gpuf {

@@ -119,6 +119,10 @@ struct ArtifactRow {
   // (journal_entries holds every line) and documents read whole.
   bool keeps_lines;
   std::string_view description;  // one line, for people
+  // The command that captures it by hand, run on the node unless it says
+  // otherwise; <...> is what the reader fills in. The report's advice on an
+  // imported input: what to capture next time, what would decide a finding.
+  std::string_view capture;
 
   // The stream the loaders read and an importer stores: stdout or content.
   std::string_view stream() const;
@@ -128,6 +132,10 @@ std::span<const ArtifactRow> ArtifactTable();
 
 // The row named `name`, or nullptr.
 const ArtifactRow* FindArtifact(std::string_view name);
+
+// The row's capture for `artifact`; a `journal.*` pattern gets the boot's
+// journalctl, a name no row has "gpuforensics collect".
+std::string_view CaptureCommand(std::string_view artifact);
 
 // A name rules use for several artifacts read alike ("plugin_logs").
 // Group names have no '.', artifact names always have one.

@@ -25,6 +25,15 @@ TEST_CASE("ArtifactTable: names are unique, dotted, and say how they are stored"
   CHECK(FindArtifact("plugin.nope") == nullptr);
 }
 
+TEST_CASE("ArtifactTable: every artifact says how to capture it by hand") {
+  for (const auto& row : ArtifactTable()) {
+    CHECK_MESSAGE(!row.capture.empty(), row.name << " has no capture command");
+  }
+  CHECK(CaptureCommand("pci.nvidia_functions") == "lspci -nn -d 10de:");
+  CHECK(CaptureCommand("journal.*") == "journalctl -b --no-pager");
+  CHECK(CaptureCommand("plugin.nope") == "gpuforensics collect");
+}
+
 TEST_CASE("ArtifactTable: what the driver cannot change is a field, not a name prefix") {
   CHECK_FALSE(FindArtifact("versions.runc")->driver_can_change);
   CHECK_FALSE(FindArtifact("config.containerd")->driver_can_change);

@@ -307,7 +307,7 @@ void RenderTimelineTable(const Report& r, const DisplayZone& zone, std::ostrings
   for (const auto& m : r.milestones) {
     out << "<tr><td class=\"num\">" << (m.boot_offset ? std::to_string(*m.boot_offset) : "?")
         << "</td><td class=\"num\">" << E(zone.Format(m.time_ns)) << "</td><td class=\"num\">"
-        << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << "</td><td>" << E(m.milestone)
+        << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << "</td><td>" << E(std::string(m.milestone_name()))
         << "</td><td class=\"mono\">" << E(m.message) << "</td></tr>\n";
   }
   out << "</table>\n";

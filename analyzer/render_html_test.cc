@@ -15,7 +15,7 @@ TimelineRow MilestoneRow(const std::string& name, double seconds, const std::str
   row.time_ns = 1'700'000'000'000'000'000 + static_cast<int64_t>(seconds * 1e9);
   row.boot_offset = 0;
   row.since_boot_ns = static_cast<int64_t>(seconds * 1e9);
-  row.milestone = name;
+  row.milestone = Parse<Milestone>(name);
   row.container_id = container;
   row.message = message.empty() ? name : message;
   return row;

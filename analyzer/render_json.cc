@@ -115,7 +115,7 @@ Json TimelineJson(const Report& r) {
   Json milestones = Json::array();
   for (const auto& m : r.milestones) {
     milestones.push_back({{"datetime", FormatRfc3339Utc(m.time_ns)},
-                          {"milestone", m.milestone},
+                          {"milestone", m.milestone_name()},
                           {"boot_offset", Nullable(m.boot_offset)},
                           {"since_boot_seconds", m.since_boot_ns ? Json(*m.since_boot_ns / 1e9) : Json(nullptr)},
                           {"source", m.source},

@@ -199,7 +199,7 @@ void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream
     }
     std::string message = m.message.size() > 120 ? m.message.substr(0, 117) + "..." : m.message;
     out << "| " << zone.Format(m.time_ns) << " | " << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << " | "
-        << MarkdownText(m.milestone) << " | " << MarkdownText(message) << " |\n";
+        << MarkdownText(std::string(m.milestone_name())) << " | " << MarkdownText(message) << " |\n";
   }
   if (r.intervals.empty()) return;
   out << "\n### Intervals\n\n| Boot | Interval | Seconds |\n|---|---|---|\n";

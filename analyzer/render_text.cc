@@ -194,7 +194,7 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
     }
     std::string offset = m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "";
     std::string message = m.message.size() > 90 ? m.message.substr(0, 87) + "..." : m.message;
-    out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " " << Pad(m.milestone, 31) << message << "\n";
+    out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " " << Pad(std::string(m.milestone_name()), 31) << message << "\n";
   }
   if (r.intervals.empty()) return;
   out << "\n" << paint(kBold, "Intervals") << "\n";

@@ -29,7 +29,7 @@ nlohmann::ordered_json RowJson(const TimelineRow& r) {
   j["message"] = r.message;
   j["timestamp"] = r.time_ns / 1000;  // µs, as Timesketch stores it
   j["source"] = r.source;
-  j["milestone"] = r.milestone.empty() ? json(nullptr) : json(r.milestone);
+  j["milestone"] = r.milestone ? json(r.milestone_name()) : json(nullptr);
   j["boot_offset"] = r.boot_offset ? nlohmann::json(*r.boot_offset) : json(nullptr);
   j["time_source"] = r.time_source;
   j["artifact"] = r.artifact.empty() ? json(nullptr) : json(r.artifact);
@@ -44,7 +44,7 @@ std::string TimelineTextLine(const TimelineRow& r, const DisplayZone& zone) {
   std::string since = r.since_boot_ns ? FormatOffset(*r.since_boot_ns) : "";
   std::string boot = r.boot_offset ? "boot " + std::to_string(*r.boot_offset) : "boot ?";
   std::string line = zone.Format(r.time_ns) + "  " + boot + "  " + since + "  " + r.source;
-  if (!r.milestone.empty()) line += "  [" + r.milestone + "]";
+  if (r.milestone) line += "  [" + Word(*r.milestone) + "]";
   return line + "  " + r.message + "\n";
 }
 
@@ -55,7 +55,7 @@ const char kTimelineCsvHeader[] =
 
 std::string TimelineCsvLine(const TimelineRow& r) {
   return CsvField(FormatRfc3339Utc(r.time_ns)) + "," + CsvField(r.timestamp_desc) + "," + CsvField(r.message) + "," +
-         std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(r.milestone) + "," +
+         std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(std::string(r.milestone_name())) + "," +
          (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
          CsvField(r.artifact) + "," + (r.line ? std::to_string(*r.line) : "") + "," + CsvField(r.container_id) + "\n";
 }

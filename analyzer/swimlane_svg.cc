@@ -22,33 +22,33 @@ namespace {
 enum class Mark { kOk, kBad, kNeutral };
 
 struct LaneRule {
-  std::string_view milestone;
+  Milestone milestone;
   std::string_view lane;   // "plugin": the lane of the event's container
   std::string_view label;  // shown beside the mark
   Mark mark;
 };
 
 constexpr LaneRule kLaneRules[] = {
-    {"boot", "kernel", "boot", Mark::kNeutral},
-    {"driver_loaded", "kernel", "driver loaded", Mark::kOk},
-    {"xid", "kernel", "Xid", Mark::kBad},
-    {"persistenced_started", "persistenced", "started", Mark::kOk},
-    {"fabricmanager_started", "fabricmanager", "started", Mark::kOk},
-    {"containerd_started", "containerd", "started", Mark::kOk},
-    {"daemon_reload", "systemd", "daemon-reload", Mark::kNeutral},
-    {"kubelet_started", "kubelet", "started", Mark::kOk},
-    {"kubelet_sock_created", "kubelet", "kubelet.sock", Mark::kNeutral},
-    {"plugin_container_created", "plugin", "created", Mark::kNeutral},
-    {"plugin_container_started", "plugin", "started", Mark::kOk},
-    {"plugin_service_started", "plugin", "started", Mark::kOk},
-    {"plugin_container_finished", "plugin", "exited", Mark::kNeutral},
-    {"plugin_nvml_init_failed", "plugin", "NVML init failed", Mark::kBad},
-    {"plugin_serving", "plugin", "serving", Mark::kOk},
-    {"plugin_kubelet_restart_seen", "plugin", "saw kubelet restart", Mark::kNeutral},
-    {"device_unhealthy", "plugin", "device unhealthy", Mark::kBad},
-    {"kubelet_registration_received", "registration", "kubelet got registration", Mark::kOk},
-    {"plugin_registered", "registration", "registered", Mark::kOk},
-    {"kubelet_list_and_watch_ended", "registration", "ListAndWatch ended", Mark::kBad},
+    {Milestone::kBoot, "kernel", "boot", Mark::kNeutral},
+    {Milestone::kDriverLoaded, "kernel", "driver loaded", Mark::kOk},
+    {Milestone::kXid, "kernel", "Xid", Mark::kBad},
+    {Milestone::kPersistencedStarted, "persistenced", "started", Mark::kOk},
+    {Milestone::kFabricmanagerStarted, "fabricmanager", "started", Mark::kOk},
+    {Milestone::kContainerdStarted, "containerd", "started", Mark::kOk},
+    {Milestone::kDaemonReload, "systemd", "daemon-reload", Mark::kNeutral},
+    {Milestone::kKubeletStarted, "kubelet", "started", Mark::kOk},
+    {Milestone::kKubeletSockCreated, "kubelet", "kubelet.sock", Mark::kNeutral},
+    {Milestone::kPluginContainerCreated, "plugin", "created", Mark::kNeutral},
+    {Milestone::kPluginContainerStarted, "plugin", "started", Mark::kOk},
+    {Milestone::kPluginServiceStarted, "plugin", "started", Mark::kOk},
+    {Milestone::kPluginContainerFinished, "plugin", "exited", Mark::kNeutral},
+    {Milestone::kPluginNvmlInitFailed, "plugin", "NVML init failed", Mark::kBad},
+    {Milestone::kPluginServing, "plugin", "serving", Mark::kOk},
+    {Milestone::kPluginKubeletRestartSeen, "plugin", "saw kubelet restart", Mark::kNeutral},
+    {Milestone::kDeviceUnhealthy, "plugin", "device unhealthy", Mark::kBad},
+    {Milestone::kKubeletRegistrationReceived, "registration", "kubelet got registration", Mark::kOk},
+    {Milestone::kPluginRegistered, "registration", "registered", Mark::kOk},
+    {Milestone::kKubeletListAndWatchEnded, "registration", "ListAndWatch ended", Mark::kBad},
 };
 
 struct FixedLane {
@@ -95,7 +95,7 @@ struct Lane {
   double top = 0, height = 0;
 };
 
-const LaneRule* RuleFor(const std::string& milestone) {
+const LaneRule* RuleFor(std::optional<Milestone> milestone) {
   for (const auto& rule : kLaneRules) {
     if (rule.milestone == milestone) return &rule;
   }
@@ -148,11 +148,11 @@ std::vector<Lane> BuildLanes(const std::vector<TimelineRow>& milestones, int64_t
     } else {
       lane.events.push_back({seconds, std::string(rule->label), rule->mark, &m});
     }
-    if (m.milestone == "plugin_container_created" || m.milestone == "plugin_container_started" ||
-        m.milestone == "plugin_service_started") {
+    if (m.milestone == Milestone::kPluginContainerCreated || m.milestone == Milestone::kPluginContainerStarted ||
+        m.milestone == Milestone::kPluginServiceStarted) {
       if (!lane.bar_from || seconds < *lane.bar_from) lane.bar_from = seconds;
     }
-    if (m.milestone == "plugin_container_finished") lane.bar_to = seconds;
+    if (m.milestone == Milestone::kPluginContainerFinished) lane.bar_to = seconds;
   }
   for (auto& [id, lane] : by_id) {
     for (auto& e : lane.events) {
@@ -188,8 +188,8 @@ struct Gap {
 std::optional<Gap> FindGap(const std::vector<TimelineRow>& milestones, const std::vector<Interval>& intervals,
                            int64_t boot) {
   for (auto [interval, ready, name] :
-       {std::tuple{"plugin_start_after_persistenced", "persistenced_started", "nvidia-persistenced started"},
-        std::tuple{"plugin_start_after_driver_loaded", "driver_loaded", "driver loaded"}}) {
+       {std::tuple{"plugin_start_after_persistenced", Milestone::kPersistencedStarted, "nvidia-persistenced started"},
+        std::tuple{"plugin_start_after_driver_loaded", Milestone::kDriverLoaded, "driver loaded"}}) {
     std::string_view wanted = interval;  // clang 14 cannot capture a structured binding
     auto it = std::find_if(intervals.begin(), intervals.end(),
                            [&](const Interval& i) { return i.boot_offset == boot && i.name == wanted; });
@@ -285,7 +285,7 @@ void DrawLane(const Lane& lane, int64_t boot, const SwimlaneAxis& layout, const 
     double width = static_cast<double>(e.label.size()) * kCharWidth + 10;
     bool flip = x + width > kPlotRight;
     std::string title = zone.Format(e.row->time_ns) + "  " + FormatOffset(*e.row->since_boot_ns) + "  " +
-                        e.row->milestone + "\n" + e.row->message;
+                        std::string(e.row->milestone_name()) + "\n" + e.row->message;
     if (e.repeats > 1) title += "\n(and " + std::to_string(e.repeats - 1) + " more within a second)";
     out << "<g class=\"event\"><title>" << HtmlEscape(title) << "</title>";
     if (lane.row_of[i] > 0) {
@@ -350,8 +350,8 @@ std::string RenderSwimlaneSvg(const std::vector<TimelineRow>& milestones, const 
   std::optional<int64_t> boot_start_ns, collection_ns;
   for (const auto& m : milestones) {
     if (m.boot_offset != boot || !m.since_boot_ns) continue;
-    if (m.milestone == "boot") boot_start_ns = m.time_ns;
-    if (m.milestone == "collection") collection_ns = *m.since_boot_ns;
+    if (m.milestone == Milestone::kBoot) boot_start_ns = m.time_ns;
+    if (m.milestone == Milestone::kCollection) collection_ns = *m.since_boot_ns;
     if (RuleFor(m.milestone)) times.push_back(static_cast<double>(*m.since_boot_ns) / 1e9);
   }
   if (times.empty()) return "";

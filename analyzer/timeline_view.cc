@@ -51,7 +51,7 @@ Status ForEachTimelineRow(Database& db, int64_t bundle_id, bool milestones_only,
     r.timestamp_desc = s.ColumnText(3);
     r.time_source = s.ColumnText(4);
     r.source = s.ColumnText(5);
-    r.milestone = s.ColumnText(6);
+    r.milestone = Parse<Milestone>(s.ColumnText(6));
     r.artifact = s.ColumnText(7);
     if (!s.ColumnIsNull(8)) r.line = s.ColumnInt(8);
     r.container_id = s.ColumnText(9);

@@ -7,10 +7,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/database.h"
 #include "common/status.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -21,11 +23,14 @@ struct TimelineRow {
   std::string timestamp_desc;
   std::string time_source;
   std::string source;
-  std::string milestone;     // "" when none
+  std::optional<Milestone> milestone;  // none for an event that is no milestone
   std::string artifact;      // logical name, "" when derived
   std::optional<int64_t> line;
   std::string container_id;
   std::string message;
+
+  // The milestone's word, "" for none.
+  std::string_view milestone_name() const { return milestone ? Name(*milestone) : ""; }
 };
 
 struct Interval {

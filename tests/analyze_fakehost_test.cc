@@ -11,6 +11,7 @@
 
 #include "tests/fake_journal.h"
 #include "tests/fake_node.h"
+#include "tests/report_json.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -18,6 +19,7 @@ namespace gpuf {
 namespace {
 
 using nlohmann::json;
+using test::FindingOf;
 using test::FakeHost;
 
 constexpr char kGpu0[] = "GPU-5b3c8a8e-0d1f-4a43-9a8e-2b1d3c4e5f60";  // 0000:18:00.0, as the fake node's nvidia-smi
@@ -43,13 +45,6 @@ json CollectAndAnalyze(FakeHost& host, const std::string& name) {
   auto analyze = test::RunGpuforensics({"analyze", out, "--format", "json"});
   REQUIRE_MESSAGE((analyze.exit_code == 0 || analyze.exit_code == 1), analyze.err);
   return json::parse(analyze.out);
-}
-
-const json* FindingOf(const json& report, const std::string& rule) {
-  for (const auto& f : report["findings"]) {
-    if (f["id"] == rule) return &f;
-  }
-  return nullptr;
 }
 
 // The fake node whose previous boot's kernel named the GPU at `bus` and

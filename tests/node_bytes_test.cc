@@ -12,6 +12,7 @@
 #include "common/json_bytes.h"
 #include "common/manifest.h"
 #include "tests/fake_node.h"
+#include "tests/report_json.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -30,11 +31,7 @@ constexpr char kXidLine[] =
     "[Sat Dec  5 10:00:00 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus. \xB5\n";
 
 bool HasFinding(const std::string& report_json, const std::string& rule) {
-  json report = json::parse(report_json);
-  for (const auto& f : report["findings"]) {
-    if (f["id"] == rule) return true;
-  }
-  return false;
+  return test::FindingOf(json::parse(report_json), rule) != nullptr;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/report_json.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -13,18 +14,12 @@ namespace gpuf {
 namespace {
 
 using nlohmann::json;
+using test::FindingOf;
 
 json AnalyzeFolder(const test::TempDir& dir) {
   auto run = test::RunGpuforensics({"analyze", "--format", "json", dir.path()});
   REQUIRE_MESSAGE((run.exit_code == 0 || run.exit_code == 1), run.err);
   return json::parse(run.out);
-}
-
-const json* FindingOf(const json& report, const std::string& rule) {
-  for (const auto& f : report["findings"]) {
-    if (f["id"] == rule) return &f;
-  }
-  return nullptr;
 }
 
 }  // namespace

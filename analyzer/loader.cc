@@ -4,6 +4,7 @@
 #include <malloc.h>
 #endif
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -20,65 +21,201 @@ namespace gpuf {
 
 namespace {
 
-// The member loaders by the id the artifact table gives them
-// (common/artifacts.cc names, for each artifact, which of these read it).
-// A loader reads the artifact's stream (stdout or content); crictl's logs
-// also from stderr, where crictl writes the container's stderr.
+using namespace artifact;
+
+// The member loaders: each names the artifacts it reads and the tables it
+// fills; an artifact's loaders run in this order. A loader reads the
+// artifact's stream (stdout or content); crictl's logs also from stderr,
+// where crictl writes the container's stderr.
 constexpr MemberLoaderRow kMemberLoaders[] = {
-    {"nvidia_smi_list", LoadNvidiaSmiList},
-    {"nvidia_smi_xml", LoadNvidiaSmiXml},
-    {"nvidia_smi_run", LoadNvidiaSmiRun, false, true},
-    {"container_gpu_view", LoadContainerGpuView},
-    {"driver_version", LoadDriverVersion},
-    {"driver_gpu", LoadDriverGpu},
-    {"proc_devices", LoadProcDevices},
-    {"pci_table", LoadPciTable},
-    {"device_nodes", LoadDeviceNodes},
-    {"char_links", LoadCharLinks},
-    {"plugin_sockets", LoadPluginSockets},
-    {"node_resources", LoadNodeResources},
-    {"journal", LoadJournal, false, false, false, true, NewJournalLoader},
-    {"crictl_ps", LoadCrictlPs},
-    {"crictl_inspect", LoadCrictlInspect},
-    {"ctr_container_info", LoadCtrContainerInfo},
-    {"devices_list", LoadDevicesList},
-    {"systemd_scope", LoadSystemdScope},
-    {"bpftool_cgroup", LoadBpftoolCgroup},
-    {"bpf_device_program", LoadBpfDeviceProgram},
-    {"proc_cgroup", LoadProcCgroup},
-    {"plugin_log_file", LoadPluginLogFile, false, false, false, false, NewPluginLogLoader},
-    {"crictl_logs", LoadCrictlLogs, true},
-    {"mountinfo", LoadMountinfo},
-    {"statfs", LoadStatfs},
-    {"static_pod", LoadStaticPod},
-    {"containerd_config", LoadContainerdConfig},
-    {"crio_config", LoadCrioConfig},
-    {"nvidia_runtime_config", LoadNvidiaRuntimeConfig},
-    {"kubelet_config", LoadKubeletConfig},
-    {"kubelet_checkpoint", LoadKubeletCheckpoint},
-    {"crictl_info", LoadCrictlInfo},
-    {"versions", LoadVersions},
-    {"kube_events", LoadKubeEvents},
-    {"kube_pod_text", LoadKubePodText},
-    {"kube_pods", LoadKubePods},
-    {"kube_node_text", LoadKubeNodeText},
-    {"kernel_ring", LoadKernelRing, false, false, true, true},
-    {"kubelet_log_file", LoadKubeletLog, false, false, true, true},
+    {.id = "nvidia_smi_list",
+     .reads = {kHostNvidiaSmiList},
+     .writes = "gpus",
+     .load = LoadNvidiaSmiList},
+    {.id = "nvidia_smi_xml",
+     .reads = {kHostNvidiaSmiQueryXml},
+     .writes = "gpus versions",
+     .load = LoadNvidiaSmiXml},
+    {.id = "nvidia_smi_run",
+     .reads = {kPluginNvidiaSmiList, kHostNvidiaSmi, kPluginNvidiaSmi, kSavedNvidiaSmiList, kSavedNvidiaSmi, kHostNvidiaSmiList, kHostNvidiaSmiQueryXml},
+     .writes = "nvidia_smi_runs",
+     .load = LoadNvidiaSmiRun,
+     .with_stderr = true},
+    {.id = "container_gpu_view",
+     .reads = {kPluginNvidiaSmiList},
+     .writes = "container_gpu_views",
+     .load = LoadContainerGpuView},
+    {.id = "driver_version",
+     .reads = {kDriverVersion},
+     .writes = "versions",
+     .load = LoadDriverVersion},
+    {.id = "driver_gpu",
+     .reads = {kDriverGpuInformation},
+     .writes = "driver_gpus",
+     .load = LoadDriverGpu},
+    {.id = "proc_devices",
+     .reads = {kKernelDevices},
+     .writes = "char_device_majors",
+     .load = LoadProcDevices},
+    {.id = "pci_table",
+     .reads = {kPciNvidiaFunctions},
+     .writes = "pci_devices",
+     .load = LoadPciTable},
+    {.id = "device_nodes",
+     .reads = {kDevNvidiaNodes},
+     .writes = "device_nodes",
+     .load = LoadDeviceNodes},
+    {.id = "char_links",
+     .reads = {kDevCharLinks},
+     .writes = "char_links",
+     .load = LoadCharLinks},
+    {.id = "plugin_sockets",
+     .reads = {kKubeletDevicePlugins},
+     .writes = "plugin_sockets",
+     .load = LoadPluginSockets},
+    {.id = "node_resources",
+     .reads = {kK8sNode},
+     .writes = "node_resources",
+     .load = LoadNodeResources},
+    {.id = "journal",
+     .reads = {kJournalKernel, kJournalSystemd, kJournalKubelet, kJournalContainerd, kJournalNvidiaPersistenced, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kJournalJournald},
+     .writes = "journal_entries journal_boots",
+     .load = LoadJournal,
+     .journal_entries = true,
+     .stream = NewJournalLoader},
+    {.id = "crictl_ps",
+     .reads = {kRuntimeCrictlPs},
+     .writes = "containers",
+     .load = LoadCrictlPs},
+    {.id = "crictl_inspect",
+     .reads = {kPluginInspect},
+     .writes = "containers device_cgroup_rules plugin_config",
+     .load = LoadCrictlInspect},
+    {.id = "ctr_container_info",
+     .reads = {kRuntimeCtrContainerInfo},
+     .writes = "containers device_cgroup_rules plugin_config",
+     .load = LoadCtrContainerInfo},
+    {.id = "devices_list",
+     .reads = {kPluginDevicesList},
+     .writes = "device_cgroup_rules",
+     .load = LoadDevicesList},
+    {.id = "systemd_scope",
+     .reads = {kPluginSystemdScope},
+     .writes = "cgroup_facts device_cgroup_rules",
+     .load = LoadSystemdScope},
+    {.id = "bpftool_cgroup",
+     .reads = {kPluginBpftoolCgroup},
+     .writes = "cgroup_facts",
+     .load = LoadBpftoolCgroup},
+    {.id = "bpf_device_program",
+     .reads = {kPluginBpfDeviceProgram},
+     .writes = "device_cgroup_rules",
+     .load = LoadBpfDeviceProgram},
+    {.id = "proc_cgroup",
+     .reads = {kPluginProcCgroup},
+     .writes = "cgroup_facts",
+     .load = LoadProcCgroup},
+    {.id = "plugin_log_file",
+     .reads = {kPluginLog},
+     .writes = "log_lines plugin_config",
+     .load = LoadPluginLogFile,
+     .stream = NewPluginLogLoader},
+    {.id = "crictl_logs",
+     .reads = {kPluginCrictlLogs},
+     .writes = "log_lines plugin_config",
+     .load = LoadCrictlLogs,
+     .stderr_too = true},
+    {.id = "mountinfo",
+     .reads = {kCgroupMountinfo},
+     .writes = "cgroup_facts",
+     .load = LoadMountinfo},
+    {.id = "statfs",
+     .reads = {kCgroupStatfs},
+     .writes = "cgroup_facts",
+     .load = LoadStatfs},
+    {.id = "static_pod",
+     .reads = {kConfigStaticPod},
+     .writes = "plugin_config",
+     .load = LoadStaticPod},
+    {.id = "containerd_config",
+     .reads = {kConfigContainerd, kConfigContainerdDropin},
+     .writes = "config_values",
+     .load = LoadContainerdConfig},
+    {.id = "crio_config",
+     .reads = {kConfigCrio},
+     .writes = "config_values",
+     .load = LoadCrioConfig},
+    {.id = "nvidia_runtime_config",
+     .reads = {kConfigNvidiaContainerRuntime},
+     .writes = "config_values",
+     .load = LoadNvidiaRuntimeConfig},
+    {.id = "kubelet_config",
+     .reads = {kConfigKubelet},
+     .writes = "config_values",
+     .load = LoadKubeletConfig},
+    {.id = "kubelet_checkpoint",
+     .reads = {kKubeletCheckpoint},
+     .writes = "config_values",
+     .load = LoadKubeletCheckpoint},
+    {.id = "crictl_info",
+     .reads = {kRuntimeCrictlInfo},
+     .writes = "config_values",
+     .load = LoadCrictlInfo},
+    {.id = "versions",
+     .reads = {kVersionsContainerd, kVersionsRunc, kVersionsNvidiaCtk, kVersionsNvidiaContainerCli, kVersionsKubelet, kVersionsSystemctl, kVersionsCrictl, kVersionsCrio, kVersionsCrun},
+     .writes = "versions",
+     .load = LoadVersions},
+    {.id = "kube_events",
+     .reads = {kK8sEvents},
+     .writes = "k8s_events",
+     .load = LoadKubeEvents},
+    {.id = "kube_pod_text",
+     .reads = {kK8sPodText},
+     .writes = "k8s_pod_states k8s_events",
+     .load = LoadKubePodText},
+    {.id = "kube_pods",
+     .reads = {kK8sPods},
+     .writes = "k8s_pod_states",
+     .load = LoadKubePods},
+    {.id = "kube_node_text",
+     .reads = {kK8sNodeText},
+     .writes = "node_labels node_resources",
+     .load = LoadKubeNodeText},
+    {.id = "kernel_ring",
+     .reads = {kHostDmesg},
+     .writes = "journal_entries",
+     .load = LoadKernelRing,
+     .after_all = true,
+     .journal_entries = true},
+    {.id = "kubelet_log_file",
+     .reads = {kHostKubeletLog},
+     .writes = "journal_entries",
+     .load = LoadKubeletLog,
+     .after_all = true,
+     .journal_entries = true},
 };
 
 // Every text stream up to this size also lands in artifact_lines, unless
 // its artifact says it does not keep lines.
 constexpr int64_t kMaxLinesBytes = 16LL << 20;
 
-// Calls `fn` with each loader id of `row`, in order.
+// Calls `fn` with each loader that reads the artifact `name`, in table order.
 template <typename Fn>
-void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
-  std::string_view ids = row.loaders;
-  while (!ids.empty()) {
-    size_t space = ids.find(' ');
-    fn(ids.substr(0, space));
-    ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+void ForEachLoaderOf(std::string_view name, Fn fn) {
+  for (const auto& loader : kMemberLoaders) {
+    if (LoaderReads(loader, name)) fn(loader);
   }
+}
+
+// The artifact's only loader; nullptr for none or several.
+const MemberLoaderRow* OnlyLoaderOf(std::string_view name) {
+  const MemberLoaderRow* only = nullptr;
+  int count = 0;
+  ForEachLoaderOf(name, [&](const MemberLoaderRow& loader) {
+    only = &loader;
+    ++count;
+  });
+  return count == 1 ? only : nullptr;
 }
 
 // The streamed loader of a member that is read as it streams, or nullptr:
@@ -86,8 +223,8 @@ void ForEachLoaderId(const ArtifactRow& row, Fn fn) {
 // are not kept whole in artifact_lines.
 StreamedLoaderFactory StreamedLoader(const ManifestArtifact& a, const ManifestOutput& o) {
   const ArtifactRow* row = FindArtifact(a.name);
-  if (!row || o.stream != row->stream() || row->loaders.find(' ') != std::string_view::npos) return nullptr;
-  const MemberLoaderRow* loader = FindMemberLoader(row->loaders);
+  if (!row || o.stream != row->stream()) return nullptr;
+  const MemberLoaderRow* loader = OnlyLoaderOf(row->name);
   if (!loader || !loader->stream) return nullptr;
   if (row->keeps_lines && o.size_bytes <= kMaxLinesBytes) return nullptr;
   return loader->stream;
@@ -146,14 +283,13 @@ class Loader : public BundleVisitor {
     MemberInput in{id, a, o, bytes};
     const ArtifactRow* row = FindArtifact(a.name);
     if (row) {
-      ForEachLoaderId(*row, [&](std::string_view loader_id) {
-        const MemberLoaderRow* loader = FindMemberLoader(loader_id);
-        if (loader->after_all) {
-          if (o.stream == row->stream()) last_.push_back({loader, &a, &o, bytes});
-        } else if (loader->with_stderr) {
+      ForEachLoaderOf(row->name, [&](const MemberLoaderRow& loader) {
+        if (loader.after_all) {
+          if (o.stream == row->stream()) last_.push_back({&loader, &a, &o, bytes});
+        } else if (loader.with_stderr) {
           Pend(a, *row, o, bytes);
-        } else if (o.stream == row->stream() || (loader->stderr_too && o.stream == kStreamStderr)) {
-          loader->load(*ctx_, in);
+        } else if (o.stream == row->stream() || (loader.stderr_too && o.stream == kStreamStderr)) {
+          loader.load(*ctx_, in);
         }
       });
     }
@@ -238,9 +374,8 @@ class Loader : public BundleVisitor {
     pending_.erase(it);
     if (!p.have_main) return;
     MemberInput in{artifact_ids_[&a], a, *p.main, p.main_bytes, p.stderr_bytes};
-    ForEachLoaderId(*p.row, [&](std::string_view loader_id) {
-      const MemberLoaderRow* loader = FindMemberLoader(loader_id);
-      if (loader->with_stderr) loader->load(*ctx_, in);
+    ForEachLoaderOf(p.row->name, [&](const MemberLoaderRow& loader) {
+      if (loader.with_stderr) loader.load(*ctx_, in);
     });
   }
 
@@ -331,15 +466,24 @@ const MemberLoaderRow* FindMemberLoader(std::string_view id) {
   return nullptr;
 }
 
-bool LoadsJournalEntries(std::string_view name) {
-  const ArtifactRow* row = FindArtifact(name);
-  bool journal = false;
-  if (row) {
-    ForEachLoaderId(*row, [&](std::string_view id) {
-      const MemberLoaderRow* loader = FindMemberLoader(id);
-      journal = journal || (loader && loader->journal_entries);
-    });
+bool LoaderReads(const MemberLoaderRow& loader, std::string_view name) {
+  return std::find(loader.reads.begin(), loader.reads.end(), name) != loader.reads.end();
+}
+
+bool LoaderWrites(const MemberLoaderRow& loader, std::string_view table) {
+  std::string_view rest = loader.writes;
+  while (!rest.empty()) {
+    size_t space = rest.find(' ');
+    if (rest.substr(0, space) == table) return true;
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
   }
+  return false;
+}
+
+bool LoadsJournalEntries(std::string_view name) {
+  bool journal = false;
+  ForEachLoaderOf(name, [&](const MemberLoaderRow& loader) { journal = journal || loader.journal_entries; });
   return journal;
 }
 

@@ -6,7 +6,9 @@
 #include <set>
 
 #include "analyzer/member_loaders.h"
+#include "analyzer/schema_sql.h"
 #include "common/artifacts.h"
+#include "common/journal_slices.h"
 #include "common/sha256.h"
 #include "tests/test_support.h"
 
@@ -357,19 +359,37 @@ TEST_CASE("LoadsJournalEntries: the journal slices, and the logs read as journal
   }
 }
 
-TEST_CASE("LoadBundle: the artifact table names only loaders of loader.cc, and each is named") {
-  std::set<std::string_view> named;
-  for (const auto& row : ArtifactTable()) {
-    std::string_view ids = row.loaders;
-    while (!ids.empty()) {
-      size_t space = ids.find(' ');
-      std::string_view id = ids.substr(0, space);
-      CHECK_MESSAGE(FindMemberLoader(id), row.name << " names no loader '" << id << "'");
-      named.insert(id);
-      ids = space == std::string_view::npos ? std::string_view() : ids.substr(space + 1);
+TEST_CASE("MemberLoaderTable: every loader reads known artifacts and fills tables of the schema") {
+  std::set<std::string> tables;
+  constexpr std::string_view kCreate = "CREATE TABLE ";
+  for (const auto& file : SchemaFiles()) {
+    for (size_t at = file.sql.find(kCreate); at != std::string_view::npos; at = file.sql.find(kCreate, at + 1)) {
+      std::string_view rest = file.sql.substr(at + kCreate.size());
+      tables.insert(std::string(rest.substr(0, rest.find_first_of(" (\n"))));
     }
   }
-  for (const auto& loader : MemberLoaderTable()) CHECK_MESSAGE(named.count(loader.id), loader.id << " reads nothing");
+  std::set<std::string_view> ids;
+  for (const auto& loader : MemberLoaderTable()) {
+    CAPTURE(loader.id);
+    CHECK(ids.insert(loader.id).second);
+    CHECK(loader.reads.size() > 0);
+    for (auto name : loader.reads) CHECK_MESSAGE(FindArtifact(name), name << " is no artifact");
+    CHECK_FALSE(loader.writes.empty());
+    std::string_view rest = loader.writes;
+    while (!rest.empty()) {
+      size_t space = rest.find(' ');
+      std::string table(rest.substr(0, space));
+      CHECK_MESSAGE(tables.count(table), table << " is no table of schema/");
+      CHECK(LoaderWrites(loader, table));
+      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+  }
+  const MemberLoaderRow* journal = FindMemberLoader("journal");
+  REQUIRE(journal);
+  for (const auto& slice : JournalSliceTable()) CHECK_MESSAGE(LoaderReads(*journal, slice.name), slice.name);
+  for (auto name : journal->reads) CHECK_MESSAGE(FindJournalSlice(name), name << " is no journal slice");
+  CHECK(LoaderReads(*FindMemberLoader("node_resources"), "k8s.node"));
+  CHECK_FALSE(LoaderWrites(*FindMemberLoader("node_resources"), "node"));
 }
 
 }  // TEST_SUITE

@@ -5,6 +5,7 @@
 #ifndef GPUF_ANALYZER_MEMBER_LOADERS_H_
 #define GPUF_ANALYZER_MEMBER_LOADERS_H_
 
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -45,7 +46,9 @@ using StreamedLoaderFactory = std::unique_ptr<StreamedLineLoader> (*)(LoadContex
 inline constexpr int64_t kThreadedMemberBytes = 1 << 20;
 
 struct MemberLoaderRow {
-  std::string_view id;       // as ArtifactRow::loaders names it
+  std::string_view id;
+  std::initializer_list<std::string_view> reads;  // the artifacts it reads, by name
+  std::string_view writes;                         // the tables it fills, space separated
   MemberLoader load;
   bool stderr_too = false;   // also called with the artifact's stderr
   // Called once with stdout in `bytes` and stderr in `stderr_bytes`, when
@@ -66,6 +69,10 @@ struct MemberLoaderRow {
 std::span<const MemberLoaderRow> MemberLoaderTable();
 // The loader `id`, or nullptr.
 const MemberLoaderRow* FindMemberLoader(std::string_view id);
+// Whether `loader` reads the artifact `name`.
+bool LoaderReads(const MemberLoaderRow& loader, std::string_view name);
+// Whether `loader` fills the table `table`.
+bool LoaderWrites(const MemberLoaderRow& loader, std::string_view table);
 // Whether a loader of artifact `name` writes its lines as journal entries,
 // so that they are read from journal_entries, not artifact_lines.
 bool LoadsJournalEntries(std::string_view name);

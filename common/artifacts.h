@@ -112,9 +112,6 @@ struct ArtifactRow {
   // such a passive probe may run beside the driver's probes
   // (collector/probe_schedule.h).
   bool driver_can_change;
-  // The analyzer's loaders that read it, space separated, in call order
-  // (analyzer/loader.cc names each); "" when it is kept only as lines.
-  std::string_view loaders;
   // False for what is not kept line by line in artifact_lines: the journal
   // (journal_entries holds every line) and documents read whole.
   bool keeps_lines;

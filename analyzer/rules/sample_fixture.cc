@@ -30,7 +30,7 @@ ArtifactName SplitName(const std::string& text) {
   return {text.substr(0, open), text.substr(open + 1, text.size() - open - 2)};
 }
 
-// What the loader makes of the artifact's lines (its table row's loaders).
+// What the loader makes of the artifact's lines (the loaders that read it).
 bool IsJournal(const std::string& name) { return FindJournalSlice(name) != nullptr; }
 bool IsPluginLog(const std::string& name) { return InArtifactGroup(kPluginLogsGroup, name) && !IsJournal(name); }
 

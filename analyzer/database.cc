@@ -303,6 +303,12 @@ int PastDeadline(void* deadline) {
   return at != 0 && MonotonicNowNs() >= at ? 1 : 0;
 }
 
+// The authorizer of TablesRead: notes each table read, allows everything.
+int NoteTablesRead(void* tables, int action, const char* table, const char*, const char*, const char*) {
+  if (action == SQLITE_READ && table) static_cast<std::set<std::string>*>(tables)->insert(table);
+  return SQLITE_OK;
+}
+
 // The authorizer of RestrictToReads: what only reads.
 int OnlyReads(void*, int action, const char* arg1, const char* arg2, const char*, const char*) {
   switch (action) {
@@ -345,11 +351,27 @@ Status Database::RestrictToReads() {
   if (sqlite3_set_authorizer(db_, OnlyReads, nullptr) != SQLITE_OK) {
     return Status::Internal("sqlite authorizer", sqlite3_errmsg(db_));
   }
+  reads_only_ = true;
   return Status::Ok();
 }
 
+Result<std::set<std::string>> Database::TablesRead(std::string_view sql) {
+  std::set<std::string> tables;
+  sqlite3_set_authorizer(db_, NoteTablesRead, &tables);
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  const std::string error = rc == SQLITE_OK ? "" : sqlite3_errmsg(db_);
+  sqlite3_finalize(stmt);
+  sqlite3_set_authorizer(db_, reads_only_ ? OnlyReads : nullptr, nullptr);
+  if (rc != SQLITE_OK) return Status::InvalidArgument("SQL", error);
+  return tables;
+}
+
 Database::Database(Database&& other) noexcept
-    : db_(other.db_), deadline_ns_(std::move(other.deadline_ns_)), scratch_reader_(std::move(other.scratch_reader_)) {
+    : db_(other.db_),
+      deadline_ns_(std::move(other.deadline_ns_)),
+      scratch_reader_(std::move(other.scratch_reader_)),
+      reads_only_(other.reads_only_) {
   other.db_ = nullptr;
 }
 

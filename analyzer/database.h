@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <span>
 #include <string_view>
@@ -145,6 +146,10 @@ class Database {
   Status RestrictToReads();
   // Like Prepare, but refuses text after the first statement.
   Result<Statement> PrepareSingle(std::string_view sql);
+  // The tables one statement reads, each once, as SQLite's authorizer
+  // reports them while preparing it (through a view, the view's tables).
+  // Nothing runs. Fails as Prepare does.
+  Result<std::set<std::string>> TablesRead(std::string_view sql);
   // Drops the named indexes and returns the statements that create them
   // again (as the schema wrote them); names without an index are skipped.
   Result<std::vector<std::string>> DropIndexes(std::span<const std::string_view> names);
@@ -161,6 +166,7 @@ class Database {
   sqlite3* db_;
   std::unique_ptr<int64_t> deadline_ns_;  // 0: none; heap-held, the handler keeps its address
   std::unique_ptr<Database> scratch_reader_;  // until OpenReader hands it out
+  bool reads_only_ = false;                   // RestrictToReads was called
 };
 
 inline constexpr char kInterruptedMessage[] = "interrupted";

@@ -106,6 +106,21 @@ TEST_CASE("Database: a reader sees what was committed, and a commit waits for it
   CHECK(CountRows(*reader, "t") == 2);
 }
 
+TEST_CASE("Database::TablesRead: the tables a statement reads, through views, and nothing runs") {
+  auto db = Database::Create(":memory:");
+  REQUIRE(db.ok());
+  REQUIRE(db->Exec("CREATE TABLE a (x INTEGER); CREATE TABLE b (y INTEGER); CREATE VIEW v AS SELECT y FROM b").ok());
+  auto tables = db->TablesRead("SELECT x FROM a WHERE EXISTS (SELECT 1 FROM v)");
+  REQUIRE(tables.ok());
+  CHECK(*tables == std::set<std::string>{"a", "b"});
+  CHECK_FALSE(db->TablesRead("SELECT * FROM nowhere").ok());
+  // The authorizer is only borrowed: writes still work after it.
+  CHECK(db->Exec("INSERT INTO a VALUES (1)").ok());
+  REQUIRE(db->RestrictToReads().ok());
+  REQUIRE(db->TablesRead("SELECT x FROM a").ok());
+  CHECK_FALSE(db->Exec("INSERT INTO a VALUES (2)").ok());
+}
+
 TEST_CASE("Statement: text bound uncopied is stored as given, and Reset unbinds it") {
   auto db = Database::Create(":memory:");
   REQUIRE(db.ok());

@@ -43,6 +43,9 @@ struct LinePattern {
   std::vector<std::pair<std::string, std::string>> set;   // fields every row gets
 };
 
+// Artifacts any one of which, captured whole, makes an empty result "none".
+using ArtifactChoice = std::vector<std::string>;
+
 struct Selection {
   enum class Kind { kLog, kSql };
   std::string name;
@@ -63,7 +66,8 @@ struct Selection {
   // is current, so they never place a finding in the boot at capture.
   bool permanent = false;
   // Artifacts whose capture makes an empty result mean "none": kLog reads
-  // `sources`; kSql the names given with `from` (none: always known).
+  // `sources`; kSql the names given with `from`, else what the engine
+  // derives from the tables it reads (rule_sql.h ArtifactsBehind).
   std::vector<std::string> from;
 };
 

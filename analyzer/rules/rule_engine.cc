@@ -39,12 +39,18 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   RuleSqlBudget budget(db);
   SelectionRows rows;
+  SqlSources sql_sources;
   for (const auto& s : rule.selections) {
     std::vector<SelectionRow> got;
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
       KeepWhere(s.where, got);
     } else {
+      if (s.from.empty()) {
+        auto behind = ArtifactsBehind(db, s);
+        if (!behind.ok() && behind.status().code() != Status::Code::kInvalidArgument) return behind.status();
+        if (behind.ok() && !behind->empty()) sql_sources[s.name] = std::move(*behind);
+      }
       auto result = RunSqlSelection(db, s, bundle_id);
       if (!result.ok() && result.status().code() != Status::Code::kInvalidArgument) return result.status();
       if (!result.ok()) {
@@ -59,7 +65,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
-  return EvaluateRule(rule, rows, artifacts, clock);
+  return EvaluateRule(rule, rows, artifacts, clock, sql_sources);
 }
 
 // A finding of a rule whose `explained_by` names a rule that also fired, at

@@ -247,6 +247,45 @@ outcomes:
         std::vector<std::string>{"not captured: plugin.log - it decides whether this is confirmed (xid and marked)"});
 }
 
+TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
+  Evidence evidence;  // journal.kernel captured; no Node object, no nvidia-smi that answered
+  auto summary = evidence.Run({ParseRule("node-zero", R"(select:
+  has_gpus:
+    kind: context
+    sql: |
+      SELECT n.artifact_id, n.resource AS text FROM node_resources n JOIN artifacts a USING (artifact_id)
+      WHERE a.bundle_id = :bundle AND CAST(n.quantity AS INTEGER) > 0
+outcomes:
+  - {when: not has_gpus, result: warn, confidence: possible, catalog: test, summary: no GPUs}
+  - {result: pass}
+)"), ParseRule("kernel-lines", R"(select:
+  loaded:
+    kind: context
+    sql: |
+      SELECT j.artifact_id, j.message AS text FROM journal_entries j JOIN artifacts a USING (artifact_id)
+      WHERE a.bundle_id = :bundle AND j.message LIKE 'NVRM: nothing like this%'
+outcomes:
+  - {when: not loaded, result: warn, confidence: possible, catalog: test, summary: not loaded}
+  - {result: pass}
+)"), ParseRule("timeline-only", R"(select:
+  booted:
+    kind: context
+    sql: |
+      SELECT artifact_id, message AS text FROM events WHERE bundle_id = :bundle AND milestone = 'daemon_reload'
+outcomes:
+  - {when: not booted, result: warn, confidence: possible, catalog: test, summary: no reload}
+  - {result: pass}
+)")});
+  // The Node's resources come from k8s.node or k8s.node_text: neither was captured.
+  CHECK(RunOf(summary, "node-zero").outcome == "unknown");
+  CHECK(RunOf(summary, "node-zero").reason ==
+        "undecided: k8s.node or k8s.node_text not captured, and it decides whether 'not has_gpus' holds");
+  // The journal is: an empty result is a known "none".
+  CHECK(RunOf(summary, "kernel-lines").outcome == "warn");
+  // The timeline's own tables are every bundle's: always known.
+  CHECK(RunOf(summary, "timeline-only").outcome == "warn");
+}
+
 TEST_CASE("RunRuleSet: evidence against rules a finding out or lowers it, and is stored with what it found") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("xid-79", R"(select:

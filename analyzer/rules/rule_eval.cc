@@ -16,28 +16,44 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-// What makes an empty result "none": a log selection's artifacts, a message
-// selection's `from` (else every artifact), an SQL selection's `from`.
-const std::vector<std::string>& SourcesOf(const Selection& s) {
-  if (s.kind == Selection::Kind::kSql || (!s.message.empty() && !s.from.empty())) return s.from;
-  return s.sources;
+// What makes an empty result "none", each choice on its own: a log
+// selection's artifacts, a message selection's `from` (else every
+// artifact), an SQL selection's `from`, else the tables it reads.
+std::vector<ArtifactChoice> ChoicesOf(const Selection& s, const SqlSources& sql_sources) {
+  if (s.kind == Selection::Kind::kSql && s.from.empty()) {
+    auto it = sql_sources.find(s.name);
+    if (it == sql_sources.end()) return {};
+    return {it->second};
+  }
+  const auto& names = s.kind == Selection::Kind::kSql || (!s.message.empty() && !s.from.empty()) ? s.from : s.sources;
+  if (names.empty()) return {};
+  return {names};
+}
+
+// A slice journald dropped lines from cannot show that a line is not there.
+bool Captured(const ArtifactChoice& choice, const ArtifactIndex& artifacts) {
+  return std::any_of(choice.begin(), choice.end(), [&](const std::string& n) { return artifacts.Complete(n); });
 }
 
 // The artifacts behind the unknown selections among `names`, each once; a
 // captured slice with gaps says what journald dropped.
 std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>& names,
-                               const UnknownSelections& unknown, const ArtifactIndex& artifacts) {
+                               const UnknownSelections& unknown, const ArtifactIndex& artifacts,
+                               const SqlSources& sql_sources) {
   std::vector<std::string> needs;
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     if (!s || !unknown.count(name)) continue;
-    std::vector<std::string> sources;
-    for (const auto& source : SourcesOf(*s)) {
-      std::string gap = artifacts.Gap(source);
-      sources.push_back(gap.empty() ? source : source + " whole (" + gap + ")");
+    for (const auto& choice : ChoicesOf(*s, sql_sources)) {
+      if (Captured(choice, artifacts)) continue;
+      std::vector<std::string> sources;
+      for (const auto& source : choice) {
+        std::string gap = artifacts.Gap(source);
+        sources.push_back(gap.empty() ? source : source + " whole (" + gap + ")");
+      }
+      std::string group = Join(sources, " or ");
+      if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
     }
-    std::string group = Join(sources, " or ");
-    if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
   }
   return needs;
 }
@@ -162,7 +178,7 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
 // Evidence against, in the rule's order. Returns true when one that rules
 // the finding out held.
 bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSelections& unknown,
-                  const ArtifactIndex& artifacts, Finding& f) {
+                  const ArtifactIndex& artifacts, const SqlSources& sql_sources, Finding& f) {
   bool ruled_out = false;
   std::vector<std::string> held;
   for (const auto& check : rule.against) {
@@ -174,7 +190,9 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
     Truth t = d.truth;
     r.state = Name(t == Truth::kTrue ? CheckState::kHeld : t == Truth::kFalse ? CheckState::kNotSeen
                                                                               : CheckState::kUnknown);
-    if (t == Truth::kUnknown) r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts);
+    if (t == Truth::kUnknown) {
+      r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts, sql_sources);
+    }
     if (t == Truth::kTrue) {
       SelectionRows shown = BoundView(rows, d.bound);
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), shown, artifacts, r.evidence);
@@ -256,7 +274,8 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
 
 // The selections as the outcomes saw them: their rows, or why they are unknown.
 std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const SelectionRows& rows,
-                                                    const UnknownSelections& unknown, const ArtifactIndex& artifacts) {
+                                                    const UnknownSelections& unknown, const ArtifactIndex& artifacts,
+                                                    const SqlSources& sql_sources) {
   std::vector<SelectionExplanation> out;
   for (const auto& s : rule.selections) {
     SelectionExplanation x;
@@ -282,7 +301,7 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
       }
     } else if (unknown.count(s.name)) {
       x.state = "unknown";
-      x.needs = Join(Needs(rule, {s.name}, unknown, artifacts), "; ");
+      x.needs = Join(Needs(rule, {s.name}, unknown, artifacts, sql_sources), "; ");
     } else {
       x.state = "false";
     }
@@ -295,26 +314,25 @@ const char* TruthWord(Truth t) { return t == Truth::kTrue ? "true" : t == Truth:
 
 }  // namespace
 
-UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts) {
+UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                            const SqlSources& sql_sources) {
   UnknownSelections unknown;
   for (const auto& s : rule.selections) {
     auto it = rows.find(s.name);
     if (it != rows.end() && !it->second.empty()) continue;
-    const auto& sources = SourcesOf(s);
-    if (sources.empty()) continue;
-    // A slice journald dropped lines from cannot show that a line is not there.
-    bool captured = std::any_of(sources.begin(), sources.end(), [&](const std::string& n) { return artifacts.Complete(n); });
-    if (!captured) unknown.insert(s.name);
+    for (const auto& choice : ChoicesOf(s, sql_sources)) {
+      if (!Captured(choice, artifacts)) unknown.insert(s.name);
+    }
   }
   return unknown;
 }
 
 Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
-                        const BootClock& clock) {
+                        const BootClock& clock, const SqlSources& sql_sources) {
   Evaluation e;
   e.run.rule_id = rule.id;
-  const UnknownSelections unknown = UnknownOf(rule, rows, artifacts);
-  e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts);
+  const UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
+  e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts, sql_sources);
   for (const auto& outcome : rule.outcomes) {
     e.explanation.outcomes.push_back(
         {outcome.when, outcome.result, outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
@@ -329,7 +347,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     e.explanation.outcomes[i].truth = TruthWord(t);
     if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
       undecided = &outcome;
-      undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts);
+      undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts, sql_sources);
     }
     if (t != Truth::kTrue) continue;
     if (outcome.result == "pass" && undecided) break;
@@ -347,7 +365,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
                                    Word(*undecided->confidence) + " (" + undecided->when + ")");
     }
     PlaceInTime(rule, outcome, shown, artifacts, clock, f);
-    if (ApplyAgainst(rule, rows, unknown, artifacts, f)) {
+    if (ApplyAgainst(rule, rows, unknown, artifacts, sql_sources, f)) {
       e.run.outcome = "ruled_out";
       e.run.reason = "ruled out: " + f.tense_reason;
     } else {

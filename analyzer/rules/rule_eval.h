@@ -21,7 +21,10 @@
 #ifndef GPUF_ANALYZER_RULES_RULE_EVAL_H_
 #define GPUF_ANALYZER_RULES_RULE_EVAL_H_
 
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/boot_clock.h"
@@ -40,11 +43,18 @@ struct Evaluation {
   RuleExplanation explanation;    // what decided it (analyze --explain)
 };
 
-Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
-                        const BootClock& clock = BootClock());
+// What each SQL selection without `from` reads, by selection name: the
+// artifacts behind the tables it reads (rule_sql.h ArtifactsBehind).
+using SqlSources = std::map<std::string, ArtifactChoice>;
 
-// Selections that returned nothing from artifacts none of which is usable.
-UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts);
+Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                        const BootClock& clock = BootClock(), const SqlSources& sql_sources = {});
+
+// Selections that returned nothing from artifacts none of which was
+// captured whole: a log selection's artifacts, a `from`, or, for an SQL
+// selection without `from`, those behind the tables it reads.
+UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                            const SqlSources& sql_sources = {});
 
 }  // namespace gpuf
 

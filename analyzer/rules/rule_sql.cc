@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
+#include "analyzer/member_loaders.h"
 #include "common/json_bytes.h"
 #include "common/time_format.h"
 
@@ -84,6 +87,21 @@ Status RecordSelectionRows(Database& db, const std::string& rule_id, const std::
     GPUF_RETURN_IF_ERROR(s.Run());
   }
   return Status::Ok();
+}
+
+Result<ArtifactChoice> ArtifactsBehind(Database& db, const Selection& selection) {
+  auto tables = db.TablesRead(selection.sql);
+  if (!tables.ok()) return Status::InvalidArgument("selection '" + selection.name + "'", tables.status().message());
+  ArtifactChoice behind;
+  for (const auto& table : *tables) {
+    for (const auto& loader : MemberLoaderTable()) {
+      if (!LoaderWrites(loader, table)) continue;
+      for (auto name : loader.reads) {
+        if (std::find(behind.begin(), behind.end(), name) == behind.end()) behind.emplace_back(name);
+      }
+    }
+  }
+  return behind;
 }
 
 Result<std::vector<SelectionRow>> RunSqlSelection(Database& db, const Selection& selection, int64_t bundle_id) {

@@ -25,6 +25,7 @@ const std::vector<PathRule>& SosPathRules() {
       {"proc/driver/nvidia/version", kDriverVersion, Conversion::kAsIs, ""},
       {"proc/driver/nvidia/gpus/*/information", kDriverGpuInformation, Conversion::kAsIs, "path"},
       {"sos_commands/kernel/uname_-a", kHostUname, Conversion::kAsIs, ""},
+      {"sos_commands/pci/lspci_-nn*", kPciNvidiaFunctions, Conversion::kLspci, ""},
       {"sos_commands/host/hostname", kHostHostname, Conversion::kAsIs, ""},
       {"etc/os-release", kHostOsRelease, Conversion::kAsIs, ""},
       {"etc/machine-id", kHostMachineId, Conversion::kAsIs, ""},
@@ -64,6 +65,7 @@ const std::vector<SectionRule>& BugReportSectionRules() {
       {"journalctl -b -0*", "", Conversion::kJournalText, "boot:0"},
       {"journalctl -b -1*", "", Conversion::kJournalText, "boot:-1"},
       {"*dmesg*", kJournalKernel, Conversion::kDmesg, "boot:0"},
+      {"*lspci*", kPciNvidiaFunctions, Conversion::kLspci, ""},
   };
   return rules;
 }
@@ -80,20 +82,17 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "sosreport") {
     // sos lists no device nodes, runs nothing inside containers, reads no
     // cgroup device rules and no pod log files.
-    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint,
-                  kPciNvidiaFunctions, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
+    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
                   kPluginSystemdScope, kPluginLog, kCgroupStatfs, kK8sNode});
   }
   if (kind == "nvidia-bug-report") {
     // The driver's view only: nothing of Kubernetes, containers or
-    // /dev/nvidia*; its lspci and systemctl status are not our PCI table and
-    // unit properties, and the fabric manager's log is a file, not its
-    // journal.
+    // /dev/nvidia*; its systemctl status is not our unit properties, and
+    // the fabric manager's log is a file, not its journal.
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
                   kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kJournalKubelet, kHostKubeletLog,
-                  kJournalContainerd, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kPciNvidiaFunctions,
-                  kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
+                  kJournalContainerd, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
   }
   if (kind == "must-gather") {
     // Cluster-side objects and operand logs; the node is seen only through
@@ -107,8 +106,7 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's
     // device-cgroup rules or its full spec.
-    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kKubeletCheckpoint,
-                  kPciNvidiaFunctions});
+    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kKubeletCheckpoint});
   }
   return {};
 }

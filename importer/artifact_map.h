@@ -23,6 +23,7 @@ enum class Conversion {
   kUptimeSince,    // `uptime -s` -> the boot's start (boot.proc_stat btime)
   kPluginInspect,  // crictl inspect JSON, kept when it is a device plugin's
   kStaticPod,      // a pod manifest, kept when it runs the device plugin
+  kLspci,          // lspci (-nn or not) -> pci.nvidia_functions, its NVIDIA rows
   // Saved by hand (importer/input_shapes.h):
   kKlogLog,        // klog, Go-log or container-log text: the device plugin's, the kubelet's or the toolkit's
   kNvidiaSmi,      // nvidia-smi -L, its errors or its table: host.*, plugin.* or saved.* by the view

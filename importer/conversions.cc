@@ -16,6 +16,7 @@
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "importer/ls_listing.h"
+#include "importer/lspci_table.h"
 #include "importer/saved_outputs.h"
 
 namespace gpuf {
@@ -195,6 +196,14 @@ std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, Im
     case Conversion::kPluginInspect:
       AddInspect(piece, plan);
       return {};
+    case Conversion::kLspci: {
+      // A listing without NVIDIA functions is a table without rows: the bus
+      // was read and holds no NVIDIA device.
+      Converted c = LspciToPciTable(bytes);
+      plan.Add({std::string(artifact::kPciNvidiaFunctions), "", piece.source_file, c.text, "",
+                Note(c.lines_skipped, c.rows + c.lines_skipped, "NVIDIA functions")});
+      return {};
+    }
     case Conversion::kStaticPod:
       if (MentionsDevicePlugin(bytes)) plan.Add({std::string(artifact::kConfigStaticPod), instance, piece.source_file, bytes, "", ""});
       return {};

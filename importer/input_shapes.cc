@@ -168,6 +168,8 @@ const std::vector<InputShape>& Table() {
        "journal.kernel", C::kDmesg, V::kHost, ""},
       {"dmesg -H", R"(^\[(?:[^\d\s\]]+ ?\d{1,2} \d\d:\d\d| *\+\d+\.\d+)\] )", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
       {"/dev/kmsg", R"(^\d+,\d+,\d+,[^;]*;)", nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
+      {"lspci", R"(^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] [0-9A-Za-z][^:\[]*(?: \[[0-9a-fA-F]{4}\])?: \S)",
+       nullptr, "pci.nvidia_functions", C::kLspci, V::kHost, ""},
       {"kernel messages without stamps", R"(^(?:NVRM|nvidia-(?:nvlink|nvswitch\d*|modeset|uvm|drm|peermem|fs)|nvidia|mlx5_core|pcieport|xhci_hcd|NVSwitch): )",
        nullptr, "journal.kernel", C::kDmesg, V::kHost, ""},
       {"journal or syslog text", "", nullptr, "", C::kJournalText, V::kHost, ""},  // tested by the journal parser

@@ -135,6 +135,32 @@ entries:
                        ":9: the pattern matches it\n    lookalike: 'GPU init error again'\n               ^ near here\n");
 }
 
+TEST_CASE("analyze: a pasted lspci is the PCI listing, so a GPU that fell off and is missing from it is still gone") {
+  test::TempDir dir;
+  test::WriteFile(dir / "dmesg.txt",
+                  "[  123.456789] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off "
+                  "the bus.\n"
+                  "[  123.456800] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n");
+  test::WriteFile(dir / "lspci.txt",
+                  "$ lspci -nn | grep -i nvidia\n"
+                  "5e:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n"
+                  "d8:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n");
+  json report = AnalyzeFolder(dir);
+  bool listed = false;
+  for (const auto& input : report["coverage"]["input_files"]) {
+    if (input["path"] == "lspci.txt") listed = input["artifacts"] == json::array({"pci.nvidia_functions"});
+  }
+  CHECK_MESSAGE(listed, report["coverage"]["input_files"].dump());
+  const json* f = FindingOf(report, "xid-79-fallen-off-bus");
+  REQUIRE_MESSAGE(f != nullptr, report["findings"].dump());
+  CHECK((*f)["tense"] == "current");
+  bool shows_listing = false;
+  for (const auto& e : (*f)["evidence"]) {
+    shows_listing = shows_listing || e["artifact"] == "pci.nvidia_functions";
+  }
+  CHECK_MESSAGE(shows_listing, (*f)["evidence"].dump());
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

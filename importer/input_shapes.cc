@@ -250,6 +250,48 @@ std::string KlogWriter(std::string_view text) {
   return "";
 }
 
+namespace {
+
+// The terminal's width when the text was copied from a terminal that wrapped
+// it: the length of its longest lines, when at least two share it and none
+// is longer; 0 otherwise.
+size_t WrapWidth(std::string_view text) {
+  constexpr size_t kNarrowest = 60;
+  size_t width = 0;
+  int at_width = 0;
+  ForEachLine(text, [&](int, std::string_view line) {
+    if (line.size() > width) {
+      width = line.size();
+      at_width = 0;
+    }
+    if (line.size() == width) ++at_width;
+  });
+  return width >= kNarrowest && at_width >= 2 ? width : 0;
+}
+
+// Lines a terminal wrapped joined again: a line that does not begin a
+// record of the shape continues the line before when that one filled the
+// terminal's width.
+template <typename Begins>
+std::string Unwrapped(const std::string& text, Begins begins_record) {
+  const size_t width = WrapWidth(text);
+  if (width == 0) return text;
+  std::string out;
+  out.reserve(text.size());
+  size_t previous = 0;  // the length of the physical line before
+  ForEachLine(text, [&](int, std::string_view line) {
+    if (previous == width && !out.empty() && !begins_record(line)) {
+      out.pop_back();  // its '\n'
+    }
+    out.append(line);
+    out += '\n';
+    previous = line.size();
+  });
+  return out;
+}
+
+}  // namespace
+
 Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
   Recognised r;
   r.saved = CleanSavedText(text);
@@ -303,6 +345,12 @@ Recognised RecogniseInput(std::string_view text, std::string_view file_name) {
       r.shape = &shapes[best];
       r.lines_matched = matched[best];
       r.lines_considered = considered;
+      const InputShape& shape = shapes[best];
+      const RE2* pattern = (*patterns)[best].get();
+      r.saved.text = Unwrapped(body, [&](std::string_view line) {
+        return shape.conversion == Conversion::kJournalText ? IsJournalLine(line)
+                                                            : pattern && RE2::PartialMatch(line, *pattern);
+      });
     }
   }
   // The last resorts, the document shapes after the line shapes: an error

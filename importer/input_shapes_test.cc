@@ -135,6 +135,28 @@ TEST_CASE("RecogniseInput: a prompt before the output and the majority of lines 
   CHECK(r.shape->artifact == "k8s.node_text");
 }
 
+TEST_CASE("RecogniseInput: lines a terminal wrapped are joined again, the others left as they are") {
+  // Copied from a 76-column terminal: two records ran past its width.
+  Recognised r = RecogniseInput(
+      "I1118 03:18:17.378000       1 main.go:317] Retrieving plugins.\n"
+      "E1118 03:18:17.378842       1 factory.go:77] Failed to initialize NVML: ERRO\n"
+      "R_UNKNOWN.\n"
+      "I1118 03:18:17.379000       1 main.go:346] No devices found. Waiting indefin\n"
+      "itely.\n",
+      "plugin.log");
+  REQUIRE(r.shape != nullptr);
+  CHECK(r.shape->id == std::string_view("klog"));
+  CHECK(r.saved.text ==
+        "I1118 03:18:17.378000       1 main.go:317] Retrieving plugins.\n"
+        "E1118 03:18:17.378842       1 factory.go:77] Failed to initialize NVML: ERROR_UNKNOWN.\n"
+        "I1118 03:18:17.379000       1 main.go:346] No devices found. Waiting indefinitely.\n");
+  // A record that happens to be the longest line, once, is no terminal's width.
+  const std::string unwrapped =
+      "E1118 03:18:17.378842       1 factory.go:77] Failed to initialize NVML: ERROR_UNKNOWN.\n"
+      "  a note under it\n";
+  CHECK(RecogniseInput(unwrapped, "plugin.log").saved.text == unwrapped);
+}
+
 TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's") {
   CHECK(KlogWriter(Corpus("k8s-124345-kubelet-event-klog/kubelet.log")) == "kubelet");
   CHECK(KlogWriter(Corpus("gpushare-156-listandwatch-grpc-too-large/kubelet-grep.txt")) == "kubelet");

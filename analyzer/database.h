@@ -9,8 +9,8 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 

@@ -110,10 +110,13 @@ void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& 
   out << "<p class=\"meta\">collected " << E(zone.Format(r.collected_at_ns)) << " " << E(CapturedBy(r))
       << (r.complete ? ", complete" : ", <strong>incomplete</strong> (" + E(r.incomplete_reason) + ")")
       << (r.node_zone.empty() ? "" : " &middot; node zone " + E(r.node_zone)) << " &middot; bundle <code>"
-      << E(r.bundle_path) << "</code> &middot; integrity: "
-      << (r.integrity_issues.empty() ? "every member matches the manifest"
-                                     : "<strong>" + std::to_string(r.integrity_issues.size()) + " problems</strong>")
-      << "</p>\n";
+      << E(r.bundle_path) << "</code>";
+  if (!r.bundle_id.empty()) {
+    out << " " << E(r.bundle_id) << " &middot; integrity: "
+        << (r.integrity_issues.empty() ? "every member matches the manifest"
+                                       : "<strong>" + std::to_string(r.integrity_issues.size()) + " problems</strong>");
+  }
+  out << "</p>\n";
   out << "<div class=\"banner " << VerdictClass(r) << "\" id=\"verdict\">GPU chain: " << E(ChainVerdictLine(r))
       << "<small>" << E(FindingsLine(r)) << "</small></div>\n";
   if (!r.integrity_issues.empty()) {

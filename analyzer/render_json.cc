@@ -194,6 +194,8 @@ std::string RenderJson(const Report& r) {
   };
   // Only bundles that record how the Node was named carry it.
   if (!r.node_identity.empty()) doc["bundle"]["node_identity"] = r.node_identity;
+  // Collected bundles only: an import's manifest is this analysis's own.
+  if (!r.bundle_id.empty()) doc["bundle"]["id"] = r.bundle_id;
   // Imported inputs only: what became of each file, and what the input cannot tell.
   if (!r.input_source.empty()) {
     Json files = Json::array();

@@ -46,10 +46,13 @@ void RenderHeader(const Report& r, std::ostringstream& out) {
   out << "| Collected | " << DisplayZone().Format(r.collected_at_ns) << " "
       << MarkdownText(CapturedBy(r))
       << (r.complete ? ", complete" : ", **incomplete** (" + MarkdownText(r.incomplete_reason) + ")") << " |\n";
-  out << "| Bundle | " << Code(r.bundle_path) << "; integrity: "
-      << (r.integrity_issues.empty() ? "every member matches the manifest"
-                                     : "**" + std::to_string(r.integrity_issues.size()) + " problems**")
-      << " |\n";
+  out << "| Bundle | " << Code(r.bundle_path);
+  if (!r.bundle_id.empty()) {
+    out << "; " << r.bundle_id << "; integrity: "
+        << (r.integrity_issues.empty() ? "every member matches the manifest"
+                                       : "**" + std::to_string(r.integrity_issues.size()) + " problems**");
+  }
+  out << " |\n";
   out << "| GPU chain | **" << MarkdownText(ChainVerdictLine(r)) << "** |\n";
   std::string next = NextActionLine(r);
   if (!next.empty()) {

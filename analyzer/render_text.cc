@@ -54,14 +54,17 @@ const char* SeverityColor(Severity severity) {
 std::string Badge(const Finding& f) { return "[" + Upper(Word(f.severity)) + ", " + Word(f.confidence) + "]"; }
 
 // Two lines whose length does not depend on where the bundle lies: which
-// node and when, and whether its members match the manifest. The path, the
-// capturing tool and how the node was named come after the first screen.
+// node and when, and the bundle's ID and whether its members match the
+// manifest (a collected bundle only). The path, the capturing tool and how
+// the node was named come after the first screen.
 void RenderHeader(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
   out << "gpuforensics report: node " << (r.node.empty() ? "(unknown)" : r.node);
   if (!r.node_zone.empty()) out << " (zone " << r.node_zone << ")";
   out << ", collected " << zone.Format(r.collected_at_ns);
   out << (r.complete ? ", complete" : ", " + paint(kRed, "INCOMPLETE (" + r.incomplete_reason + ")")) << "\n";
-  out << "integrity: ";
+  // An import's manifest is this analysis's own: there is nothing to check.
+  if (r.bundle_id.empty()) return;
+  out << "bundle " << r.bundle_id << ", integrity: ";
   if (r.integrity_issues.empty()) {
     out << "every member matches the manifest\n";
   } else {
@@ -194,7 +197,8 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
     }
     std::string offset = m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "";
     std::string message = m.message.size() > 90 ? m.message.substr(0, 87) + "..." : m.message;
-    out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " " << Pad(std::string(m.milestone_name()), 31) << message << "\n";
+    out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " "
+        << Pad(std::string(m.milestone_name()), 31) << message << "\n";
   }
   if (r.intervals.empty()) return;
   out << "\n" << paint(kBold, "Intervals") << "\n";

@@ -55,8 +55,8 @@ const char kTimelineCsvHeader[] =
 
 std::string TimelineCsvLine(const TimelineRow& r) {
   return CsvField(FormatRfc3339Utc(r.time_ns)) + "," + CsvField(r.timestamp_desc) + "," + CsvField(r.message) + "," +
-         std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(std::string(r.milestone_name())) + "," +
-         (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
+         std::to_string(r.time_ns / 1000) + "," + CsvField(r.source) + "," + CsvField(std::string(r.milestone_name())) +
+         "," + (r.boot_offset ? std::to_string(*r.boot_offset) : "") + "," + CsvField(r.time_source) + "," +
          CsvField(r.artifact) + "," + (r.line ? std::to_string(*r.line) : "") + "," + CsvField(r.container_id) + "\n";
 }
 

@@ -197,6 +197,7 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   const Manifest& m = loaded.manifest;
   const int64_t bundle = loaded.bundle_id;
   r.bundle_path = bundle_path;
+  if (m.origin.kind.empty()) r.bundle_id = BundleId(m);
   r.node = m.node_name;
   r.node_identity = NodeIdentityLine(m);
   r.node_zone = NodeZoneName(db, bundle);

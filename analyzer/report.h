@@ -44,6 +44,9 @@ struct NextAction {
 
 struct Report {
   std::string bundle_path;
+  // The collected bundle's ID (BundleId: its manifest's hash, the same after
+  // re-packing); "" for an import, whose manifest this analysis made.
+  std::string bundle_id;
   std::string node;
   std::string node_zone;  // IANA name from the bundle, "" when unknown
   // How the collector named the Node and reached the API ("from kubelet_flag

@@ -184,10 +184,12 @@ int RunCollect(const std::vector<std::string>& args) {
       return ExitCodeFor(copied);
     }
     std::filesystem::remove_all(stdout_staging);
-    std::fprintf(stderr, "gpuforensics collect: wrote the bundle to stdout\n");
+    std::fprintf(stderr, "gpuforensics collect: wrote the bundle to stdout (bundle %s)\n",
+                 BundleId(outcome->manifest).c_str());
     return kExitOk;
   }
-  std::fprintf(stderr, "gpuforensics collect: wrote %s\n", outcome->bundle_path.c_str());
+  std::fprintf(stderr, "gpuforensics collect: wrote %s (bundle %s)\n", outcome->bundle_path.c_str(),
+               BundleId(outcome->manifest).c_str());
   std::printf("%s\n", outcome->bundle_path.c_str());
   return outcome->manifest.complete ? kExitOk : kExitIncomplete;
 }

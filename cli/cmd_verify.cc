@@ -30,8 +30,10 @@ int RunVerify(const std::vector<std::string>& args) {
   auto checked = VerifyBundle((*input)->bundle_path());
   if (!checked.ok()) return ReportFailure("verify", checked.status().WithContext("reading '" + bundle + "'"));
   for (const auto& issue : checked->issues) std::printf("FAIL %s: %s\n", issue.member.c_str(), issue.problem.c_str());
-  std::printf("%s: %d of %d members verified, %zu problems%s\n", bundle.c_str(), checked->verified, checked->expected,
-              checked->issues.size(), (*input)->repacked() ? " (re-packed: each member read from it)" : "");
+  const std::string id = checked->id.empty() ? "" : "bundle " + checked->id + ", ";
+  std::printf("%s: %s%d of %d members verified, %zu problems%s\n", bundle.c_str(), id.c_str(), checked->verified,
+              checked->expected, checked->issues.size(),
+              (*input)->repacked() ? " (re-packed: each member read from it)" : "");
   return checked->issues.empty() ? kExitOk : kExitFindings;
 }
 

@@ -219,8 +219,9 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   }
   if (options.fixed_time_ns) PinTimes(manifest, *options.fixed_time_ns);
 
-  GPUF_RETURN_IF_ERROR(WriteBundle(output_path, SerializeManifest(manifest), *members, stamp_ns / 1000000000LL,
-                                   replace));
+  const std::string manifest_json = SerializeManifest(manifest);
+  GPUF_RETURN_IF_ERROR(WriteBundle(output_path, manifest_json, *members, stamp_ns / 1000000000LL, replace));
+  manifest.source_sha256 = Sha256Hex(manifest_json);
   return CollectOutcome{output_path, std::move(manifest), triage, std::move(refused), std::move(not_stored)};
 }
 

@@ -340,7 +340,8 @@ constexpr ArtifactRow kArtifacts[] = {
      .kind = kCommand,
      .driver_can_change = kDriver,
      .keeps_lines = kLines,
-     .description = "bpftool prog dump xlated of each device program on the container's cgroup (cgroup v2; instance = container id/program id)",
+     .description = "bpftool prog dump xlated of each device program on the container's cgroup (cgroup v2; instance = "
+                    "container id/program id)",
      .capture = "bpftool prog dump xlated id <each cgroup_device program of bpftool cgroup show>"},
     {.name = kPluginSystemdScope,
      .kind = kCommand,

@@ -10,6 +10,7 @@ class CountingVisitor : public BundleVisitor {
   Status OnManifest(const Manifest& m) override {
     for (const auto& a : m.artifacts) out_.expected += static_cast<int>(a.outputs.size());
     out_.node = m.node_name;
+    out_.id = BundleId(m);
     out_.complete = m.complete;
     out_.incomplete_reason = m.incomplete_reason;
     return Status::Ok();

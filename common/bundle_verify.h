@@ -19,6 +19,7 @@ struct BundleVerification {
   int verified = 0;  // of them, present with the size and hash it says
   std::vector<IntegrityIssue> issues;
   std::string node;  // the manifest's node name
+  std::string id;    // BundleId of the manifest
   bool complete = true;
   std::string incomplete_reason;
 };

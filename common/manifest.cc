@@ -6,6 +6,7 @@
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/json_bytes.h"
+#include "common/sha256.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
@@ -434,11 +435,18 @@ std::string SerializeManifest(const Manifest& m) {
   return DumpJson(j, 2, NonUtf8::kByteArray) + "\n";
 }
 
+std::string BundleId(const Manifest& manifest) {
+  constexpr size_t kDigits = 12;
+  if (manifest.source_sha256.size() < kDigits) return "";
+  return "gf-" + manifest.source_sha256.substr(0, kDigits);
+}
+
 Result<Manifest> ParseManifest(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::BadInput("manifest.json is not valid JSON");
   if (!j.is_object()) return Status::BadInput("manifest.json is not a JSON object");
   Manifest m;
+  m.source_sha256 = Sha256Hex(text);
   Reader top(j, "");
   m.format = top.String("format");
   GPUF_RETURN_IF_ERROR(top.status());

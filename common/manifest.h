@@ -105,6 +105,10 @@ struct ManifestRedaction {
 };
 
 struct Manifest {
+  // The SHA-256 of the manifest.json bytes it was parsed from, hex; "" for
+  // one not read from bytes. Re-packing keeps the bytes, so it names the
+  // bundle whatever archive holds it (BundleId).
+  std::string source_sha256;
   std::string format;        // kBundleFormatName
   int format_version = 0;
   std::string tool_name;
@@ -160,6 +164,11 @@ std::string SerializeManifest(const Manifest& manifest);
 // Fails with BadInput on malformed JSON or missing required fields, and with
 // Unsupported when format_version is newer than this build understands.
 Result<Manifest> ParseManifest(std::string_view json);
+
+// The bundle's ID for ticket references, "gf-" and the first 12 hex digits
+// of its manifest's SHA-256 ("gf-3f9a0c2b7e41"); "" when the manifest was
+// not read from bytes.
+std::string BundleId(const Manifest& manifest);
 
 }  // namespace gpuf
 

@@ -82,8 +82,9 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "sosreport") {
     // sos lists no device nodes, runs nothing inside containers, reads no
     // cgroup device rules and no pod log files.
-    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kPluginNvidiaSmiList, kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram,
-                  kPluginSystemdScope, kPluginLog, kCgroupStatfs, kK8sNode});
+    return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kPluginNvidiaSmiList,
+                  kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kPluginLog,
+                  kCgroupStatfs, kK8sNode});
   }
   if (kind == "nvidia-bug-report") {
     // The driver's view only: nothing of Kubernetes, containers or
@@ -92,7 +93,8 @@ std::vector<std::string> CannotShow(std::string_view kind) {
     return Names({kDevNvidiaNodes, kDevCharLinks, kKubeletDevicePlugins, kKubeletCheckpoint, kRuntimeCrictlPs,
                   kPluginInspect, kPluginLog, kPluginCrictlLogs, kPluginNvidiaSmiList, kPluginDevicesList,
                   kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kJournalKubelet, kHostKubeletLog,
-                  kJournalContainerd, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kSystemdUnits, kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
+                  kJournalContainerd, kJournalNvidiaFabricmanager, kJournalNvidiaDevicePlugin, kSystemdUnits,
+                  kConfigContainerd, kConfigNvidiaContainerRuntime, kConfigStaticPod, kK8sNode});
   }
   if (kind == "must-gather") {
     // Cluster-side objects and operand logs; the node is seen only through
@@ -106,7 +108,8 @@ std::vector<std::string> CannotShow(std::string_view kind) {
   if (kind == "evidence-dir") {
     // A runbook capture has what was asked for, never the container's
     // device-cgroup rules or its full spec.
-    return Names({kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kKubeletCheckpoint});
+    return Names(
+        {kPluginDevicesList, kPluginBpftoolCgroup, kPluginBpfDeviceProgram, kPluginSystemdScope, kKubeletCheckpoint});
   }
   return {};
 }

@@ -25,8 +25,8 @@ enum class Conversion {
   kStaticPod,      // a pod manifest, kept when it runs the device plugin
   kLspci,          // lspci (-nn or not) -> pci.nvidia_functions, its NVIDIA rows
   // Saved by hand (importer/input_shapes.h):
-  kKlogLog,        // klog, Go-log or container-log text: the device plugin's, the kubelet's or the toolkit's
-  kNvidiaSmi,      // nvidia-smi -L, its errors or its table: host.*, plugin.* or saved.* by the view
+  kKlogLog,          // klog, Go-log or container-log text: the device plugin's, the kubelet's or the toolkit's
+  kNvidiaSmi,        // nvidia-smi -L, its errors or its table: host.*, plugin.* or saved.* by the view
   kSystemctlStatus,  // systemctl status (or a failed systemctl start) -> systemd.units, and its journal tail
 };
 

@@ -19,9 +19,12 @@ struct ClassName {
   std::string_view code;
 };
 constexpr ClassName kClassNames[] = {
-    {"VGA compatible controller", "0x030000"}, {"3D controller", "0x030200"},
-    {"Display controller", "0x038000"},        {"Bridge", "0x068000"},
-    {"Audio device", "0x040300"},              {"USB controller", "0x0c0330"},
+    {"VGA compatible controller", "0x030000"},
+    {"3D controller", "0x030200"},
+    {"Display controller", "0x038000"},
+    {"Bridge", "0x068000"},
+    {"Audio device", "0x040300"},
+    {"USB controller", "0x0c0330"},
     {"Serial bus controller", "0x0c8000"},
 };
 
@@ -53,8 +56,8 @@ Converted LspciToPciTable(std::string_view text) {
     if (!RE2::PartialMatch(rest, ids, &device)) RE2::PartialMatch(rest, unnamed, &device);
     for (char& c : device) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     for (char& c : address) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out.text += (domain.empty() ? std::string("0000") : domain.substr(domain.size() - 4)) + ":" + address + "\t0x10de\t" +
-                (device.empty() ? "" : "0x" + device) + "\t" + ClassCode(class_name, class_id) + "\n";
+    out.text += (domain.empty() ? std::string("0000") : domain.substr(domain.size() - 4)) + ":" + address +
+                "\t0x10de\t" + (device.empty() ? "" : "0x" + device) + "\t" + ClassCode(class_name, class_id) + "\n";
     ++out.rows;
   });
   return out;

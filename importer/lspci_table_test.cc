@@ -7,46 +7,47 @@
 namespace gpuf {
 
 TEST_SUITE("lspci_table") {
+  TEST_CASE("LspciToPciTable: -nn rows, plain rows and an NVSwitch read as the PCI table the loader parses") {
+    Converted c = LspciToPciTable(
+        "0000:18:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
+        "3b:00.0 3D controller: NVIDIA Corporation GV100GL [Tesla V100 PCIe 32GB] (rev a1)\n"
+        "05:00.0 Bridge: NVIDIA Corporation Device 22a3 (rev a1)\n"
+        "00:1f.2 SATA controller: Intel Corporation C600/X79 series chipset 6-Port SATA AHCI Controller (rev 06)\n"
+        "01:00.1 Audio device: NVIDIA Corporation Device 22bc (rev a1)\n");
+    CHECK(c.rows == 4);
+    CHECK(c.lines_skipped == 1);
+    PciTable table = ParsePciTable(c.text);
+    CHECK(table.warnings.empty());
+    REQUIRE(table.rows.size() == 4);
+    CHECK(table.rows[0].address == "0000:18:00.0");
+    CHECK(table.rows[0].device == "0x2330");
+    CHECK(table.rows[0].role == "gpu");
+    CHECK(table.rows[1].address == "0000:3b:00.0");
+    CHECK(table.rows[1].device.empty());
+    CHECK(table.rows[1].role == "gpu");
+    CHECK(table.rows[2].device == "0x22a3");
+    CHECK(table.rows[2].role == "nvswitch");
+    CHECK(table.rows[3].role == "audio");
+  }
 
-TEST_CASE("LspciToPciTable: -nn rows, plain rows and an NVSwitch read as the PCI table the loader parses") {
-  Converted c = LspciToPciTable(
-      "0000:18:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)\n"
-      "3b:00.0 3D controller: NVIDIA Corporation GV100GL [Tesla V100 PCIe 32GB] (rev a1)\n"
-      "05:00.0 Bridge: NVIDIA Corporation Device 22a3 (rev a1)\n"
-      "00:1f.2 SATA controller: Intel Corporation C600/X79 series chipset 6-Port SATA AHCI Controller (rev 06)\n"
-      "01:00.1 Audio device: NVIDIA Corporation Device 22bc (rev a1)\n");
-  CHECK(c.rows == 4);
-  CHECK(c.lines_skipped == 1);
-  PciTable table = ParsePciTable(c.text);
-  CHECK(table.warnings.empty());
-  REQUIRE(table.rows.size() == 4);
-  CHECK(table.rows[0].address == "0000:18:00.0");
-  CHECK(table.rows[0].device == "0x2330");
-  CHECK(table.rows[0].role == "gpu");
-  CHECK(table.rows[1].address == "0000:3b:00.0");
-  CHECK(table.rows[1].device.empty());
-  CHECK(table.rows[1].role == "gpu");
-  CHECK(table.rows[2].device == "0x22a3");
-  CHECK(table.rows[2].role == "nvswitch");
-  CHECK(table.rows[3].role == "audio");
-}
+  TEST_CASE("LspciToPciTable: a pasted lspci -nn | grep -i nvidia") {
+    PciTable table = ParsePciTable(
+        LspciToPciTable(
+            "5e:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n"
+            "d8:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n")
+            .text);
+    CHECK(table.warnings.empty());
+    REQUIRE(table.rows.size() == 2);
+    CHECK(table.rows[1].address == "0000:d8:00.0");
+    CHECK(table.rows[1].device == "0x1df6");
+    CHECK(table.rows[1].pci_class == "0x030200");
+  }
 
-TEST_CASE("LspciToPciTable: a pasted lspci -nn | grep -i nvidia") {
-  PciTable table = ParsePciTable(LspciToPciTable(
-      "5e:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n"
-      "d8:00.0 3D controller [0302]: NVIDIA Corporation GV100GL [Tesla V100S PCIe 32GB] [10de:1df6] (rev a1)\n").text);
-  CHECK(table.warnings.empty());
-  REQUIRE(table.rows.size() == 2);
-  CHECK(table.rows[1].address == "0000:d8:00.0");
-  CHECK(table.rows[1].device == "0x1df6");
-  CHECK(table.rows[1].pci_class == "0x030200");
-}
-
-TEST_CASE("LspciToPciTable: no NVIDIA function, no rows, and bytes that are no lspci row are skipped") {
-  Converted c = LspciToPciTable("00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n\xff\xfe garbage: x\n");
-  CHECK(c.rows == 0);
-  CHECK(c.lines_skipped == 2);
-}
+  TEST_CASE("LspciToPciTable: no NVIDIA function, no rows, and bytes that are no lspci row are skipped") {
+    Converted c = LspciToPciTable("00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n\xff\xfe garbage: x\n");
+    CHECK(c.rows == 0);
+    CHECK(c.lines_skipped == 2);
+  }
 
 }  // TEST_SUITE
 

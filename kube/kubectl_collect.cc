@@ -211,8 +211,8 @@ std::vector<NodeOutcome> CollectAll(const Request& r, const std::vector<NodeTarg
         std::fprintf(stderr, "%s: FAILED: %s\n", o.node.c_str(), o.problem.c_str());
         if (!o.kept.empty()) std::fprintf(stderr, "%s: kept what came back as %s\n", o.node.c_str(), o.kept.c_str());
       } else {
-        std::fprintf(stderr, "%s: wrote %s (%s, %d members verified)\n", o.node.c_str(), o.bundle.c_str(),
-                     Size(o.bytes).c_str(), o.members);
+        std::fprintf(stderr, "%s: wrote %s (bundle %s, %s, %d members verified)\n", o.node.c_str(), o.bundle.c_str(),
+                     o.bundle_id.c_str(), Size(o.bytes).c_str(), o.members);
         std::printf("%s\n", o.bundle.c_str());
         std::fflush(stdout);
       }

@@ -157,6 +157,7 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
   outcome.bundle = final_path;
   outcome.bytes = static_cast<int64_t>(std::filesystem::file_size(final_path, ec));
   outcome.members = checked->verified;
+  outcome.bundle_id = checked->id;
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ struct NodeOutcome {
   std::string collect_err;  // what collect printed on stderr in the pod (its triage)
   int64_t bytes = 0;
   int members = 0;
+  std::string bundle_id;  // the verified bundle's ID (BundleId)
 };
 
 NodeOutcome CollectNode(const NodeTarget& node, const NodeCollectionPlan& plan);

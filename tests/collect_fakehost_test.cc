@@ -2,6 +2,7 @@
 // under --root, the real journalctl. One behaviour of the collect issue per
 // test case.
 #include <doctest/doctest.h>
+#include <re2/re2.h>
 
 #include <map>
 #include <signal.h>
@@ -326,11 +327,15 @@ TEST_CASE("collect: --output - writes the bundle to stdout and nothing else, --n
   auto r = test::RunGpuforensics({"collect", "--root", host.root(), "--output", "-", "--timeout", "2"},
                                  {host.PathEnv(), "KUBECONFIG=", "NODE_NAME=gpu-node-7.example", "TMPDIR=" + tmp});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(r.err.substr(r.err.size() - 49) == "gpuforensics collect: wrote the bundle to stdout\n");
+  // The last line names the bundle by the ID verify and analyze print for it.
+  const std::string last = r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1);
+  std::string id;
+  CHECK(RE2::FullMatch(last, R"(gpuforensics collect: wrote the bundle to stdout \(bundle (gf-[0-9a-f]{12})\)\n)", &id));
   const std::string bundle = host.root() + "/../streamed.tar.zst";
   test::WriteFile(bundle, r.out);
   auto verify = test::RunGpuforensics({"verify", bundle});
   CHECK(verify.exit_code == 0);
+  CHECK(verify.out.find(": bundle " + id + ", ") != std::string::npos);
   json manifest = json::parse(test::ReadBundleMembers(bundle).at(0).second);
   CHECK(manifest["host"]["node_name"] == "gpu-node-7.example");
   // Its staging in $TMPDIR is gone.

@@ -101,9 +101,10 @@ TEST_CASE("Text report: the seed incident leads with the race, its amplifier und
   Report seed = ReportOf("seed-incident");
   std::vector<std::string> lines = Lines(RenderText(seed, DisplayZone()));
   REQUIRE(lines.size() > 11);
-  // Lines 1-2: the node and integrity lines; then the verdict.
+  // Lines 1-2: the node, and the bundle's ID with its integrity; then the verdict.
   CHECK(lines[0].rfind("gpuforensics report: node cn-shanghai.10.20.31.47", 0) == 0);
-  CHECK(lines[1] == "integrity: every member matches the manifest");
+  CHECK(lines[1] == "bundle " + seed.bundle_id + ", integrity: every member matches the manifest");
+  CHECK(seed.bundle_id.rfind("gf-", 0) == 0);
   CHECK(lines[3] == "GPU chain verdict: BROKEN at step 7, device plugin NVML init (2 later steps fail with it); root "
                     "cause: dp-started-before-driver-ready (confirmed)");
   CHECK(lines[4] == "Root cause [HIGH, confirmed]: dp-started-before-driver-ready");

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common/bundle_layout.h"
+#include "common/sha256.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -16,6 +17,9 @@ const char* kGoodManifest = R"({"format":"gpuforensics-bundle","format_version":
   "tool":{"name":"gpuforensics","version":"0.1.0"},"host":{"hostname":"n","node_name":"n"},
   "collection":{"started_at_unix_ns":1,"ended_at_unix_ns":2,"complete":true},
   "options":{"root":"/"},"artifacts":[]})";
+
+// The ID verify prints for a bundle of kGoodManifest: its hash's first 12 digits.
+std::string GoodId() { return "gf-" + Sha256Hex(kGoodManifest).substr(0, 12); }
 
 void ExpectRejected(const std::string& path, const std::string& expected_err) {
   for (const char* command : {"analyze", "verify"}) {
@@ -65,7 +69,8 @@ TEST_CASE("analyze: unreadable input gets one line and exit status 2") {
     CHECK(r.exit_code == 1);
     CHECK(r.err == "");
     CHECK(r.out == "FAIL artifacts/0001-x.stdout: not named in the manifest; ignored\n" + dir / "r.tar.zst" +
-                       ": 0 of 0 members verified, 1 problems (re-packed: each member read from it)\n");
+                       ": bundle " + GoodId() + ", 0 of 0 members verified, 1 problems (re-packed: each member read "
+                       "from it)\n");
   }
   SUBCASE("manifest from a newer format") {
     std::string newer = kGoodManifest;
@@ -110,7 +115,7 @@ TEST_CASE("analyze: hostile member paths and unknown members are ignored with a 
                  "FAIL artifacts/unlisted: not named in the manifest; ignored\n"
                  "FAIL artifacts/link: not a regular file; ignored\n"
                  "FAIL artifacts/nvidia0: not a regular file; ignored\n" +
-                 dir / "h.tar.zst" + ": 0 of 0 members verified, 5 problems\n");
+                 dir / "h.tar.zst" + ": bundle " + GoodId() + ", 0 of 0 members verified, 5 problems\n");
   CHECK_FALSE(std::filesystem::exists("/etc/evil"));
 }
 

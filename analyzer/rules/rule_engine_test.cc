@@ -258,7 +258,8 @@ TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is u
 outcomes:
   - {when: not has_gpus, result: warn, confidence: possible, catalog: test, summary: no GPUs}
   - {result: pass}
-)"), ParseRule("kernel-lines", R"(select:
+)"),
+                               ParseRule("kernel-lines", R"(select:
   loaded:
     kind: context
     sql: |
@@ -267,7 +268,8 @@ outcomes:
 outcomes:
   - {when: not loaded, result: warn, confidence: possible, catalog: test, summary: not loaded}
   - {result: pass}
-)"), ParseRule("timeline-only", R"(select:
+)"),
+                               ParseRule("timeline-only", R"(select:
   booted:
     kind: context
     sql: |

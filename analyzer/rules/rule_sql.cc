@@ -1,8 +1,7 @@
 #include "analyzer/rules/rule_sql.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "analyzer/member_loaders.h"
 #include "common/json_bytes.h"

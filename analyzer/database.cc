@@ -355,14 +355,21 @@ Status Database::RestrictToReads() {
   return Status::Ok();
 }
 
+// The authorizer is borrowed for the one prepare. Setting it expires the
+// connection's prepared statements, which SQLite prepares again on their
+// next step: a cost per call, not a change of what they do.
 Result<std::set<std::string>> Database::TablesRead(std::string_view sql) {
   std::set<std::string> tables;
-  sqlite3_set_authorizer(db_, NoteTablesRead, &tables);
+  if (sqlite3_set_authorizer(db_, NoteTablesRead, &tables) != SQLITE_OK) {
+    return Status::Internal("sqlite authorizer", sqlite3_errmsg(db_));
+  }
   sqlite3_stmt* stmt = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
   const std::string error = rc == SQLITE_OK ? "" : sqlite3_errmsg(db_);
   sqlite3_finalize(stmt);
-  sqlite3_set_authorizer(db_, reads_only_ ? OnlyReads : nullptr, nullptr);
+  if (sqlite3_set_authorizer(db_, reads_only_ ? OnlyReads : nullptr, nullptr) != SQLITE_OK) {
+    return Status::Internal("sqlite authorizer", sqlite3_errmsg(db_));
+  }
   if (rc != SQLITE_OK) return Status::InvalidArgument("SQL", error);
   return tables;
 }

@@ -44,7 +44,7 @@ std::string TimelineTextLine(const TimelineRow& r, const DisplayZone& zone) {
   std::string since = r.since_boot_ns ? FormatOffset(*r.since_boot_ns) : "";
   std::string boot = r.boot_offset ? "boot " + std::to_string(*r.boot_offset) : "boot ?";
   std::string line = zone.Format(r.time_ns) + "  " + boot + "  " + since + "  " + r.source;
-  if (r.milestone) line += "  [" + Word(*r.milestone) + "]";
+  if (r.milestone) line += "  [" + std::string(r.milestone_name()) + "]";
   return line + "  " + r.message + "\n";
 }
 

@@ -65,7 +65,7 @@ const std::vector<SectionRule>& BugReportSectionRules() {
       {"journalctl -b -0*", "", Conversion::kJournalText, "boot:0"},
       {"journalctl -b -1*", "", Conversion::kJournalText, "boot:-1"},
       {"*dmesg*", kJournalKernel, Conversion::kDmesg, "boot:0"},
-      {"*lspci*", kPciNvidiaFunctions, Conversion::kLspci, ""},
+      {"*lspci -nn*", kPciNvidiaFunctions, Conversion::kLspci, ""},
   };
   return rules;
 }

@@ -175,6 +175,8 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
     for (const auto& rule : BugReportSectionRules()) {
       if (fnmatch(std::string(rule.header_glob).c_str(), s.header.c_str(), 0) != 0) continue;
       if (rule.conversion == Conversion::kDmesg && plan.Has(artifact::kJournalKernel)) break;
+      // The script lists the bus three ways (-nntv, -nn, -nnDvvvxxx); one is the listing.
+      if (rule.conversion == Conversion::kLspci && plan.Has(artifact::kPciNvidiaFunctions)) break;
       TimeHints hints = base;
       // Boots are told apart by id; the log names none.
       if (rule.instance == "boot:-1") hints.boot_id = std::string(31, '0') + "1";

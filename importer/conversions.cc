@@ -197,11 +197,13 @@ std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, Im
       AddInspect(piece, plan);
       return {};
     case Conversion::kLspci: {
-      // A listing without NVIDIA functions is a table without rows: the bus
-      // was read and holds no NVIDIA device.
+      // A whole listing without NVIDIA functions is a table without rows:
+      // the bus holds no NVIDIA device. What a grep kept says nothing of it.
       Converted c = LspciToPciTable(bytes);
-      plan.Add({std::string(artifact::kPciNvidiaFunctions), "", piece.source_file, c.text, "",
-                Note(c.lines_skipped, c.rows + c.lines_skipped, "NVIDIA functions")});
+      if (c.rows > 0 || LspciListsWholeBus(bytes)) {
+        plan.Add({std::string(artifact::kPciNvidiaFunctions), "", piece.source_file, c.text, "",
+                  Note(c.lines_skipped, c.rows + c.lines_skipped, "NVIDIA functions")});
+      }
       return {};
     }
     case Conversion::kStaticPod:

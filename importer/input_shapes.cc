@@ -271,7 +271,8 @@ size_t WrapWidth(std::string_view text) {
 
 // Lines a terminal wrapped joined again: a line that does not begin a
 // record of the shape continues the line before when that one filled the
-// terminal's width.
+// terminal's width. A blank line, an indented one (a record's own
+// continuation) and journalctl's "-- Boot ..." markers never continue one.
 template <typename Begins>
 std::string Unwrapped(const std::string& text, Begins begins_record) {
   const size_t width = WrapWidth(text);
@@ -280,7 +281,8 @@ std::string Unwrapped(const std::string& text, Begins begins_record) {
   out.reserve(text.size());
   size_t previous = 0;  // the length of the physical line before
   ForEachLine(text, [&](int, std::string_view line) {
-    if (previous == width && !out.empty() && !begins_record(line)) {
+    const bool own_line = line.empty() || line.front() == ' ' || line.front() == '\t' || line.starts_with("-- ");
+    if (previous == width && !out.empty() && !own_line && !begins_record(line)) {
       out.pop_back();  // its '\n'
     }
     out.append(line);

@@ -155,6 +155,16 @@ TEST_CASE("RecogniseInput: lines a terminal wrapped are joined again, the others
       "E1118 03:18:17.378842       1 factory.go:77] Failed to initialize NVML: ERROR_UNKNOWN.\n"
       "  a note under it\n";
   CHECK(RecogniseInput(unwrapped, "plugin.log").saved.text == unwrapped);
+  // Two records of the same longest length: a boot marker, an indented
+  // line and a blank line after them stay lines of their own.
+  const std::string journal =
+      "Dec 06 10:00:01 gpu-node-1 kubelet[1705]: E1206 10:00:01.000000    1705 manager.go:1] same long line\n"
+      "-- Boot 3f1c2d4e5a6b7c8d9e0f112233445566 --\n"
+      "Dec 06 10:00:02 gpu-node-1 kubelet[1705]: E1206 10:00:02.000000    1705 manager.go:1] same long line\n"
+      "    an indented continuation\n"
+      "\n"
+      "Dec 06 10:00:03 gpu-node-1 kubelet[1705]: I1206 10:00:03.000000    1705 manager.go:1] short\n";
+  CHECK(RecogniseInput(journal, "kubelet.txt").saved.text == journal);
 }
 
 TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's") {

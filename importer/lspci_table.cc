@@ -36,6 +36,11 @@ std::string ClassCode(std::string_view name, std::string_view bracketed) {
   return "";
 }
 
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
 }  // namespace
 
 Converted LspciToPciTable(std::string_view text) {
@@ -54,13 +59,20 @@ Converted LspciToPciTable(std::string_view text) {
     }
     std::string device;
     if (!RE2::PartialMatch(rest, ids, &device)) RE2::PartialMatch(rest, unnamed, &device);
-    for (char& c : device) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (char& c : address) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    out.text += (domain.empty() ? std::string("0000") : domain.substr(domain.size() - 4)) + ":" + address +
-                "\t0x10de\t" + (device.empty() ? "" : "0x" + device) + "\t" + ClassCode(class_name, class_id) + "\n";
+    // As sysfs writes it: lower case, domain 0000 unless printed (a VMD
+    // domain has five digits).
+    out.text += Lower(domain.empty() ? "0000" : domain) + ":" + Lower(address) + "\t0x10de\t" +
+                (device.empty() ? "" : "0x" + Lower(device)) + "\t" + ClassCode(class_name, class_id) + "\n";
     ++out.rows;
   });
   return out;
+}
+
+bool LspciListsWholeBus(std::string_view text) {
+  static const RE2 host_bridge(
+      R"((?m)^\s*(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] Host bridge(?: \[0600\])?: )",
+      BytePatternOptions());
+  return RE2::PartialMatch(text, host_bridge);
 }
 
 }  // namespace gpuf

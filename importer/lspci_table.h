@@ -19,6 +19,11 @@ namespace gpuf {
 // The table with its header; rows 0 when the text names no NVIDIA function.
 Converted LspciToPciTable(std::string_view text);
 
+// The text lists the whole bus, not what a grep kept: it has the host
+// bridge every listing starts with. Only then do no NVIDIA rows mean no
+// NVIDIA device.
+bool LspciListsWholeBus(std::string_view text);
+
 }  // namespace gpuf
 
 #endif  // GPUF_IMPORTER_LSPCI_TABLE_H_

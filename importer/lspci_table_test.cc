@@ -43,7 +43,20 @@ TEST_SUITE("lspci_table") {
     CHECK(table.rows[1].pci_class == "0x030200");
   }
 
-  TEST_CASE("LspciToPciTable: no NVIDIA function, no rows, and bytes that are no lspci row are skipped") {
+  TEST_CASE("LspciToPciTable: a domain as printed, VMD's five digits too, in lower case") {
+  PciTable table = ParsePciTable(
+      LspciToPciTable("10000:E1:00.0 3D controller [0302]: NVIDIA Corporation Device [10de:2330] (rev a1)\n").text);
+  REQUIRE(table.rows.size() == 1);
+  CHECK(table.rows[0].address == "10000:e1:00.0");
+}
+
+TEST_CASE("LspciListsWholeBus: a listing with its host bridge, not what a grep kept") {
+  CHECK(LspciListsWholeBus("00:00.0 Host bridge: Intel Corporation Sky Lake-E DMI3 Registers (rev 07)\n"
+                           "00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n"));
+  CHECK_FALSE(LspciListsWholeBus("3b:00.0 Ethernet controller: Mellanox Technologies MT28908 Family [ConnectX-6]\n"));
+}
+
+TEST_CASE("LspciToPciTable: no NVIDIA function, no rows, and bytes that are no lspci row are skipped") {
     Converted c = LspciToPciTable("00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n\xff\xfe garbage: x\n");
     CHECK(c.rows == 0);
     CHECK(c.lines_skipped == 2);

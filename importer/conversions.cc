@@ -200,7 +200,7 @@ std::string ApplyConversion(const SourcePiece& piece, const TimeHints& hints, Im
       // A whole listing without NVIDIA functions is a table without rows:
       // the bus holds no NVIDIA device. What a grep kept says nothing of it.
       Converted c = LspciToPciTable(bytes);
-      if (c.rows > 0 || LspciListsWholeBus(bytes)) {
+      if (c.rows > 0 || LspciShowsEveryNvidiaFunction(bytes, piece.command)) {
         plan.Add({std::string(artifact::kPciNvidiaFunctions), "", piece.source_file, c.text, "",
                   Note(c.lines_skipped, c.rows + c.lines_skipped, "NVIDIA functions")});
       }

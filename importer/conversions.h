@@ -20,6 +20,7 @@ struct SourcePiece {
   std::string source_file;   // where it came from, for the manifest
   std::string host_path;     // for instance "path": the path on the node
   std::string_view bytes;
+  std::string_view command;  // the command that printed it, where the saved file says; "" else
 };
 
 // Adds what `piece` holds to `plan`; nothing when it holds none of ours

@@ -254,6 +254,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     const std::string& text = r.saved.text;
     Changes changes(plan);
     SourcePiece piece{std::string(r.shape->artifact), r.shape->conversion, "", f.path, "", text};
+    if (!r.saved.commands.empty()) piece.command = r.saved.commands.back();
     TimeHints file_hints = hints;
     std::string note;
     switch (r.shape->conversion) {

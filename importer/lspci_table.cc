@@ -68,11 +68,13 @@ Converted LspciToPciTable(std::string_view text) {
   return out;
 }
 
-bool LspciListsWholeBus(std::string_view text) {
+bool LspciShowsEveryNvidiaFunction(std::string_view text, std::string_view command) {
   static const RE2 host_bridge(
       R"((?m)^\s*(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] Host bridge(?: \[0600\])?: )",
       BytePatternOptions());
-  return RE2::PartialMatch(text, host_bridge);
+  static const RE2 nvidia_filter(R"(lspci\b.*(?:-d\s*10de|\bgrep\b.*(?i:nvidia|\bnv\b|10de|vga|3d)))",
+                                 BytePatternOptions());
+  return RE2::PartialMatch(text, host_bridge) || RE2::PartialMatch(command, nvidia_filter);
 }
 
 }  // namespace gpuf

@@ -19,10 +19,12 @@ namespace gpuf {
 // The table with its header; rows 0 when the text names no NVIDIA function.
 Converted LspciToPciTable(std::string_view text);
 
-// The text lists the whole bus, not what a grep kept: it has the host
-// bridge every listing starts with. Only then do no NVIDIA rows mean no
-// NVIDIA device.
-bool LspciListsWholeBus(std::string_view text);
+// The text shows every NVIDIA function there is: it lists the whole bus
+// (with the host bridge every listing starts with), or `command` kept the
+// NVIDIA and display rows of it (`lspci | grep -i nvidia`, `lspci -d 10de:`).
+// Only then do no NVIDIA rows mean no NVIDIA device; what a grep for
+// another vendor kept says nothing of them.
+bool LspciShowsEveryNvidiaFunction(std::string_view text, std::string_view command);
 
 }  // namespace gpuf
 

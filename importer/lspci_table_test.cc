@@ -50,10 +50,16 @@ TEST_SUITE("lspci_table") {
   CHECK(table.rows[0].address == "10000:e1:00.0");
 }
 
-TEST_CASE("LspciListsWholeBus: a listing with its host bridge, not what a grep kept") {
-  CHECK(LspciListsWholeBus("00:00.0 Host bridge: Intel Corporation Sky Lake-E DMI3 Registers (rev 07)\n"
-                           "00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n"));
-  CHECK_FALSE(LspciListsWholeBus("3b:00.0 Ethernet controller: Mellanox Technologies MT28908 Family [ConnectX-6]\n"));
+TEST_CASE("LspciShowsEveryNvidiaFunction: the whole bus, or what a grep for NVIDIA kept, not a grep for another") {
+  CHECK(LspciShowsEveryNvidiaFunction("00:00.0 Host bridge: Intel Corporation Sky Lake-E DMI3 Registers (rev 07)\n"
+                                      "00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n",
+                                      ""));
+  const char* intel_vga = "00:02.0 VGA compatible controller: Intel Corporation HD Graphics 630 (rev 04)\n";
+  CHECK(LspciShowsEveryNvidiaFunction(intel_vga, "lspci | grep -iE 'vga|nvidia'"));
+  CHECK(LspciShowsEveryNvidiaFunction(intel_vga, "lspci -nn -d 10de:"));
+  const char* mellanox = "3b:00.0 Ethernet controller: Mellanox Technologies MT28908 Family [ConnectX-6]\n";
+  CHECK_FALSE(LspciShowsEveryNvidiaFunction(mellanox, "lspci | grep -i mellanox"));
+  CHECK_FALSE(LspciShowsEveryNvidiaFunction(mellanox, ""));
 }
 
 TEST_CASE("LspciToPciTable: no NVIDIA function, no rows, and bytes that are no lspci row are skipped") {

@@ -185,8 +185,9 @@ ImportPlan ImportBugReport(std::string_view log, const std::string& source_name,
         hints.boot_start_ns = boot_start;
       }
       std::string where = source_name + ": section '" + s.header + "'" + (s.cut.empty() ? "" : " (" + s.cut + ")");
+      // A section's header is the command that printed it, or the file.
       ApplyConversion({std::string(rule.name), rule.conversion, std::string(rule.instance), where,
-                       HostPathOf(s.header), s.body},
+                       HostPathOf(s.header), s.body, s.header},
                       hints, plan);
       break;
     }

@@ -253,8 +253,8 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     }
     const std::string& text = r.saved.text;
     Changes changes(plan);
-    SourcePiece piece{std::string(r.shape->artifact), r.shape->conversion, "", f.path, "", text};
-    if (!r.saved.commands.empty()) piece.command = r.saved.commands.back();
+    SourcePiece piece{std::string(r.shape->artifact), r.shape->conversion, "", f.path, "", text,
+                      r.saved.commands.empty() ? std::string_view() : std::string_view(r.saved.commands.back())};
     TimeHints file_hints = hints;
     std::string note;
     switch (r.shape->conversion) {
@@ -301,7 +301,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         if (status.units > 0) plan.Add({"systemd.units", "", f.path, status.show, "", "from systemctl status"});
         if (!Trim(status.journal_tail).empty()) {
           file_hints.unit = status.first_unit;
-          ApplyConversion({"", Conversion::kJournalText, "boot:0", f.path, "", status.journal_tail}, file_hints, plan);
+          ApplyConversion({"", Conversion::kJournalText, "boot:0", f.path, "", status.journal_tail, ""}, file_hints, plan);
         }
         break;
       }
@@ -386,7 +386,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     }
     Changes changes(plan);
     std::string unread =
-        ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", f.recognised.saved.text}, hints, plan);
+        ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", f.path, "", f.recognised.saved.text, ""}, hints, plan);
     f.record.artifacts = changes.Names();
     std::string note = unread;
     if (f.recognised.shape->id == std::string_view("dmesg -T")) Join(note, zone_note);

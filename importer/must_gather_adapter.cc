@@ -106,7 +106,7 @@ Result<ImportPlan> ImportMustGather(const SourceTree& tree, const std::string& s
     plan.captured_at_ns = std::max(plan.captured_at_ns, tree.mtime_ns(path));
     hints.year = YearOf(plan.captured_at_ns);
     hints.boot_start_ns = plan.captured_at_ns;
-    ApplyConversion({"", Conversion::kPluginLog, "/" + path, path, "", **bytes}, hints, plan);
+    ApplyConversion({"", Conversion::kPluginLog, "/" + path, path, "", **bytes, ""}, hints, plan);
   }
   for (const auto& path : tree.Paths()) {
     std::string name = BaseName(path);

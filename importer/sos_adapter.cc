@@ -194,7 +194,7 @@ ImportPlan ImportSosReport(const SourceTree& tree, const std::string& source_nam
       auto bytes = tree.Find(path);
       if (!bytes.ok()) continue;
       SourcePiece piece{std::string(rule.name), rule.conversion, std::string(rule.instance), path, "/" + path,
-                        **bytes};
+                        **bytes, ""};
       TimeHints hints;
       hints.utc_offset_seconds = plan.utc_offset_seconds;
       hints.year = YearOf(plan.captured_at_ns);

@@ -374,14 +374,10 @@ TEST_CASE("MemberLoaderTable: every loader reads known artifacts and fills table
     CHECK(ids.insert(loader.id).second);
     CHECK(loader.reads.size() > 0);
     for (auto name : loader.reads) CHECK_MESSAGE(FindArtifact(name), name << " is no artifact");
-    CHECK_FALSE(loader.writes.empty());
-    std::string_view rest = loader.writes;
-    while (!rest.empty()) {
-      size_t space = rest.find(' ');
-      std::string table(rest.substr(0, space));
-      CHECK_MESSAGE(tables.count(table), table << " is no table of schema/");
+    CHECK(loader.writes.size() > 0);
+    for (auto table : loader.writes) {
+      CHECK_MESSAGE(tables.count(std::string(table)), table << " is no table of schema/");
       CHECK(LoaderWrites(loader, table));
-      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
     }
   }
   const MemberLoaderRow* journal = FindMemberLoader("journal");

@@ -48,7 +48,7 @@ inline constexpr int64_t kThreadedMemberBytes = 1 << 20;
 struct MemberLoaderRow {
   std::string_view id;
   std::initializer_list<std::string_view> reads;  // the artifacts it reads, by name
-  std::string_view writes;                        // the tables it fills, space separated
+  std::initializer_list<std::string_view> writes;  // the tables it fills
   MemberLoader load;
   bool stderr_too = false;   // also called with the artifact's stderr
   // Called once with stdout in `bytes` and stderr in `stderr_bytes`, when

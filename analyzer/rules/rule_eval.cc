@@ -16,9 +16,10 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-// What makes an empty result "none", each choice on its own: a log
-// selection's artifacts, a message selection's `from` (else every
-// artifact), an SQL selection's `from`, else the tables it reads.
+// What makes an empty result "none": any one artifact of the choice
+// captured whole - a log selection's artifacts, a message selection's
+// `from` (else every artifact), an SQL selection's `from`, else those
+// behind the tables it reads. No choice: the selection is always known.
 std::vector<ArtifactChoice> ChoicesOf(const Selection& s, const SqlSources& sql_sources) {
   if (s.kind == Selection::Kind::kSql && s.from.empty()) {
     auto it = sql_sources.find(s.name);

@@ -16,19 +16,16 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-// What makes an empty result "none": any one artifact of the choice
-// captured whole - a log selection's artifacts, a message selection's
-// `from` (else every artifact), an SQL selection's `from`, else those
-// behind the tables it reads. No choice: the selection is always known.
-std::vector<ArtifactChoice> ChoicesOf(const Selection& s, const SqlSources& sql_sources) {
+// What makes an empty result "none": any one of these artifacts captured
+// whole - a log selection's artifacts, a message selection's `from` (else
+// every artifact), an SQL selection's `from`, else those behind the tables
+// it reads. Empty: the selection is always known.
+ArtifactChoice SourcesOf(const Selection& s, const SqlSources& sql_sources) {
   if (s.kind == Selection::Kind::kSql && s.from.empty()) {
     auto it = sql_sources.find(s.name);
-    if (it == sql_sources.end()) return {};
-    return {it->second};
+    return it == sql_sources.end() ? ArtifactChoice{} : it->second;
   }
-  const auto& names = s.kind == Selection::Kind::kSql || (!s.message.empty() && !s.from.empty()) ? s.from : s.sources;
-  if (names.empty()) return {};
-  return {names};
+  return s.kind == Selection::Kind::kSql || (!s.message.empty() && !s.from.empty()) ? s.from : s.sources;
 }
 
 // A slice journald dropped lines from cannot show that a line is not there.
@@ -45,16 +42,13 @@ std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>&
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     if (!s || !unknown.count(name)) continue;
-    for (const auto& choice : ChoicesOf(*s, sql_sources)) {
-      if (Captured(choice, artifacts)) continue;
-      std::vector<std::string> sources;
-      for (const auto& source : choice) {
-        std::string gap = artifacts.Gap(source);
-        sources.push_back(gap.empty() ? source : source + " whole (" + gap + ")");
-      }
-      std::string group = Join(sources, " or ");
-      if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
+    std::vector<std::string> sources;
+    for (const auto& source : SourcesOf(*s, sql_sources)) {
+      std::string gap = artifacts.Gap(source);
+      sources.push_back(gap.empty() ? source : source + " whole (" + gap + ")");
     }
+    std::string group = Join(sources, " or ");
+    if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
   }
   return needs;
 }
@@ -321,9 +315,8 @@ UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const A
   for (const auto& s : rule.selections) {
     auto it = rows.find(s.name);
     if (it != rows.end() && !it->second.empty()) continue;
-    for (const auto& choice : ChoicesOf(s, sql_sources)) {
-      if (!Captured(choice, artifacts)) unknown.insert(s.name);
-    }
+    const ArtifactChoice sources = SourcesOf(s, sql_sources);
+    if (!sources.empty() && !Captured(sources, artifacts)) unknown.insert(s.name);
   }
   return unknown;
 }

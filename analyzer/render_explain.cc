@@ -57,9 +57,7 @@ void Outcomes(const RuleExplanation& x, bool unknown_run, std::string& out) {
 
 void ConfidenceSteps(const Finding& f, std::string& out) {
   out += "\nconfidence\n";
-  out += "  " + Word(f.confidence_before) + " as the outcome (or a cap) says";
-  out += f.confidence == f.confidence_before ? "" : "; " + Word(f.confidence) + " after the evidence against";
-  out += "\n";
+  for (const auto& step : f.confidence_steps) out += "  " + step + "\n";
   for (const auto& a : f.against) {
     std::string state = a.state == "held"      ? "HELD (" + a.effect + ")"
                         : a.state == "unknown" ? "not captured"

@@ -22,6 +22,7 @@ TEST_CASE("RenderExplanation: selections with their rows or what was not capture
   f.confidence = Confidence::kPossible;
   f.confidence_before = Confidence::kLikely;
   f.against.push_back({.text = "another cause", .effect = "lower", .state = "held"});
+  f.confidence_steps = {"likely as its outcome says", "possible: held against: another cause"};
   summary.findings.push_back(f);
   auto text = RenderExplanation(summary, "xid-79");
   REQUIRE(text.ok());
@@ -32,7 +33,7 @@ TEST_CASE("RenderExplanation: selections with their rows or what was not capture
   CHECK(text->find("      not captured: plugin.log or plugin.crictl_logs\n") != std::string::npos);
   CHECK(text->find("  2  true        fail likely      when kernel_xid   <- decided\n") != std::string::npos);
   CHECK(text->find("  3  not reached pass             (always)\n") != std::string::npos);
-  CHECK(text->find("  likely as the outcome (or a cap) says; possible after the evidence against\n"
+  CHECK(text->find("\nconfidence\n  likely as its outcome says\n  possible: held against: another cause\n"
                    "  against: another cause: HELD (lower)\n") != std::string::npos);
   auto skipped = RenderExplanation(summary, "other");
   REQUIRE(skipped.ok());

@@ -219,10 +219,8 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
   out << "<h3>" << Pills(f) << " " << E(f.title) << "</h3>\n";
   out << "<p class=\"meta\">rule <code>" << E(f.rule_id) << "</code>"
       << (place ? " &middot; " + E(PlaceWords(*place)) : "") << " &middot; catalog: " << E(f.catalog)
-      << (f.confidence != f.confidence_before
-              ? " &middot; " + E(Word(f.confidence_before)) + " before the evidence against"
-              : "")
-      << "</p>\n<p>" << E(f.summary) << "</p>\n";
+      << (ConfidenceLine(f).empty() ? "" : " &middot; confidence: " + E(ConfidenceLine(f))) << "</p>\n<p>"
+      << E(f.summary) << "</p>\n";
   if (f.tense != "current") out << "<p class=\"meta\">" << E(f.tense_reason) << "</p>\n";
   std::vector<FindingEvidence> events, exposure;
   for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);

@@ -63,6 +63,7 @@ Json FindingJson(const Finding& f) {
           {"tense", f.tense},
           {"tense_reason", Nullable(f.tense_reason)},
           {"confidence_before", Name(f.confidence_before)},
+          {"confidence_steps", f.confidence_steps},
           {"catalog", f.catalog},
           {"admissible", Nullable(f.admissible)},
           {"confirming", {{"held", f.confirming_held}, {"total", f.confirming_total}}},

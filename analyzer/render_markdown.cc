@@ -137,10 +137,7 @@ void RenderFinding(const Finding& f, int number, const DiagnosisEntry* place, co
   out << "\n### " << number << ". " << MarkdownText(f.title) << "\n\n";
   out << "Rule " << Code(f.rule_id) << (place ? ", " + MarkdownText(PlaceWords(*place)) : "") << ", severity **"
       << MarkdownText(Word(f.severity)) << "**, confidence **" << MarkdownText(Word(f.confidence)) << "**"
-      << (f.confidence != f.confidence_before
-              ? " (" + MarkdownText(Word(f.confidence_before)) + " before the evidence against)"
-              : "")
-      << ".\n\n"
+      << (ConfidenceLine(f).empty() ? "" : " (" + MarkdownText(ConfidenceLine(f)) + ")") << ".\n\n"
       << MarkdownText(f.summary) << "\n";
   if (f.tense != "current") out << "\n" << MarkdownText("(" + f.tense_reason + ")") << "\n";
   out << "\nCatalog: " << MarkdownText(f.catalog) << "\n";

@@ -147,10 +147,7 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
       << paint(kBold, f.rule_id + ": " + f.title) << "\n";
   out << "    " << f.summary << "\n";
   if (f.tense != "current") out << "    (" << f.tense_reason << ")\n";
-  if (f.confidence != f.confidence_before) {
-    out << "    confidence " << Name(f.confidence_before) << " before the evidence against, " << Name(f.confidence)
-        << " after\n";
-  }
+  if (!ConfidenceLine(f).empty()) out << "    confidence: " << ConfidenceLine(f) << "\n";
   out << "    catalog: " << f.catalog << "\n";
   std::vector<FindingEvidence> events, exposure;
   for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <vector>
+#include "common/text_lines.h"
 #include "common/vocabulary.h"
 
 namespace gpuf {
@@ -155,6 +156,10 @@ std::string NextActionLine(const Report& r) {
     return "nothing to restart, no current fault; to keep " + next.rule_id + " from recurring: " + next.text;
   }
   return "";
+}
+
+std::string ConfidenceLine(const Finding& f) {
+  return f.confidence_steps.size() < 2 ? "" : Join(f.confidence_steps, "; ");
 }
 
 std::string AgainstStateWords(const AgainstResult& a) {

@@ -56,6 +56,16 @@ inline std::vector<std::string_view> SplitTabs(std::string_view line) {
   }
 }
 
+// {"a", "b"}, "; " -> "a; b".
+inline std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += separator;
+    out += part;
+  }
+  return out;
+}
+
 }  // namespace gpuf
 
 #endif  // GPUF_COMMON_TEXT_LINES_H_

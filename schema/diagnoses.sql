@@ -17,7 +17,9 @@ CREATE TABLE diagnoses (
   rank              INTEGER NOT NULL,  -- 1-based within its group, or among history, or among ruled out
   under_rule_id     TEXT,              -- the root cause (or lead) it hangs under; NULL for leaders, history, ruled out
   confidence        TEXT NOT NULL,     -- after evidence against: confirmed | likely | possible
-  confidence_before TEXT NOT NULL,     -- as the rule's outcome said, before evidence against
+  confidence_before TEXT NOT NULL,     -- as the rule's outcome said after its caps, before evidence against
+  confidence_steps  TEXT NOT NULL,     -- how the confidence came to be, '; '-separated: 'confirmed as its outcome
+                                       -- says; likely: held against: ...'
   catalog           TEXT NOT NULL,     -- the catalog entry the outcome's confidence follows
   admissible        INTEGER,           -- 1 its event evidence is of the boot at capture (timed in it, or read at
                                        -- capture), 0 history, NULL when it cannot be placed

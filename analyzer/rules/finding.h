@@ -52,7 +52,8 @@ struct Finding {
   std::string role;               // cause | trigger | amplifier | consequence
   std::string tense = "current";  // current | history (earlier boot, healed) | ruled_out
   std::string tense_reason;       // why history or ruled out; "" for current
-  Confidence confidence_before = Confidence::kPossible;  // as the outcome said, before evidence against
+  Confidence confidence_before = Confidence::kPossible;  // as the outcome said after its caps, before evidence against
+  std::vector<std::string> confidence_steps;             // how it came to be, in order (confidence_steps.h)
   std::string catalog;            // the catalog entry behind the outcome's confidence
   std::optional<bool> admissible; // its event evidence is of the boot at capture (timed in it, or read at
                                   // capture); false for history; nullopt when it cannot be placed

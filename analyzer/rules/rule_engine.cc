@@ -17,18 +17,13 @@
 #include "analyzer/rules/rule_store.h"
 #include "analyzer/rules/sql_functions.h"
 #include "analyzer/rules/subject_keys.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
 namespace gpuf {
 
 namespace {
-
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
-  return out;
-}
 
 // One rule's selections in order (each SQL selection sees the rows of those
 // above it through `matches`), then its outcomes. An SQL selection that does

@@ -349,6 +349,45 @@ against:
                                "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.");
 }
 
+TEST_CASE("RunRuleSet: two held lowers, or one on a finding only possible, rule it out and say why") {
+  Evidence evidence;
+  auto summary = evidence.Run({ParseRule("twice", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  loaded: {kind: context, log: journal.kernel, pattern: 'loading NVIDIA'}
+  fell: {kind: context, log: journal.kernel, pattern: 'fallen off the bus'}
+outcomes:
+  - {when: xid, result: fail, confidence: confirmed, catalog: test, summary: Xid}
+  - {result: pass}
+against:
+  - {when: loaded, effect: lower, text: the driver loaded, catalog: test}
+  - {when: fell, effect: lower, text: the GPU fell off the bus, catalog: test}
+)"),
+                               ParseRule("possible", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  loaded: {kind: context, log: journal.kernel, pattern: 'loading NVIDIA'}
+outcomes:
+  - {when: xid, result: warn, confidence: possible, catalog: test, summary: Xid}
+  - {result: pass}
+against:
+  - {when: loaded, effect: lower, text: the driver loaded, catalog: test}
+)")});
+  CHECK(summary.findings.empty());
+  REQUIRE(summary.ruled_out.size() == 2);
+  CHECK(RunOf(summary, "twice").outcome == "ruled_out");
+  CHECK(RunOf(summary, "possible").outcome == "ruled_out");
+  for (const Finding& f : summary.ruled_out) {
+    if (f.rule_id == "twice") {
+      CHECK(f.confidence_steps ==
+            std::vector<std::string>{"confirmed as its outcome says", "likely: held against: the driver loaded",
+                                     "ruled out: a second check against held: the GPU fell off the bus"});
+    } else {
+      CHECK(f.confidence_steps ==
+            std::vector<std::string>{"possible as its outcome says",
+                                     "ruled out: held against a finding that was only possible: the driver loaded"});
+    }
+  }
+}
+
 // The bundle of the last sample of a holder rule whose samples end with `sample`.
 int64_t SampleBundle(Database& db, const std::string& sample) {
   auto holder = ParseRuleText("rules/holder.yaml", RuleText("holder", R"(select: {a: {kind: context, sql: SELECT 1}}

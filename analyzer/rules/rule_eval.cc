@@ -4,17 +4,13 @@
 #include <set>
 
 #include "analyzer/rules/condition_binding.h"
+#include "analyzer/rules/confidence_steps.h"
 #include "analyzer/rules/summary_template.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
 namespace {
-
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
-  return out;
-}
 
 // What makes an empty result "none": any one of these artifacts captured
 // whole - a log selection's artifacts, a message selection's `from` (else
@@ -103,8 +99,8 @@ Truth TruthOf(const std::shared_ptr<const Condition>& c, const SelectionRows& ro
 // A line from an output whose origin is unknown (pasted, or saved without
 // saying where it ran) shows that the words were printed, not where: a
 // finding whose events rest only on such lines is at most likely.
-void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
-  if (f.confidence != Confidence::kConfirmed) return;
+void CapUnknownProvenance(const ArtifactIndex& artifacts, ConfidenceSteps& confidence, Finding& f) {
+  if (confidence.value() != Confidence::kConfirmed) return;
   bool any = false;
   for (const auto& e : f.evidence) {
     if (e.shows != "event" || !e.artifact_id) continue;
@@ -113,7 +109,7 @@ void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
     any = true;
   }
   if (!any) return;
-  f.confidence = f.confidence_before = Confidence::kLikely;
+  confidence.Cap(Confidence::kLikely, "the lines it rests on come from outputs whose origin is not known");
   f.missing_evidence.push_back(
       "the lines it rests on come from outputs whose origin is not known (pasted, or saved without saying where "
       "they ran): the same lines captured on the node would confirm it");
@@ -123,8 +119,9 @@ void CapUnknownProvenance(const ArtifactIndex& artifacts, Finding& f) {
 // remap-failure flag) says the fault happened on that GPU, not when: an
 // outcome whose events are only such records cannot say the fault is the
 // node's problem now, so it is at most possible.
-void CapPermanentOnly(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, Finding& f) {
-  if (!outcome.condition || f.confidence == Confidence::kPossible) return;
+void CapPermanentOnly(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, ConfidenceSteps& confidence,
+                      Finding& f) {
+  if (!outcome.condition || confidence.value() == Confidence::kPossible) return;
   bool permanent = false;
   for (const auto& name : ConditionSelections(*outcome.condition, true)) {
     const Selection* s = rule.FindSelection(name);
@@ -134,22 +131,21 @@ void CapPermanentOnly(const Rule& rule, const Outcome& outcome, const SelectionR
     permanent = true;
   }
   if (!permanent) return;
-  f.confidence = f.confidence_before = Confidence::kPossible;
+  confidence.Cap(Confidence::kPossible, "only a record that outlives the event shows it");
   f.missing_evidence.push_back(
       "only a record that outlives the event shows it (it says the fault happened on that GPU, not when): the "
       "event itself in this boot's logs would make it current");
 }
 
 // `shown`: the rows the outcome bound; `rows`: every row, for the checks.
+// The confidence it returns with is the outcome's word after the caps.
 Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, const SelectionRows& rows,
-                    const ArtifactIndex& artifacts, const UnknownSelections& unknown) {
+                    const ArtifactIndex& artifacts, const UnknownSelections& unknown, ConfidenceSteps& confidence) {
   Finding f;
   f.rule_id = rule.id;
   f.title = rule.title;
   f.result = outcome.result;
   f.severity = outcome.severity.value_or(rule.severity);
-  f.confidence = *outcome.confidence;  // the parser requires one of every fail or warn outcome
-  f.confidence_before = f.confidence;
   f.catalog = outcome.catalog;
   f.symptom = rule.symptom;
   f.role = Name(rule.role);
@@ -165,16 +161,16 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
     }
   }
   f.references = rule.references;
-  CapUnknownProvenance(artifacts, f);
-  CapPermanentOnly(rule, outcome, shown, f);
+  CapUnknownProvenance(artifacts, confidence, f);
+  CapPermanentOnly(rule, outcome, shown, confidence, f);
   return f;
 }
 
 // Evidence against, in the rule's order. Returns true when one that rules
 // the finding out held.
 bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSelections& unknown,
-                  const ArtifactIndex& artifacts, const SqlSources& sql_sources, Finding& f) {
-  bool ruled_out = false;
+                  const ArtifactIndex& artifacts, const SqlSources& sql_sources, ConfidenceSteps& confidence,
+                  Finding& f) {
   std::vector<std::string> held;
   for (const auto& check : rule.against) {
     AgainstResult r;
@@ -192,16 +188,16 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
       SelectionRows shown = BoundView(rows, d.bound);
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), shown, artifacts, r.evidence);
       held.push_back(check.text);
-      if (check.effect == AgainstEffect::kRuleOut) ruled_out = true;
-      if (check.effect == AgainstEffect::kLower) f.confidence = Lowered(f.confidence);
+      if (check.effect == AgainstEffect::kRuleOut) confidence.RuleOut(check.text);
+      if (check.effect == AgainstEffect::kLower) confidence.Lower(check.text);
     }
     f.against.push_back(std::move(r));
   }
-  if (ruled_out) {
+  if (confidence.ruled_out()) {
     f.tense = "ruled_out";
     f.tense_reason = Join(held, "; ");
   }
-  return ruled_out;
+  return confidence.ruled_out();
 }
 
 // Current or history: the outcome may say the fault healed; otherwise the
@@ -353,13 +349,18 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     // The rows the outcome's operators bound are its evidence, its summary's
     // values and what places it in time.
     const SelectionRows shown = BoundView(rows, d.bound);
-    Finding f = MakeFinding(rule, outcome, shown, rows, artifacts, unknown);
+    ConfidenceSteps confidence(*outcome.confidence);  // the parser requires one of every fail or warn outcome
+    Finding f = MakeFinding(rule, outcome, shown, rows, artifacts, unknown, confidence);
+    f.confidence_before = confidence.value();
     if (undecided) {
       f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +
                                    Word(*undecided->confidence) + " (" + undecided->when + ")");
     }
     PlaceInTime(rule, outcome, shown, artifacts, clock, f);
-    if (ApplyAgainst(rule, rows, unknown, artifacts, sql_sources, f)) {
+    const bool ruled_out = ApplyAgainst(rule, rows, unknown, artifacts, sql_sources, confidence, f);
+    f.confidence = confidence.value();
+    f.confidence_steps = confidence.steps();
+    if (ruled_out) {
       e.run.outcome = "ruled_out";
       e.run.reason = "ruled out: " + f.tense_reason;
     } else {

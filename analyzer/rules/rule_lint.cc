@@ -11,6 +11,7 @@
 #include "analyzer/rules/sql_functions.h"
 #include "analyzer/rules/sql_words.h"
 #include "common/file_io.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -35,12 +36,6 @@ std::string TrySql(Database& db, const Selection& s) {
   }
   Status end = db.Exec("PRAGMA query_only = OFF");
   return problem.empty() && !end.ok() ? end.message() : problem;
-}
-
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
-  return out;
 }
 
 // Confirmed means the event was observed: each way the condition can hold

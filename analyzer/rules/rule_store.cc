@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "common/text_lines.h"
+
 namespace gpuf {
 
 namespace {
@@ -76,7 +78,7 @@ Status StoreDiagnosis(Database& db, int64_t bundle_id, const RuleRunSummary& sum
   GPUF_ASSIGN_OR_RETURN(Statement row, db.Prepare(
       "INSERT INTO diagnoses (bundle_id, rule_id, finding_id, symptom, role, place, symptom_group, rank, "
       "under_rule_id, confidence, confidence_before, catalog, admissible, confirming_held, confirming_total, summary, "
-      "tense_reason, decider) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+      "tense_reason, decider, confidence_steps) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   GPUF_ASSIGN_OR_RETURN(Statement against, db.Prepare(
       "INSERT INTO diagnosis_against (diagnosis_id, ordinal, effect, state, text, catalog, needs) "
       "VALUES (?,?,?,?,?,?,?)"));
@@ -94,6 +96,7 @@ Status StoreDiagnosis(Database& db, int64_t bundle_id, const RuleRunSummary& sum
     row.Bind(14, int64_t{f.confirming_held}).Bind(15, int64_t{f.confirming_total}).Bind(16, f.summary);
     BindText(row, 17, f.tense_reason);
     BindText(row, 18, &e == leader ? summary.diagnosis.decider : "");
+    row.Bind(19, Join(f.confidence_steps, "; "));
     GPUF_RETURN_IF_ERROR(row.Run());
     const int64_t id = db.LastInsertId();
     int64_t ordinal = 0;

@@ -47,18 +47,22 @@ Converted LspciToPciTable(std::string_view text) {
   static const RE2 row(
       R"(^\s*(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ([0-9A-Za-z][^:\[]*?)(?: \[([0-9a-fA-F]{4})\])?: (NVIDIA Corporation .*)$)",
       BytePatternOptions());
+  // `lspci -n`: the class and the ids as numbers only.
+  static const RE2 numeric(
+      R"(^\s*(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ([0-9a-fA-F]{4}): 10de:([0-9a-fA-F]{4})\b.*$)",
+      BytePatternOptions());
   static const RE2 ids(R"(\[10de:([0-9a-fA-F]{4})\])", BytePatternOptions());
   static const RE2 unnamed(R"(NVIDIA Corporation Device ([0-9a-fA-F]{4})\b)", BytePatternOptions());
   Converted out;
   out.text = "# gpuforensics pci v1: address vendor device class\n";
   ForEachLine(text, [&](int, std::string_view line) {
-    std::string domain, address, class_name, class_id, rest;
-    if (!RE2::FullMatch(line, row, &domain, &address, &class_name, &class_id, &rest)) {
+    std::string domain, address, class_name, class_id, rest, device;
+    if (RE2::FullMatch(line, row, &domain, &address, &class_name, &class_id, &rest)) {
+      if (!RE2::PartialMatch(rest, ids, &device)) RE2::PartialMatch(rest, unnamed, &device);
+    } else if (!RE2::FullMatch(line, numeric, &domain, &address, &class_id, &device)) {
       ++out.lines_skipped;
       return;
     }
-    std::string device;
-    if (!RE2::PartialMatch(rest, ids, &device)) RE2::PartialMatch(rest, unnamed, &device);
     // As sysfs writes it: lower case, domain 0000 unless printed (a VMD
     // domain has five digits).
     out.text += Lower(domain.empty() ? "0000" : domain) + ":" + Lower(address) + "\t0x10de\t" +
@@ -70,7 +74,7 @@ Converted LspciToPciTable(std::string_view text) {
 
 bool LspciShowsEveryNvidiaFunction(std::string_view text, std::string_view command) {
   static const RE2 host_bridge(
-      R"((?m)^\s*(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] Host bridge(?: \[0600\])?: )",
+      R"((?m)^\s*(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] (?:Host bridge(?: \[0600\])?|0600): )",
       BytePatternOptions());
   static const RE2 nvidia_filter(R"(lspci\b.*(?:-d\s*10de|\bgrep\b.*(?i:nvidia|\bnv\b|10de|vga|3d)))",
                                  BytePatternOptions());

@@ -3,6 +3,7 @@
 //   3b:00.0 3D controller: NVIDIA Corporation GV100GL [Tesla V100 PCIe 32GB] (rev a1)
 //   0000:18:00.0 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)
 //   05:00.0 Bridge: NVIDIA Corporation Device 22a3 (rev a1)
+//   3b:00.0 0302: 10de:1db6 (rev a1)                       (lspci -n)
 // `-nn` gives the class and the ids in brackets; without it the class comes
 // from its name and the device id only where lspci had no name for it
 // ("Device 22a3"). An address without a domain is in domain 0000. Other

@@ -50,6 +50,23 @@ TEST_SUITE("lspci_table") {
   CHECK(table.rows[0].address == "10000:e1:00.0");
 }
 
+TEST_CASE("LspciToPciTable: lspci -n's numeric rows, other vendors' left out") {
+  Converted c = LspciToPciTable(
+      "00:00.0 0600: 8086:2020 (rev 04)\n"
+      "3b:00.0 0302: 10de:1db6 (rev a1)\n"
+      "0000:86:00.0 0300: 10de:20b5 (rev a1) (prog-if 00 [VGA controller])\n"
+      "5e:00.0 0200: 15b3:101b\n");
+  PciTable table = ParsePciTable(c.text);
+  REQUIRE(table.rows.size() == 2);
+  CHECK(table.rows[0].address == "0000:3b:00.0");
+  CHECK(table.rows[0].device == "0x1db6");
+  CHECK(table.rows[0].pci_class == "0x030200");
+  CHECK(table.rows[1].address == "0000:86:00.0");
+  CHECK(table.rows[1].pci_class == "0x030000");
+  CHECK(c.lines_skipped == 2);
+  CHECK(LspciShowsEveryNvidiaFunction("00:00.0 0600: 8086:2020 (rev 04)\n", ""));
+}
+
 TEST_CASE("LspciShowsEveryNvidiaFunction: the whole bus, or what a grep for NVIDIA kept, not a grep for another") {
   CHECK(LspciShowsEveryNvidiaFunction("00:00.0 Host bridge: Intel Corporation Sky Lake-E DMI3 Registers (rev 07)\n"
                                       "00:1f.2 SATA controller: Intel Corporation AHCI (rev 06)\n",

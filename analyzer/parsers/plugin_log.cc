@@ -95,8 +95,6 @@ const Pattern kPatterns[] = {
     {PluginEventKind::kHealthCheckFailed,
      R"(Failed to start health check: (.*?); continuing with health checks disabled)",
      Slot::kError},
-    {PluginEventKind::kHealthCheckFailed, R"(NVML init failed: (.*); health checks disabled)",
-     Slot::kError},
     {PluginEventKind::kIgnoredXids, R"(Ignoring the following XIDs for health checks: (.*))",
      Slot::kDetail},
     {PluginEventKind::kExitError, R"(error starting plugins: (.*))", Slot::kError},

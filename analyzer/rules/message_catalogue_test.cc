@@ -1,9 +1,9 @@
 #include "analyzer/rules/message_catalogue.h"
 
 #include <doctest/doctest.h>
-
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <set>
 
 #include "analyzer/rules/pattern_options.h"
@@ -50,6 +50,22 @@ TEST_CASE("Built-in catalogue: every entry reads, matches its example and not it
     CHECK_FALSE(RE2::PartialMatch(e.lookalike, re));
     CHECK(e.source.rfind("https://", 0) == 0);
     CHECK_FALSE(e.versions.empty());
+  }
+}
+
+// A line two entries of one kind match gives the first one's row: a
+// general wording before a specific one would hide the specific one's
+// reason (nvml-init-failed before nvml-unknown-error).
+TEST_CASE("Built-in catalogue: no entry is hidden by an earlier, more general one of its kind") {
+  const MessageCatalogue& c = BuiltinMessages();
+  for (const auto& e : c.entries) {
+    CAPTURE(e.id);
+    for (const MessageEntry* first : c.Of(e.event, {})) {
+      if (!RE2::PartialMatch(e.example, RE2(first->pattern, RulePatternOptions()))) continue;
+      CAPTURE(first->id);
+      for (const auto& pair : e.set) CHECK(std::find(first->set.begin(), first->set.end(), pair) != first->set.end());
+      break;
+    }
   }
 }
 

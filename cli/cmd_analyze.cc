@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
+#include "cli/pager.h"
 #include "cli/progress_reporter.h"
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
@@ -82,7 +83,8 @@ int RunAnalyze(const std::vector<std::string>& args) {
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name")
       ("explain", po::value<std::string>()->value_name("RULE"),
        "instead of the report: why RULE did or did not fire (each selection true, false or unknown with its rows "
-       "or the missing capture, each outcome tried, the confidence steps)");
+       "or the missing capture, each outcome tried, the confidence steps)")
+      ("no-pager", "on a terminal, print the report instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
   options.add_options()
       ("more-bundles", po::value<std::vector<std::string>>()->value_name("BUNDLE..."),
        "further bundles: with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
@@ -150,6 +152,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
       Status published = kept->Publish();
       if (!published.ok()) return ReportFailure("analyze", published);
     }
+    StartPager(!v.count("no-pager"));
     WriteStdout(TerminalSafe(*text));  // its rows are strangers' log lines
     return kExitOk;
   }
@@ -161,7 +164,9 @@ int RunAnalyze(const std::vector<std::string>& args) {
     Status published = kept->Publish();
     if (!published.ok()) return ReportFailure("analyze", published);
   }
-  WriteStdout(RenderReport(format, *report, *zone));
+  const std::string text = RenderReport(format, *report, *zone);
+  StartPager(!v.count("no-pager"));
+  WriteStdout(text);
   return AnalysisExitStatus(*report);
 }
 

@@ -5,6 +5,7 @@
 #include "analyzer/render_diff.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/pager.h"
 #include "common/exit_codes.h"
 #include "common/terminal_text.h"
 
@@ -26,7 +27,8 @@ int RunDiff(const std::vector<std::string>& args) {
       ("format", po::value<std::string>()->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
       ("all", "also list the facts that are the same (text, markdown; json always has them)")
       ("tz", po::value<std::string>()->default_value("UTC"),
-       "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name");
+       "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name")
+      ("no-pager", "on a terminal, print the comparison instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
   po::positional_options_description positional;
   positional.add("bundle-a", 1).add("bundle-b", 1);
   auto parsed = ParseOptions("diff", args, options, positional);
@@ -55,6 +57,7 @@ int RunDiff(const std::vector<std::string>& args) {
   std::string out = format == "json"       ? RenderDiffJson(*diff)
                     : format == "markdown" ? TerminalSafe(RenderDiffMarkdown(*diff, render))
                                            : TerminalSafe(RenderDiffText(*diff, render));
+  StartPager(!v.count("no-pager"));
   WriteStdout(out);
   return diff->a.gaps.empty() && diff->b.gaps.empty() ? kExitOk : kExitIncomplete;
 }

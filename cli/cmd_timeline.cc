@@ -7,6 +7,7 @@
 #include "analyzer/timeline_view.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/pager.h"
 #include "cli/progress_reporter.h"
 #include "cli/terminal.h"
 #include "common/exit_codes.h"
@@ -47,7 +48,8 @@ int RunTimeline(const std::vector<std::string>& args) {
       ("all", "every event, not only the milestones")
       ("format", po::value<std::string>()->default_value("text"), "text | jsonl | csv")
       ("tz", po::value<std::string>()->default_value("UTC"),
-       "zone for text output: UTC, +HH:MM, node (the node's own zone), or a zone name");
+       "zone for text output: UTC, +HH:MM, node (the node's own zone), or a zone name")
+      ("no-pager", "on a terminal, print the timeline instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
   auto parsed = ParseOptions("timeline", args, options, positional);
@@ -70,6 +72,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   auto zone = DisplayZone::Parse(v["tz"].as<std::string>(), NodeZoneName(*db, loaded->bundle_id));
   if (!zone.ok()) return ReportFailure("timeline", zone.status());
   // Written as read: the whole timeline of a big bundle is millions of lines.
+  StartPager(!v.count("no-pager"));
   if (format == "csv") WriteStdout(kTimelineCsvHeader);
   Status read = ForEachTimelineRow(*db, loaded->bundle_id, milestones_only, [&](const TimelineRow& r) {
     WriteStdout(format == "jsonl" ? TimelineJsonLine(r)

@@ -24,6 +24,9 @@ TEST_CASE("gpuforensics: help, version and unknown commands") {
   auto version = test::RunGpuforensics({"--version"});
   CHECK(version.exit_code == 0);
   CHECK(version.out.rfind("gpuforensics ", 0) == 0);
+  auto version_command = test::RunGpuforensics({"version"});
+  CHECK(version_command.exit_code == 0);
+  CHECK(version_command.out == version.out);
   auto typo = test::RunGpuforensics({"analyse", "x"});
   CHECK(typo.exit_code == 64);
   CHECK(typo.err == "gpuforensics: unknown command 'analyse', did you mean 'analyze'?\n");

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "cli/pager.h"
 #include "cli/suggest.h"
 #include "common/exit_codes.h"
 
@@ -121,6 +122,7 @@ void WriteStdout(std::string_view text) {
 }
 
 int FinishStdout(std::string_view program, int status) {
+  const bool paged = PagerActive();
   std::cout.flush();
   errno = 0;
   bool failed = std::fflush(stdout) != 0;
@@ -130,9 +132,11 @@ int FinishStdout(std::string_view program, int status) {
     failed = true;
     err = errno;
   }
+  WaitForPager();
   if (!failed) return status;
-  // A reader that went away (`| head`) is no error to report: the status says it, quietly.
-  if (err == EPIPE) return kExitIoError;
+  // A reader that went away (`| head`) is no error to report: the status says it, quietly. A pager the
+  // reader quit early is no failure at all.
+  if (err == EPIPE) return paged ? status : kExitIoError;
   std::fprintf(stderr, "%.*s: writing to stdout: %s\n", static_cast<int>(program.size()), program.data(),
                err ? std::strerror(err) : "write error");
   return kExitIoError;

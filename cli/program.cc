@@ -17,9 +17,8 @@ namespace {
 
 void PrintUsage(const Program& program, FILE* out) {
   const std::string name(program.name);
-  std::fprintf(out, "usage: %s COMMAND [options]\n       %s COMMAND --help\n       %s --version\n\n%.*s\n",
-               name.c_str(), name.c_str(), name.c_str(), static_cast<int>(program.heading.size()),
-               program.heading.data());
+  std::fprintf(out, "usage: %s COMMAND [options]\n       %s COMMAND --help\n       %s version\n\n%.*s\n", name.c_str(),
+               name.c_str(), name.c_str(), static_cast<int>(program.heading.size()), program.heading.data());
   for (const auto& c : program.commands) {
     std::fprintf(out, "  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.help.size()), c.help.data());
   }
@@ -56,7 +55,7 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
     return FinishStdout(std::string(program.name) + " help",
                         RunHelpFor(program, std::vector<std::string>(args.begin() + 1, args.end())));
   }
-  if (command == "--version" || command == "-V") {
+  if (command == "--version" || command == "-V" || command == "version") {
     std::printf("%.*s %.*s (commit %.*s)\n", static_cast<int>(program.name.size()), program.name.data(),
                 static_cast<int>(program.version.size()), program.version.data(),
                 static_cast<int>(program.commit.size()), program.commit.data());

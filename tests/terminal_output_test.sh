@@ -31,7 +31,7 @@ check "piped: no escape sequence in the report" 0 "$(grep -c "$esc" "$work/piped
 check "piped: stderr is empty" 0 "$(wc -c <"$work/piped.err" | tr -d ' ')"
 
 # On a pty of 100 columns; script merges stdout and stderr on the terminal.
-TERM=xterm script -q -e -c "stty cols 100; '$gpuforensics' analyze '$bundle'" /dev/null >"$work/tty.out" 2>&1
+TERM=xterm script -q -e -c "stty cols 100; '$gpuforensics' analyze --no-pager '$bundle'" /dev/null >"$work/tty.out" 2>&1
 check "terminal: the verdict is bold" 1 "$(grep -c "${esc}\[1mGPU chain verdict: BROKEN at step 7" "$work/tty.out")"
 check "terminal: FAILED is red" 3 "$(grep -c "${esc}\[1;31mFAILED" "$work/tty.out")"
 check "terminal: progress shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/tty.out" && echo yes || echo no)"
@@ -53,7 +53,7 @@ deep=$deep$(printf '%*s' $((120 - ${#deep})) '' | tr ' ' x)
 mkdir -p "$deep"
 cp "$bundle" "$deep/seed-incident.tar.zst"
 check "deep path: 120 characters" 120 "${#deep}"
-NO_COLOR=1 TERM=xterm script -q -e -c "stty cols 80 rows 24; '$gpuforensics' analyze '$deep/seed-incident.tar.zst'" \
+NO_COLOR=1 TERM=xterm script -q -e -c "stty cols 80 rows 24; '$gpuforensics' analyze --no-pager '$deep/seed-incident.tar.zst'" \
   /dev/null >"$work/deep.out" 2>&1
 # The report starts after the progress line is erased; its first 24 lines.
 sed "s/\r\$//; s/.*${esc}\[K//" "$work/deep.out" | sed -n '/^gpuforensics report: /,$p' | head -n 24 >"$work/deep.screen"
@@ -62,9 +62,41 @@ check "deep path: the exact command within 24 lines at 80 columns" yes \
 check "deep path: the verdict within 24 lines" yes \
   "$(grep -q '^GPU chain verdict: BROKEN at step 7' "$work/deep.screen" && echo yes || echo no)"
 
-NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
+NO_COLOR=1 TERM=xterm script -q -e -c "'$gpuforensics' analyze --no-pager '$bundle'" /dev/null >"$work/nocolor.out" 2>&1
 check "NO_COLOR: no colour" 0 "$(grep -c "${esc}\[[0-9;]*m" "$work/nocolor.out")"
 check "NO_COLOR: progress still shown" yes "$(grep -q 'analyzing [0-9]* s: loading' "$work/nocolor.out" && echo yes || echo no)"
+
+# The pager: a stand-in that keeps what it was given and the LESS it saw.
+cat >"$work/pager" <<PAGER
+#!/bin/sh
+echo "LESS=\$LESS" >"$work/pager.env"
+cat >"$work/paged"
+PAGER
+chmod +x "$work/pager"
+GPUFORENSICS_PAGER=$work/pager TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'; echo status=\$?" \
+  /dev/null >"$work/paging.out" 2>&1
+check "pager: the report goes through it" 1 "$(grep -c '^gpuforensics report: ' "$work/paged")"
+check "pager: colours pass to it" yes "$(grep -q "${esc}\[1mGPU chain verdict: BROKEN" "$work/paged" && echo yes || echo no)"
+check "pager: LESS=FRX when unset" "LESS=FRX" "$(cat "$work/pager.env")"
+check "pager: the report is not also on the terminal" 0 "$(grep -c 'gpuforensics report: ' "$work/paging.out")"
+check "pager: the exit status is the analysis's" status=1 "$(grep -o 'status=[0-9]*' "$work/paging.out")"
+rm -f "$work/paged"
+GPUFORENSICS_PAGER=$work/pager TERM=xterm script -q -e -c "'$gpuforensics' analyze --no-pager '$bundle'" \
+  /dev/null >"$work/nopager.out" 2>&1
+check "--no-pager: the report is on the terminal" 1 "$(grep -c 'gpuforensics report: ' "$work/nopager.out")"
+check "--no-pager: the pager did not run" no "$([ -e "$work/paged" ] && echo yes || echo no)"
+GPUFORENSICS_PAGER=$work/pager "$gpuforensics" analyze "$bundle" >"$work/piped-pager.out" 2>&1
+check "piped: no pager" no "$([ -e "$work/paged" ] && echo yes || echo no)"
+GPUFORENSICS_PAGER=$work/not-installed TERM=xterm script -q -e -c "'$gpuforensics' analyze '$bundle'" \
+  /dev/null >"$work/missing-pager.out" 2>&1
+check "a pager not installed: the report is printed" 1 "$(grep -c 'gpuforensics report: ' "$work/missing-pager.out")"
+GPUFORENSICS_PAGER='head -n 1 >/dev/null' TERM=xterm script -q -e -c \
+  "'$gpuforensics' analyze '$bundle'; echo status=\$?" /dev/null >"$work/quit.out" 2>&1
+check "a pager quit early: the analysis's status, no write error" "status=1" \
+  "$(grep -o 'status=[0-9]*' "$work/quit.out")$(grep -c 'writing to stdout' "$work/quit.out" | sed 's/^0$//')"
+GPUFORENSICS_PAGER=$work/pager TERM=xterm script -q -e -c "'$gpuforensics' timeline '$bundle'" \
+  /dev/null >/dev/null 2>&1
+check "timeline: paged too" yes "$(grep -q 'kubelet' "$work/paged" && echo yes || echo no)"
 
 python3 "$top/samples/tools/build_fakehost.py" "$top/samples/scenarios/healthy" "$work/node" >/dev/null
 collect="PATH='$work/node/bin:$work/node/sysbin' '$gpuforensics' collect --root '$work/node/root'"

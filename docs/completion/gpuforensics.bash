@@ -9,11 +9,11 @@ _gpuforensics() {
   case ${COMP_WORDS[1]} in
     collect) options="--output -o --force --root --node --node-object --kubeconfig --plugin-pattern --runtime-endpoint --containerd-address --timeout --journal-timeout --deadline --jobs -j --exec --no-driver --fixed-time --redact --map --redact-classes --redact-keyword --redact-pattern --help -h" ;;
     watch) options="--out-dir --root --min-interval --keep --max-bytes --check-allocatable --kubeconfig --node --plugin-pattern --exec --timeout --deadline --help -h" ;;
-    analyze) options="--db --rules --messages --format --tz --explain --jobs --help -h" ;;
+    analyze) options="--db --rules --messages --format --tz --explain --no-pager --jobs --help -h" ;;
     redact) options="--force --map --redact-classes --redact-keyword --redact-pattern --help -h" ;;
     verify) options="--help -h" ;;
-    timeline) options="--all --format --tz --help -h" ;;
-    diff) options="--format --all --tz --help -h" ;;
+    timeline) options="--all --format --tz --no-pager --help -h" ;;
+    diff) options="--format --all --tz --no-pager --help -h" ;;
     sql) options="--timeout --help -h" ;;
     fleet) options="--within --nodes --format --help -h" ;;
     import) options="--output -o --force --help -h" ;;

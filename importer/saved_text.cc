@@ -38,8 +38,11 @@ bool KnownTool(std::string_view command) {
 }
 
 const RE2& ExecPattern() {
-  static const RE2 exec(R"(\b(?:kubectl|oc|crictl|docker|nerdctl|podman) +exec\b|\bctr .*task exec\b)",
-                        BytePatternOptions());
+  // `docker run IMAGE nvidia-smi` runs it in a new container as surely as exec does in an old one.
+  static const RE2 exec(
+      R"(\b(?:kubectl|oc|crictl|docker|nerdctl|podman) +exec\b|\bctr .*task exec\b|)"
+      R"(\b(?:docker|nerdctl|podman) +(?:container +)?run(?:\s|$)|\bctr +(?:-\S+ +)*run(?:\s|$)|\bkubectl +run(?:\s|$))",
+      BytePatternOptions());
   return exec;
 }
 
@@ -103,9 +106,26 @@ std::string_view ViewName(View view) {
   return "unknown";
 }
 
+// The prompts of fish, zsh themes and starship end in a symbol, not in
+// $ or #; what follows must be a tool people run, as after a bare "$ ".
+//   ~ ❯❯❯ docker run ...    ➜  ~ kubectl logs ...    user@host ~> sudo nvidia-smi    node% dmesg -T
+std::string SymbolPromptCommand(std::string_view line) {
+  // Patterns are Latin-1 (bytes): a multi-byte symbol repeats as a group.
+  static const RE2 themed(R"(^`*➜\s+\S+(?: git:\([^)]*\))?(?: ✗)? (.+)$)", BytePatternOptions());
+  static const RE2 symbol(
+      R"(^`*(?:\([\w.-]+\) )?(?:\S+@\S+ )?(?:(?:[~/]\S*|[\w.-]+) ?)?(?:(?:❯)+|➜|λ|»|›|→|>|%)\s+(.+)$)",
+      BytePatternOptions());
+  for (const RE2* prompt : {&themed, &symbol}) {
+    std::string command;
+    if (RE2::FullMatch(line, *prompt, &command) && KnownTool(command)) return std::string(Trim(command));
+  }
+  return "";
+}
+
 std::string PromptCommand(std::string_view line) {
   std::string user_host, bracket_host, command;
   if (!RE2::FullMatch(line, PromptPattern(), &user_host, &bracket_host, &command)) {
+    if (std::string symbol = SymbolPromptCommand(line); !symbol.empty()) return symbol;
     // "cmd: nvidia-smi | head -n 4": a transcript's own command marker.
     static const RE2 cmd(R"(^cmd: (.+)$)", BytePatternOptions());
     if (RE2::FullMatch(line, cmd, &command) && KnownTool(command)) return command;

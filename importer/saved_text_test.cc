@@ -23,7 +23,21 @@ TEST_CASE("PromptCommand: the prompts people paste, and lines that only look lik
   CHECK(PromptCommand("cat /sys/fs/cgroup/devices/devices.list ") == "cat /sys/fs/cgroup/devices/devices.list");
   CHECK(PromptCommand("`[root@hgxlearn1000-mgmt ~]# kubectl logs nvidia-cuda-validator-nr8cq -n gpu-operator-resources") ==
         "kubectl logs nvidia-cuda-validator-nr8cq -n gpu-operator-resources");
+  // Shells whose prompt ends in a symbol (fish, zsh themes, starship), a known tool after it.
+  CHECK(PromptCommand(
+            "~ ❯❯❯ docker run --rm --gpus all --runtime nvidia nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi") ==
+        "docker run --rm --gpus all --runtime nvidia nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi");
+  CHECK(PromptCommand("user@host ~> sudo docker run --rm --runtime=nvidia --gpus all ubuntu nvidia-smi") ==
+        "sudo docker run --rm --runtime=nvidia --gpus all ubuntu nvidia-smi");
+  CHECK(PromptCommand("➜  ~ kubectl logs -n kube-system nvidia-device-plugin-daemonset-x2x9d") ==
+        "kubectl logs -n kube-system nvidia-device-plugin-daemonset-x2x9d");
+  CHECK(PromptCommand("❯ nvidia-smi -L") == "nvidia-smi -L");
+  CHECK(PromptCommand("➜ journalctl -u kubelet") == "journalctl -u kubelet");
+  CHECK(PromptCommand("gpu-node-1% dmesg -T") == "dmesg -T");
   // Not prompts: a shell comment, output, an indented value that names a command.
+  CHECK(PromptCommand("> 0000:3b:00.0 Xid 79") == "");
+  CHECK(PromptCommand("GPU utilisation 85% while training") == "");
+  CHECK(PromptCommand("Warning -> retrying in 5s") == "");
   CHECK(PromptCommand("# HELP the number of GPUs") == "");
   CHECK(PromptCommand("`# HELP the number of GPUs") == "");
   CHECK(PromptCommand("NVRM: Xid (PCI:0000:ca:00): 79, pid='<unknown>'") == "");
@@ -74,6 +88,17 @@ TEST_CASE("CleanSavedText: the view the text itself gives") {
                                  "-- nvidia-smi -q\nFabric\n");
     CHECK(s.view.view == View::kContainer);
     CHECK(s.view.why == "run with `kubectl exec -n gpu-operator nvidia-driver-daemonset-x -c nvidia-driver-ctr`");
+  }
+  SUBCASE("a command run in a new container") {
+    SavedText s = CleanSavedText(
+        "~ ❯❯❯ docker run --rm --gpus all nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi\n"
+        "Failed to initialize NVML: Insufficient Permissions\n");
+    CHECK(s.view.view == View::kContainer);
+    CHECK(s.view.why == "run with `docker run`");
+    CHECK(CleanSavedText("$ sudo ctr run --rm -t --gpus 0 docker.io/nvidia/cuda:12.2.0-base-ubuntu22.04 t nvidia-smi\n"
+                         "No devices were found\n")
+              .view.view == View::kContainer);
+    CHECK(CleanSavedText("$ docker run-report\nx\n").view.view == View::kUnknown);
   }
   SUBCASE("a host's name in the prompt says nothing") {
     CHECK(CleanSavedText("root@node4:~# nvidia-smi -L\nGPU 0: A\n").view.view == View::kUnknown);

@@ -11,10 +11,11 @@
 
 namespace gpuf {
 
-// What, seen at capture, shows that an event of a kind no longer holds.
+// What shows that an event of a kind no longer held at capture.
 enum class UndoneBy {
   kNothing,
-  kGpuListed,  // the host's NVML lists the event's GPU at capture: it is back and initialised
+  kGpuListed,          // the host's NVML lists the event's GPU at capture: it is back and initialised
+  kLaterRegistration,  // the device plugin registered after it: a later start got past it
 };
 
 struct EventKindRow {

@@ -1,6 +1,8 @@
-// What the node showed at capture that undoes an event. An event kind
-// declares its undo (common/event_kinds.h): a GPU that fell off the bus or
-// failed to initialise is back when the host's NVML lists it at capture.
+// What the node showed that undoes an event. An event kind declares its
+// undo (common/event_kinds.h): a GPU that fell off the bus or failed to
+// initialise is back when the host's NVML lists it at capture; a plugin
+// start that failed NVML init or found no devices is past once the plugin
+// registered after it.
 // An undone event is history whatever boot it came from, and the report
 // says what undid it; no rule writes that reasoning in its own SQL.
 #ifndef GPUF_ANALYZER_RULES_RECOVERY_H_
@@ -11,24 +13,48 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/database.h"
 #include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/rule.h"
 #include "analyzer/rules/selection_rows.h"
+#include "common/event_kinds.h"
+#include "common/status.h"
 
 namespace gpuf {
+
+// The device plugin registering with the kubelet, as the timeline placed it.
+struct PluginRegistration {
+  int64_t time_ns = 0;
+  std::string text;  // the line that shows it
+};
+
+// The registrations of an NVIDIA resource, oldest first: the timeline's
+// (the plugin's own line, or the kubelet's for an nvidia.com/ resource)
+// and the catalogue's `plugin_registered` rows found in any input.
+Result<std::vector<PluginRegistration>> LoadPluginRegistrations(Database& db, int64_t bundle_id,
+                                                                const std::vector<SelectionRow>& catalogue_rows);
 
 class Recoveries {
  public:
   Recoveries() = default;
-  explicit Recoveries(const std::vector<GpuPresence>& presence);
+  Recoveries(const std::vector<GpuPresence>& presence, std::vector<PluginRegistration> registrations);
 
   // Marks the rows of a `message:` selection whose event was undone
   // (SelectionRow::undone); rows of other selections are left as they are.
   void MarkUndone(const Selection& selection, std::vector<SelectionRow>& rows) const;
 
  private:
+  void MarkListed(const EventKindRow& kind, std::vector<SelectionRow>& rows) const;
+  void MarkRegisteredAfter(std::vector<SelectionRow>& rows) const;
+
   std::map<std::string, std::string> listed_;  // GPU key -> how the host's NVML lists it
+  std::vector<PluginRegistration> registrations_;
 };
+
+// A row an SQL selection took from an undone event's line (same artifact
+// and line as a row of a selection above it) is undone too: a rule that
+// narrows the plugin's failures with SQL keeps what undid them.
+void InheritUndone(const SelectionRows& above, std::vector<SelectionRow>& rows);
 
 }  // namespace gpuf
 

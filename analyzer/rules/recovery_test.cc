@@ -18,7 +18,8 @@ SelectionRow XidRow(const std::string& gpu, const std::string& code) {
 TEST_SUITE("recovery") {
 TEST_CASE("Recoveries: an Xid 79 on a GPU NVML lists at capture is undone, other Xids and GPUs are not") {
   Recoveries recoveries({{.gpu = "0000:2b:00.0", .bus = "0000:2b:00.0", .uuid = "gpu-2b", .listed = true},
-                         {.gpu = "0000:5e:00.0", .bus = "0000:5e:00.0", .listed = false}});
+                         {.gpu = "0000:5e:00.0", .bus = "0000:5e:00.0", .listed = false}},
+                        {});
   Selection xid;
   xid.message = "xid";
   std::vector<SelectionRow> rows = {XidRow("0000:2b:00.0", "79"), XidRow("0000:2b:00.0", "48"),
@@ -32,7 +33,7 @@ TEST_CASE("Recoveries: an Xid 79 on a GPU NVML lists at capture is undone, other
 }
 
 TEST_CASE("Recoveries: kinds without an undo, and SQL selections, are left alone") {
-  Recoveries recoveries({{.gpu = "0000:2b:00.0", .bus = "0000:2b:00.0", .listed = true}});
+  Recoveries recoveries({{.gpu = "0000:2b:00.0", .bus = "0000:2b:00.0", .listed = true}}, {});
   Selection unhealthy;
   unhealthy.message = "gpu_unhealthy";
   Selection sql;
@@ -45,6 +46,39 @@ TEST_CASE("Recoveries: kinds without an undo, and SQL selections, are left alone
   fell_off.message = "gpu_fallen_off_bus";
   recoveries.MarkUndone(fell_off, rows);
   CHECK(rows[0].undone != "");
+}
+
+SelectionRow TimedRow(int64_t artifact, int64_t line, std::optional<int64_t> time_ns) {
+  SelectionRow row;
+  row.artifact_id = artifact;
+  row.line = line;
+  row.time_ns = time_ns;
+  return row;
+}
+
+TEST_CASE("Recoveries: a plugin start's NVML failure is undone by a registration after it, not one before or with it") {
+  Recoveries recoveries({}, {{.time_ns = 100, .text = "Registered device plugin for 'nvidia.com/gpu' with Kubelet"},
+                             {.time_ns = 300, .text = "Registered device plugin for 'nvidia.com/gpu' with Kubelet"}});
+  Selection failed;
+  failed.message = "nvml_init_failed";
+  std::vector<SelectionRow> rows = {TimedRow(1, 1, 50), TimedRow(1, 2, 300), TimedRow(1, 3, 400),
+                                    TimedRow(2, 1, std::nullopt)};
+  recoveries.MarkUndone(failed, rows);
+  CHECK(rows[0].undone == "the device plugin registered after it, at 1970-01-01T00:00:00.000000100Z");
+  CHECK(rows[1].undone == "");  // stamped with the registration: it may be the start before it
+  CHECK(rows[2].undone == "");  // no registration since
+  CHECK(rows[3].undone == "");  // read at capture
+}
+
+TEST_CASE("InheritUndone: an SQL row on an undone event's line is undone, other lines are not") {
+  SelectionRows above;
+  above["failed"] = {TimedRow(1, 7, 50)};
+  above["failed"][0].undone = "the device plugin registered after it (x)";
+  std::vector<SelectionRow> derived = {TimedRow(1, 7, 50), TimedRow(1, 8, 60), TimedRow(2, 7, 50)};
+  InheritUndone(above, derived);
+  CHECK(derived[0].undone == "the device plugin registered after it (x)");
+  CHECK(derived[1].undone == "");
+  CHECK(derived[2].undone == "");
 }
 }
 

@@ -6,6 +6,7 @@
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/boot_clock.h"
 #include "analyzer/rules/diagnosis_vocab.h"
+#include "analyzer/rules/engine_selections.h"
 #include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/message_catalogue.h"
@@ -57,6 +58,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     }
     gpus.Tag(got);
     recoveries.MarkUndone(s, got);
+    if (s.kind == Selection::Kind::kSql) InheritUndone(rows, got);
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
@@ -137,7 +139,12 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   }
   GPUF_ASSIGN_OR_RETURN(std::optional<std::string> not_gpu_node, WhyNotAGpuNode(db, bundle_id, gpus));
   GPUF_ASSIGN_OR_RETURN(std::vector<GpuPresence> presence, LoadGpuPresence(db, bundle_id, gpus));
-  const Recoveries recoveries(presence);
+  const std::vector<SelectionRow> none;
+  const std::vector<SelectionRow>& registered =
+      scanned.registrations ? scanner.Matches(set.rules.size(), scanned.registrations->name) : none;
+  GPUF_ASSIGN_OR_RETURN(std::vector<PluginRegistration> registrations,
+                        LoadPluginRegistrations(db, bundle_id, registered));
+  const Recoveries recoveries(presence, std::move(registrations));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));
@@ -194,23 +201,6 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   return summary;
 }
 
-// The kernel's lines that name a GPU: "GPU at PCI:… GPU-…" joins a bus to
-// a UUID; an Xid, a fall off the bus or a failed initialisation says a GPU
-// was on that bus, in whatever boot (gpu_presence.h, node_kind.h).
-std::unique_ptr<Selection> GpuNamesSelection() {
-  auto s = std::make_unique<Selection>();
-  s->name = "gpu_named";
-  s->message = "gpu_named";
-  FillMessagePatterns(*s);
-  for (const char* kind : {"xid", "gpu_fallen_off_bus", "gpu_init_failed"}) {
-    Selection more;
-    more.message = kind;
-    FillMessagePatterns(more);
-    s->patterns.insert(s->patterns.end(), more.patterns.begin(), more.patterns.end());
-  }
-  return s;
-}
-
 }  // namespace
 
 Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules) {
@@ -224,6 +214,8 @@ Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet&
   }
   scanned.gpu_names = GpuNamesSelection();
   if (!scanned.gpu_names->patterns.empty()) scanned.scanner->Add(rules.rules.size(), *scanned.gpu_names);
+  scanned.registrations = RegistrationsSelection();
+  if (!scanned.registrations->patterns.empty()) scanned.scanner->Add(rules.rules.size(), *scanned.registrations);
   int64_t start = MonotonicNowNs();
   GPUF_RETURN_IF_ERROR(scanned.scanner->Compile());
   GPUF_RETURN_IF_ERROR(scanned.scanner->Scan(db, scanned.artifacts));

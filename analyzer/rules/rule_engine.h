@@ -64,6 +64,9 @@ struct ScannedLogs {
   // at PCI:… GPU-…", which joins its bus to its UUID for `same gpu`; an
   // Xid, a fall off the bus, a failed initialisation).
   std::unique_ptr<Selection> gpu_names;
+  // And the device plugin's registrations, wherever written: what undoes an
+  // earlier start's failure (recovery.h).
+  std::unique_ptr<Selection> registrations;
   int64_t scan_ns = 0;
 };
 Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet& rules);

@@ -86,6 +86,19 @@ void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
   }
 }
 
+// Whether a fault healed is the engine's to decide from what undid its
+// events (common/event_kinds.cc undone_by), not an outcome's to assert:
+// a hand-marked history outcome stays history when nothing undid it.
+void LintHistoryMarks(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
+  for (const auto& o : rule.outcomes) {
+    if (!o.history) continue;
+    problems.push_back(FormatRuleError(
+        rule.file, text, o.mark.line, o.mark.column,
+        "'history: true' asserts the fault healed: drop it; the engine makes a finding history when its events lie "
+        "in an earlier boot or were undone (a later registration, the GPU listed again: common/event_kinds.cc)"));
+  }
+}
+
 void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
   int near_misses = 0;
   for (const auto& s : rule.samples) near_misses += s.near_miss;
@@ -158,6 +171,7 @@ Result<LintReport> LintRules(const std::string& dir) {
     LintConfirmed(rule, text.ok() ? *text : "", report.problems);
     LintNearMisses(rule, report.problems);
     LintWindows(rule, report.problems);
+    LintHistoryMarks(rule, text.ok() ? *text : "", report.problems);
     for (const auto& id : rule.explained_by) {
       if (!ids.count(id)) report.problems.push_back(rule.file + ": explained_by names no known rule: '" + id + "'");
     }

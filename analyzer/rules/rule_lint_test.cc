@@ -90,6 +90,16 @@ TEST_CASE("rules lint: an ordering without a window is an error, with one it is 
   CHECK(Lint(bounded).empty());
 }
 
+TEST_CASE("rules lint: an outcome marked history is refused, the engine decides what healed") {
+  std::string rule =
+      RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n");
+  rule.replace(rule.find("    summary: picked\n"), 20, "    history: true\n    summary: picked\n");
+  auto problems = Lint(rule);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("demo.yaml:") == 0);
+  CHECK(problems[0].find("'history: true' asserts the fault healed: drop it;") != std::string::npos);
+}
+
 TEST_CASE("rules lint: a milestone no timeline writes is an error at the word") {
   auto problems = Lint(RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registerd'\n"));
   REQUIRE(problems.size() == 1);

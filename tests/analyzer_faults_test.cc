@@ -124,7 +124,8 @@ int64_t ScanNanoseconds(const test::TempDir& dir, const RuleSet& rules, size_t n
     auto summary = RunRuleSet(*db, loaded->bundle_id, rules);
     REQUIRE(summary.ok());
     REQUIRE(summary->runs.size() == 1);
-    CHECK(summary->scan.set_checks == 8);
+    // The 8 long lines, and the sample's one plugin line the engine's registration wording holds.
+    CHECK(summary->scan.set_checks == 8 + 1);
     best = std::min(best, summary->scan_ns);
   }
   return best;

@@ -56,6 +56,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
   GPUF_RETURN_IF_ERROR(index.MarkJournalGaps(db, bundle_id));
   GPUF_RETURN_IF_ERROR(index.MarkCutShortPluginLogs(db, bundle_id));
   GPUF_RETURN_IF_ERROR(index.MarkKernelLogsWithoutTheirCause(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(index.MarkUnitOnlySystemdTexts(db, bundle_id));
   return index;
 }
 
@@ -73,6 +74,26 @@ Status ArtifactIndex::MarkJournalGaps(Database& db, int64_t bundle_id) {
     for (auto& a : artifacts_) {
       if (a.name == slice->name && a.instance == "boot:0" && a.gap.empty()) a.gap = "journald: " + s.ColumnText(2);
     }
+  }
+  return s.status();
+}
+
+// A saved journal text whose systemd lines all speak of a unit ("Started
+// kubelet.service") is what `journalctl -u UNIT` prints: the manager's own
+// lines (a daemon-reload, "Startup finished") never come with it, so their
+// absence there says nothing. The collector's own slice is whole by
+// construction; only an imported one is judged by its lines.
+Status ArtifactIndex::MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
+      "SELECT a.artifact_id FROM artifacts a JOIN bundles b USING (bundle_id) "
+      "WHERE a.bundle_id = ? AND a.name = ? AND b.origin_kind IS NOT NULL "
+      "AND NOT EXISTS (SELECT 1 FROM journal_entries j WHERE j.artifact_id = a.artifact_id "
+      "                AND ifnull(j.event_subject, '') = '')"));
+  s.Bind(1, bundle_id);
+  s.Bind(2, std::string(artifact::kJournalSystemd));
+  while (s.Step()) {
+    SetGap(s.ColumnInt(0), "a saved text of systemd's lines about some units only (journalctl -u): the manager's "
+                           "own lines, a daemon-reload among them, are not in it");
   }
   return s.status();
 }

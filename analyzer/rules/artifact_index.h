@@ -62,6 +62,7 @@ class ArtifactIndex {
   Status MarkJournalGaps(Database& db, int64_t bundle_id);
   Status MarkCutShortPluginLogs(Database& db, int64_t bundle_id);
   Status MarkKernelLogsWithoutTheirCause(Database& db, int64_t bundle_id);
+  Status MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id);
   // The first gap found for an artifact is the one it keeps.
   void SetGap(int64_t artifact_id, std::string gap);
 

@@ -111,10 +111,10 @@ outcomes: [{when: lost, result: fail, confidence: likely, catalog: test, summary
   CHECK(RunOf(summary, "needs-smi").outcome == "skipped");
   CHECK(RunOf(summary, "needs-smi").reason ==
         "missing: host.nvidia_smi_list (timed_out) or plugin.nvidia_smi_list (not collected)");
-  // xid-79's two, and the engine's own wordings of the kernel's lines that
-  // name a GPU: "GPU at PCI" (1), Xid (1), fallen off the bus (2), failed
-  // initialisation (2).
-  CHECK(summary.scan.patterns == 2 + 6);
+  // xid-79's two, and the engine's own wordings: the kernel's lines that
+  // name a GPU - "GPU at PCI" (1), Xid (1), fallen off the bus (2), failed
+  // initialisation (2) - and the plugin's registration (1).
+  CHECK(summary.scan.patterns == 2 + 6 + 1);
   CHECK(summary.scan.lines == 3);       // each kernel line read once for every pattern
   CHECK(summary.scan.set_checks == 2);  // the driver banner holds neither prefilter
   CHECK(summary.scan.matches == 3 + 2);  // the Xid and fallen-off lines, for xid-79 and the engine

@@ -189,10 +189,15 @@ TEST_CASE("fleet: the command line loads many bundles and summarises them") {
   CHECK(with_junk.exit_code == 2);
   CHECK(with_junk.err.find("gpuforensics analyze: not analyzed: ") != std::string::npos);
 
-  auto bundle_given = test::RunGpuforensics({"fleet", fleet.bundles[0]});
-  CHECK(bundle_given.exit_code == 2);
-  CHECK(bundle_given.err == "gpuforensics fleet: '" + fleet.bundles[0] + "' is not a SQLite database: "
-                            "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...\n");
+  // Bundles instead of a database: analyzed into one of its own, summarised, removed.
+  auto bundles_given = test::RunGpuforensics({"fleet", fleet.bundles[0], fleet.bundles[1], "--format", "json"});
+  CHECK(bundles_given.exit_code == 0);
+  auto from_bundles = nlohmann::json::parse(bundles_given.out, nullptr, false);
+  REQUIRE_FALSE(from_bundles.is_discarded());
+  CHECK(from_bundles["nodes"] == 2);
+  auto junk_given = test::RunGpuforensics({"fleet", fleet.bundles[0], fleet.junk});
+  CHECK(junk_given.exit_code == 2);
+  CHECK(junk_given.err.find("gpuforensics fleet: not analyzed: ") != std::string::npos);
 
   auto no_db = test::RunGpuforensics({"analyze", fleet.bundles[0], fleet.bundles[1]});
   CHECK(no_db.exit_code == 64);

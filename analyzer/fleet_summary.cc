@@ -47,7 +47,7 @@ Status CountFindings(Database& db, FleetSummary& summary) {
       Statement select,
       db.Prepare(std::string("SELECT rule_id, min(") + kSeverityRank + "), count(DISTINCT " + kNode +
                  ") AS nodes FROM fleet_findings f JOIN fleet_bundles b USING (fleet_bundle_id) "
-                 "GROUP BY rule_id ORDER BY nodes DESC, rule_id"));
+                 "GROUP BY rule_id ORDER BY 2, nodes DESC, rule_id"));  // most severe first
   while (select.Step()) {
     int64_t rank = std::clamp<int64_t>(select.ColumnInt(1), 0, static_cast<int64_t>(Severity::kInfo));
     summary.findings.push_back(

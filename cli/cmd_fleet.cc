@@ -2,10 +2,12 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "analyzer/database.h"
+#include "analyzer/fleet_load.h"
 #include "analyzer/fleet_summary.h"
 #include "analyzer/render_fleet.h"
 #include "cli/commands.h"
@@ -14,6 +16,7 @@
 #include "common/file_io.h"
 #include "common/json_bytes.h"
 #include "common/terminal_text.h"
+#include "common/work_dir.h"
 
 namespace gpuf {
 
@@ -41,22 +44,56 @@ Status CheckFleetFile(const std::string& path) {
   return Status::Ok();
 }
 
+bool IsSqliteFile(const std::string& path) {
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) return false;
+  char magic[16] = {};
+  ssize_t n = pread(*fd, magic, sizeof magic, 0);
+  close(*fd);
+  return n == static_cast<ssize_t>(sizeof magic) && std::string(magic, 15) == "SQLite format 3";
+}
+
+// `fleet B1 B2 ...`: the bundles analyzed into a fleet database of its own,
+// removed when the summary is printed. Bundles that cannot be analyzed are
+// said on stderr, as analyze --db says them.
+struct ScratchFleet {
+  WorkDir dir;
+  std::string db_path;
+  size_t not_loaded = 0;
+};
+
+Result<ScratchFleet> AnalyzeIntoScratchFleet(const std::vector<std::string>& bundles) {
+  ScratchFleet fleet;
+  GPUF_ASSIGN_OR_RETURN(fleet.dir, WorkDir::Create("", "gpuforensics-fleet-"));
+  fleet.db_path = fleet.dir / "fleet.sqlite";
+  GPUF_ASSIGN_OR_RETURN(FleetLoadResult loaded, LoadFleet(fleet.db_path, {.bundles = bundles}));
+  for (const auto& error : loaded.not_loaded) {
+    std::fprintf(stderr, "gpuforensics fleet: not analyzed: %s\n", error.message.c_str());
+  }
+  fleet.not_loaded = loaded.not_loaded.size();
+  return fleet;
+}
+
 }  // namespace
 
 int RunFleet(const std::vector<std::string>& args) {
-  po::options_description options("gpuforensics fleet FLEET.sqlite [options]\n\n"
+  po::options_description options("gpuforensics fleet FLEET.sqlite [options]\n"
+      "gpuforensics fleet BUNDLE BUNDLE... [options]\n\n"
       "Summarises a fleet database written by 'gpuforensics analyze --db FLEET.sqlite\n"
-      "B1 B2 ...': nodes by finding, by failed chain step, by component version, and\n"
-      "the spread of the key intervals of the boot at capture. Tables: schema/fleet/.\n\noptions");
+      "B1 B2 ...': nodes by finding (most severe first), by failed chain step, by\n"
+      "component version, and the spread of the key intervals of the boot at capture.\n"
+      "Given bundles instead, analyzes them into a fleet database of its own first and\n"
+      "removes it after. Tables: schema/fleet/.\n\noptions");
   options.add_options()
-      ("db", po::value<std::string>()->value_name("FLEET.sqlite"), "fleet database")
+      ("db", po::value<std::vector<std::string>>()->value_name("FLEET.sqlite|BUNDLE..."),
+       "fleet database, or bundles to analyze")
       ("within", po::value<double>()->default_value(2.0),
        "seconds: count nodes whose interval is between 0 and this (e.g. plugin start after driver load)")
       ("nodes", po::value<std::string>(), "instead of the summary, list the nodes with a finding of this rule id")
       ("format", po::value<std::string>()->default_value("text"),
        "text | json (schema/fleet.schema.json; with --nodes, an array of node names)");
   po::positional_options_description positional;
-  positional.add("db", 1);
+  positional.add("db", -1);
   auto parsed = ParseOptions("fleet", args, options, positional);
   if (!parsed.ok()) return ReportFailure("fleet", parsed.status());
   if (parsed->help) return PrintHelp("fleet", options, positional);
@@ -69,8 +106,17 @@ int RunFleet(const std::vector<std::string>& args) {
   if (format != "text" && format != "json") {
     return ReportFailure("fleet", Status::InvalidArgument("--format must be text or json"));
   }
-  const std::string path = v["db"].as<std::string>();
-  if (Status usable = CheckFleetFile(path); !usable.ok()) return ReportFailure("fleet", usable);
+  const auto inputs = v["db"].as<std::vector<std::string>>();
+  std::string path = inputs[0];
+  std::optional<ScratchFleet> scratch;
+  if (inputs.size() > 1 || !IsSqliteFile(path)) {
+    auto analyzed = AnalyzeIntoScratchFleet(inputs);
+    if (!analyzed.ok()) return ReportFailure("fleet", analyzed.status());
+    scratch.emplace(std::move(*analyzed));
+    path = scratch->db_path;
+  } else if (Status usable = CheckFleetFile(path); !usable.ok()) {
+    return ReportFailure("fleet", usable);
+  }
   auto db = Database::OpenReadOnly(path);
   if (!db.ok()) return ReportFailure("fleet", db.status());
   if (v.count("nodes")) {
@@ -86,6 +132,7 @@ int RunFleet(const std::vector<std::string>& args) {
   auto summary = SummarizeFleet(*db, v["within"].as<double>());
   if (!summary.ok()) return ReportFailure("fleet", summary.status());
   WriteStdout(format == "json" ? RenderFleetJson(*summary) : TerminalSafe(RenderFleetText(*summary)));
+  if (scratch && scratch->not_loaded > 0) return kExitBadInput;
   return summary->with_gaps > 0 ? kExitIncomplete : kExitOk;
 }
 

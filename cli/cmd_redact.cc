@@ -50,7 +50,8 @@ int RunRedact(const std::vector<std::string>& args) {
       "from pseudonyms back to originals, with the original hashes, goes to --map only.\n\noptions");
   options.add_options()
       ("input", po::value<std::string>()->value_name("IN.tar.zst"), "bundle to redact")
-      ("output", po::value<std::string>()->value_name("OUT.tar.zst"), "redacted bundle to write: a new file (never the input)")
+      ("output,o", po::value<std::string>()->value_name("OUT.tar.zst"),
+       "redacted bundle to write: a new file (never the input); -o OUT as well as a second argument")
       ("force", "replace an existing regular file at OUT (never the input, a device, FIFO, directory or link)");
   AddRedactOptions(options);
   po::positional_options_description positional;

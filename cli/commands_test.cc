@@ -37,6 +37,11 @@ TEST_CASE("gpuforensics: help, version and unknown commands") {
   CHECK(bad_option.exit_code == 64);
   CHECK(bad_option.err ==
         "gpuforensics verify: unrecognised option '--frob': see 'gpuforensics verify --help'\n");
+  auto kubectl_habit = test::RunGpuforensics({"analyze", "-o", "json", "b.tar.zst"});
+  CHECK(kubectl_habit.exit_code == 64);
+  CHECK(
+      kubectl_habit.err ==
+      "gpuforensics analyze: unrecognised option '-o', did you mean '--format'?: see 'gpuforensics analyze --help'\n");
 }
 
 TEST_CASE("gpuforensics collect: bad options and unwritable output are one line and a distinct status") {

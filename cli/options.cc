@@ -34,6 +34,10 @@ std::string WithSuggestion(const po::unknown_option& e, const po::options_descri
                            const std::set<std::string>& positional) {
   std::string typo = e.get_option_name();
   std::string message = e.what();
+  // kubectl's and docker's -o picks a format; here --format does, and -o only ever names a file.
+  if (typo == "-o" && options.find_nothrow("format", false) && !options.find_nothrow("output", false)) {
+    return message + ", did you mean '--format'?";
+  }
   if (typo.rfind("--", 0) != 0) return message;
   std::vector<std::string> names;
   for (const auto& o : options.options()) {

@@ -66,7 +66,9 @@ po::options_description Options() {
       ("no-driver", "collect without running nvidia-smi (a GPU whose driver hangs)")
       ("dry-run", po::value<std::string>()->implicit_value("client"),
        "print the pods that would run (see --output) and create nothing; only 'client' is accepted")
-      ("output,o", po::value<std::string>()->default_value("yaml"), "with --dry-run: yaml | json")
+      ("output,o", po::value<std::string>()->value_name("PATH|FORMAT"),
+       "one node's bundle file (a new file; several nodes: --output-dir); with --dry-run, as kubectl's: yaml "
+       "(default) | json")
       ("namespace,n", po::value<std::string>(), "namespace of the pods (default: the kubeconfig context's)")
       ("context", po::value<std::string>(), "kubeconfig context to use (default: the current one)")
       ("kubeconfig", po::value<std::string>(), "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
@@ -116,10 +118,25 @@ Result<Request> RequestFrom(const po::variables_map& v) {
     if (v["dry-run"].as<std::string>() != "client") {
       return Status::InvalidArgument("--dry-run takes 'client' only (nothing is sent to the server)");
     }
-    r.dry_run_format = v["output"].as<std::string>();
+    r.dry_run_format = v.count("output") ? v["output"].as<std::string>() : "yaml";
     if (r.dry_run_format != "yaml" && r.dry_run_format != "json") {
-      return Status::InvalidArgument("--output must be yaml or json");
+      return Status::InvalidArgument("with --dry-run, --output must be yaml or json");
     }
+    return r;
+  }
+  if (v.count("output")) {
+    const std::string path = v["output"].as<std::string>();
+    if (path == "yaml" || path == "json") {
+      return Status::InvalidArgument("-o " + path + " shapes a --dry-run's pods; a bundle's name ends in .tar.zst");
+    }
+    if (r.nodes.size() != 1) {
+      return Status::InvalidArgument("-o names one node's bundle; for several nodes, --output-dir DIR");
+    }
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      return Status::InvalidArgument("-o '" + path + "' exists: a bundle is written to a new file only");
+    }
+    r.plan.output_path = path;
   }
   return r;
 }
@@ -290,7 +307,7 @@ int RunKubectlCollect(const std::vector<std::string>& args) {
   // A dry run of named nodes asks the cluster nothing.
   bool needs_kubectl = request->dry_run_format.empty() || !request->selector.empty();
   if (kubectl_path.empty() && needs_kubectl) return Fail(Status::InvalidArgument("kubectl is not on PATH"));
-  if (request->dry_run_format.empty()) {
+  if (request->dry_run_format.empty() && request->plan.output_path.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(request->plan.output_dir, ec)) {
       return Fail(Status::IoError("--output-dir '" + request->plan.output_dir + "' is not a directory"));

@@ -117,7 +117,9 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
   }
   const int64_t now_ns = WallClockNowNs();
   const std::string final_path =
-      (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
+      !plan.output_path.empty()
+          ? plan.output_path
+          : (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
   const std::string partial = final_path + ".partial";
   const std::string node_object = ReadNodeObject(node, pod_name, plan, deadline_ns);
   // What is left once the Node was read: collect must end before the stream is cut.

@@ -30,6 +30,7 @@ struct NodeCollectionPlan {
   std::string run_id;
   std::string image;
   std::string output_dir;
+  std::string output_path;       // one node's bundle, as -o named it; "" for a name of its own in output_dir
   int64_t deadline_ms = 300000;  // per node, pod creation to verified bundle
   bool no_driver = false;
   const std::atomic<bool>* interrupt = nullptr;

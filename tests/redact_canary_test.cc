@@ -295,7 +295,8 @@ TEST_CASE("redact: two bundles of one case redacted with the same map share pseu
   REQUIRE(test::RunGpuforensics({"redact", test::SourcePath("samples/seed-incident.tar.zst"), first, "--map", map})
               .exit_code == 0);
   json after_first = json::parse(test::ReadFile(map));
-  REQUIRE(test::RunGpuforensics({"redact", test::SourcePath("samples/recovery.tar.zst"), second, "--map", map})
+  // -o names the output as every command that writes a file does.
+  REQUIRE(test::RunGpuforensics({"redact", test::SourcePath("samples/recovery.tar.zst"), "-o", second, "--map", map})
               .exit_code == 0);
   json after_second = json::parse(test::ReadFile(map));
 

@@ -255,6 +255,32 @@ def case_selector_success(tmp, minor):
         c.stop()
 
 
+def case_output_name(tmp, minor):
+    """-o names one node's bundle; for several nodes, over an existing file, or as a format without --dry-run,
+    it is refused, never ignored."""
+    c = Cluster(tmp, "named", [{"name": "gpu-a", "bundle": SAMPLE}, {"name": "gpu-b", "bundle": SAMPLE}])
+    try:
+        rc, out, err, _ = c.run(["node/gpu-a", "-o", "CASE-123456-gpu-a.tar.zst", "--image", "registry.example/gc:1"])
+        check(rc == 0, f"-o: exit 0 (got {rc}; stderr {err!r})")
+        check(os.listdir(os.path.join(c.dir, "out")) == ["CASE-123456-gpu-a.tar.zst"],
+              f"-o: the bundle has the name given, and nothing else is written ({os.listdir(os.path.join(c.dir, 'out'))})")
+        check(sha256(os.path.join(c.dir, "out", "CASE-123456-gpu-a.tar.zst")) == sha256(SAMPLE),
+              "-o: the bundle is the node's bytes exactly")
+        check(out == "CASE-123456-gpu-a.tar.zst\n", f"-o: stdout names it ({out!r})")
+        refused = [
+            (["node/gpu-a", "-o", "CASE-123456-gpu-a.tar.zst"], "exists: a bundle is written to a new file only"),
+            (["node/gpu-a", "node/gpu-b", "-o", "both.tar.zst"], "-o names one node's bundle; for several nodes, "
+                                                                  "--output-dir DIR"),
+            (["node/gpu-a", "-o", "json"], "-o json shapes a --dry-run's pods; a bundle's name ends in .tar.zst"),
+        ]
+        for args, words in refused:
+            rc, out, err, _ = c.run(args)
+            check(rc == 64 and words in err and out == "", f"-o refused, a usage error: {args} ({rc}, {err!r})")
+        check(len(created(c.requests())) == 1, "-o: a refused run creates no pod")
+    finally:
+        c.stop()
+
+
 def case_failures(tmp, minor):
     """collect failing, a node not Ready, an image that cannot be pulled, a missing node, a damaged bundle."""
     damaged = os.path.join(tmp, "damaged.tar.zst")
@@ -450,6 +476,7 @@ def main():
         case_dry_run(tmp)
         case_selector_success(tmp, minor)
         case_failures(tmp, minor)
+        case_output_name(tmp, minor)
         case_spdy_fallback(tmp, minor)
         case_node_unreadable(tmp, minor)
         case_deadline_and_interrupt(tmp, minor)

@@ -1,5 +1,7 @@
 // Loaders for what the NVIDIA driver and NVML report: nvidia-smi runs and
 // XML, /proc/driver/nvidia, /proc/devices.
+#include <cstdio>
+
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/nvidia_smi_error.h"
 #include "analyzer/parsers/nvidia_smi_query_text.h"
@@ -45,6 +47,13 @@ std::string ViewOf(const ManifestArtifact& a) {
 void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
   const ManifestArtifact& a = in.artifact;
   NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, in.stderr_bytes, a.exit_code);
+  if (a.timed_out) {
+    // A hang says more than whatever it printed before it was stopped.
+    char within[48] = "before the collector's deadline";
+    if (a.duration_ns > 0) std::snprintf(within, sizeof within, "in %.1f s", a.duration_ns / 1e9);
+    run.outcome = NvidiaSmiOutcome::kTimedOut;
+    run.message = std::string("nvidia-smi did not finish ") + within + " and was stopped (a hung driver or GPU)";
+  }
   ctx.Run("INSERT INTO nvidia_smi_runs (artifact_id, view, container_id, command, outcome, message, "
           "nvml_library_version, handle_errors) VALUES (?,?,?,?,?,?,?,?)",
           in.artifact_id, ViewOf(a), NullIfEmpty(a.container_id), CommandOf(a),

@@ -67,7 +67,11 @@ ChainStep HostNvml(const Facts& f) {
   }
   const auto& n = *f.host_nvml;
   step.detail = std::to_string(n.gpus) + " GPUs listed";
-  if (n.result != "ok") step.detail += "; " + n.result + (n.message.empty() ? "" : ": " + n.message);
+  if (n.result == "timed_out") {
+    step.detail += "; " + n.message;
+  } else if (n.result != "ok") {
+    step.detail += "; " + n.result + (n.message.empty() ? "" : ": " + n.message);
+  }
   bool all = !f.pci_gpus || n.gpus >= *f.pci_gpus;
   step.status = n.result == "ok" && n.gpus > 0 && all ? StepStatus::kOk : StepStatus::kFailed;
   if (n.result == "ok" && !all) step.detail += " of " + std::to_string(*f.pci_gpus) + " on PCI";
@@ -112,7 +116,8 @@ ChainStep Runtime(const Facts& f) {
     step.detail += "; nvidia-smi is not in the plugin image (no NVML check possible)";
   } else {
     step.status = StepStatus::kFailed;
-    step.detail += "; nvidia-smi in the container: " + v.outcome + (v.detail.empty() ? "" : ": " + v.detail);
+    step.detail += "; nvidia-smi in the container: " +
+                   (v.outcome == "timed_out" ? v.detail : v.outcome + (v.detail.empty() ? "" : ": " + v.detail));
   }
   return step;
 }

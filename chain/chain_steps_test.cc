@@ -33,6 +33,19 @@ std::string Statuses(const std::vector<ChainStep>& steps) {
 
 TEST_SUITE("chain_steps") {
 
+TEST_CASE("JudgeChain: a hung nvidia-smi is said to have timed out, not 'other'") {
+  ChainFacts f = Healthy();
+  const std::string hang = "nvidia-smi did not finish in 10.0 s and was stopped (a hung driver or GPU)";
+  f.host_nvml = ChainFacts::HostNvml{true, "", "timed_out", hang, 0};
+  f.container_view = ChainFacts::ContainerView{"timed_out", hang, 0};
+  auto steps = JudgeChain(f);
+  CHECK(steps[3].status == StepStatus::kFailed);
+  CHECK(steps[3].detail == "0 GPUs listed; " + hang);
+  CHECK(steps[4].status == StepStatus::kFailed);
+  CHECK(steps[4].detail == "plugin container 3f9a2c1d8e7b6 CONTAINER_RUNNING; default runtime not captured; "
+                           "nvidia-smi in the container: " + hang);
+}
+
 TEST_CASE("JudgeChain: a healthy node is ok to the Node, metrics are outside it") {
   auto steps = JudgeChain(Healthy());
   CHECK(Statuses(steps) == "ok ok ok ok ok ok ok ok ok unknown");

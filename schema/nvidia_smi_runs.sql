@@ -10,7 +10,8 @@ CREATE TABLE nvidia_smi_runs (
   command               TEXT NOT NULL,   -- '-L' | '-q -x' | '' (no arguments: the table)
   outcome               TEXT NOT NULL,   -- ok | nvml_unknown_error | driver_not_loaded | no_devices | version_mismatch |
                                          -- insufficient_permissions | device_handle_error | gpu_lost |
-                                         -- executable_missing | other | not_run
+                                         -- executable_missing | timed_out (stopped at the collector's deadline:
+                                         -- a hang) | other | not_run
   message               TEXT,            -- the line that decided the outcome; NULL when ok, but for the
                                          -- warning of a run that worked with one (exit 14: infoROM corrupted)
   nvml_library_version  TEXT,            -- 'NVML library version: 570.195' on a mismatch, else NULL

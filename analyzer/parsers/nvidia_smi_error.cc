@@ -203,6 +203,7 @@ const char* NvidiaSmiOutcomeName(NvidiaSmiOutcome outcome) {
     case Outcome::kDeviceHandleError: return "device_handle_error";
     case Outcome::kGpuLost: return "gpu_lost";
     case Outcome::kExecutableMissing: return "executable_missing";
+    case Outcome::kTimedOut: return "timed_out";
     case Outcome::kOther: return "other";
   }
   return "other";

@@ -29,6 +29,7 @@ enum class NvidiaSmiOutcome {
   kDeviceHandleError,        // some GPUs unreachable: see handle_errors
   kGpuLost,                  // a handle error saying "GPU is lost", or exit code 15
   kExecutableMissing,        // nvidia-smi itself could not be started: not an NVML failure
+  kTimedOut,                 // the collector stopped it at its deadline (set by the loader, not from the text)
   kOther,
 };
 

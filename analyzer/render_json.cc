@@ -57,6 +57,7 @@ Json FindingJson(const Finding& f) {
           {"evidence", EvidenceJson(f.evidence)},
           {"missing_evidence", f.missing_evidence},
           {"remediation", f.remediation},
+          {"gpus", f.gpus},
           {"references", references},
           {"symptom", f.symptom},
           {"role", f.role},

@@ -46,6 +46,7 @@ struct Finding {
   std::vector<FindingEvidence> evidence;
   std::vector<std::string> missing_evidence;  // what would confirm it but is absent
   std::vector<std::string> remediation;       // steps in safe order (recovery steps left out for history)
+  std::vector<std::string> gpus;              // the GPUs its event rows name (PCI address or UUID), in order
   std::vector<RuleReference> references;
   // The diagnosis (docs/diagnosis.md).
   std::string symptom;            // diagnosis_vocab.h Symptoms()

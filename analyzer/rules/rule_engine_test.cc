@@ -349,6 +349,19 @@ against:
                                "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.");
 }
 
+TEST_CASE("RunRuleSet: a remediation step's {gpu} is the GPU the finding's event rows name") {
+  Evidence evidence;
+  Rule rule = ParseRule("xid-79", kXid79);
+  REQUIRE(rule.remediation.size() == 1);
+  rule.remediation[0].text = "reset it (nvidia-smi -r -i {gpu}) or reboot";
+  auto summary = evidence.Run({rule});
+  REQUIRE(summary.findings.size() == 1);
+  const Finding& f = summary.findings[0];
+  REQUIRE(f.gpus.size() == 1);
+  CHECK(f.gpus[0].rfind("0000:2b:00", 0) == 0);
+  CHECK(f.remediation == std::vector<std::string>{"reset it (nvidia-smi -r -i " + f.gpus[0] + ") or reboot"});
+}
+
 TEST_CASE("RunRuleSet: two held lowers, or one on a finding only possible, rule it out and say why") {
   Evidence evidence;
   auto summary = evidence.Run({ParseRule("twice", R"(select:

@@ -137,6 +137,33 @@ void CapPermanentOnly(const Rule& rule, const Outcome& outcome, const SelectionR
       "event itself in this boot's logs would make it current");
 }
 
+// The GPUs the event rows among `names` are about, each once.
+std::vector<std::string> GpusOf(const Rule& rule, const std::vector<std::string>& names, const SelectionRows& rows) {
+  std::vector<std::string> gpus;
+  for (const auto& name : names) {
+    const Selection* s = rule.FindSelection(name);
+    auto it = rows.find(name);
+    if (!s || s->shows != SelectionKind::kEvent || it == rows.end()) continue;
+    for (const auto& row : it->second) {
+      if (row.gpu && std::find(gpus.begin(), gpus.end(), *row.gpu) == gpus.end()) gpus.push_back(*row.gpu);
+    }
+  }
+  return gpus;
+}
+
+// A step's {gpu}: the one GPU the finding is about, as nvidia-smi -i takes
+// it; for several, each is named; "<gpu>" when the rows name none.
+std::string WithGpu(std::string step, const std::vector<std::string>& gpus) {
+  static constexpr std::string_view kGpu = "{gpu}";
+  const std::string with = gpus.size() == 1 ? gpus[0]
+                           : gpus.empty()   ? "<gpu>"
+                                            : "<gpu> for each of " + Join(gpus, ", ");
+  for (size_t at = step.find(kGpu); at != std::string::npos; at = step.find(kGpu, at + with.size())) {
+    step.replace(at, kGpu.size(), with);
+  }
+  return step;
+}
+
 // `shown`: the rows the outcome bound; `rows`: every row, for the checks.
 // The confidence it returns with is the outcome's word after the caps.
 Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, const SelectionRows& rows,
@@ -151,6 +178,7 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
   f.role = Name(rule.role);
   f.summary = RenderTemplate(outcome.summary, shown);
   AddEvidenceOf(rule, EvidenceSelections(rule, outcome), shown, artifacts, f.evidence);
+  f.gpus = GpusOf(rule, EvidenceSelections(rule, outcome), shown);
   for (const auto& unmet : artifacts.Unmet(rule.optional_artifacts)) f.missing_evidence.push_back("not available: " + unmet);
   for (const auto& m : rule.missing) {
     ++f.confirming_total;
@@ -259,7 +287,7 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
     f.admissible = true;
   }
   for (const auto& step : rule.remediation) {
-    if (!(step.recover && f.tense == "history")) f.remediation.push_back(step.text);
+    if (!(step.recover && f.tense == "history")) f.remediation.push_back(WithGpu(step.text, f.gpus));
   }
 }
 

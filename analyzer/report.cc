@@ -146,7 +146,11 @@ std::string NodeIdentityLine(const Manifest& m) {
   } else {
     line += "; kubeconfig " + (m.kubeconfig.empty() ? std::string("none") : m.kubeconfig + " (" + m.kubeconfig_source + ")");
   }
-  if (!m.platform.empty()) line += "; platform " + m.platform;
+  if (m.platform_evidence && m.platform_evidence->empty()) {
+    line += "; platform unknown (no platform's files found; read as a kubeadm-style node)";
+  } else if (!m.platform.empty()) {
+    line += "; platform " + m.platform + (m.platform_evidence ? " (from " + *m.platform_evidence + ")" : "");
+  }
   return line;
 }
 

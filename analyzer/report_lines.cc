@@ -42,6 +42,36 @@ bool Broken(const Report& r) {
   return false;
 }
 
+// Every step on the node ok - all but metrics and alerting, which no node
+// capture shows - and no current finding at medium or above: the one case
+// the report may call the node healthy.
+bool Healthy(const Report& r) {
+  if (r.verdict.empty() || r.verdict.front().status != StepStatus::kOk) return false;
+  for (const auto& step : r.verdict) {
+    const bool fine = step.status == StepStatus::kOk || step.status == StepStatus::kNotApplicable;
+    if (!fine && step.id != ChainStepId::kMetrics) return false;
+  }
+  for (const auto& f : r.findings) {
+    if (f.tense == "current" && Serious(f.severity)) return false;
+  }
+  return true;
+}
+
+std::string HealthyLine(const Report& r) {
+  size_t ok = 0, not_applicable = 0, metrics = 0;
+  for (size_t i = 0; i < r.verdict.size(); ++i) {
+    if (r.verdict[i].id == ChainStepId::kMetrics) {
+      metrics = i + 1;
+    } else {
+      (r.verdict[i].status == StepStatus::kOk ? ok : not_applicable)++;
+    }
+  }
+  std::string line = "HEALTHY: all " + std::to_string(ok + not_applicable) + " steps on the node ok";
+  if (not_applicable) line += " (" + std::to_string(not_applicable) + " not applicable)";
+  if (metrics) line += "; step " + std::to_string(metrics) + ", metrics and alerting, is outside it and not checked";
+  return line;
+}
+
 }  // namespace
 
 std::string RootCauseLine(const Report& r) {
@@ -63,6 +93,7 @@ std::string ChainVerdictLine(const Report& r) {
   std::string cause = RootCauseLine(r);
   if (!cause.empty()) return line + "; " + cause;
   if (Broken(r)) return line + "; no known issue explains it";
+  if (Healthy(r)) return HealthyLine(r);
   return line;
 }
 

@@ -23,7 +23,15 @@ TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
         "BROKEN at step 2, step 2 (2 later steps fail with it); no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed})) == "BROKEN at step 2, step 2; no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kOk, S::kUnknown})) == "no step failed, 1 of 3 unknown from this bundle");
-  CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "every step ok");
+  CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "HEALTHY: all 1 steps on the node ok");
+  Report node = WithSteps({S::kOk, S::kOk, S::kUnknown});
+  node.verdict.back().id = ChainStepId::kMetrics;
+  CHECK(ChainVerdictLine(node) ==
+        "HEALTHY: all 2 steps on the node ok; step 3, metrics and alerting, is outside it and not checked");
+  Finding serious;
+  serious.severity = Severity::kMedium;
+  node.findings.push_back(serious);
+  CHECK(ChainVerdictLine(node) == "no step failed, 1 of 3 unknown from this bundle");
   CHECK(ChainVerdictLine(Report{}) == "not computed");
 }
 

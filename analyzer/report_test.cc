@@ -21,6 +21,14 @@ TEST_CASE("NodeIdentityLine: the step that named the Node, the hostname beside i
         "name from kubelet_flag (/etc/systemd/system/kubelet.service.d/10-kubeadm.conf); hostname "
         "izbp1d5x3k8f2q7hz2e7tkz; kubeconfig /etc/kubernetes/kubelet.conf (kubelet_flag); platform ack");
 
+  SUBCASE("the platform with the file that told it, or none told") {
+    m.platform_evidence = "/etc/os-release: ID=alinux";
+    CHECK(NodeIdentityLine(m).find("; platform ack (from /etc/os-release: ID=alinux)") != std::string::npos);
+    m.platform = "kubeadm";
+    m.platform_evidence = "";
+    CHECK(NodeIdentityLine(m).find("; platform unknown (no platform's files found; read as a kubeadm-style node)") !=
+          std::string::npos);
+  }
   SUBCASE("a name the API did not know") {
     m.node_found = false;
     CHECK(NodeIdentityLine(m).find("; the API has no Node of that name (a wrong node name, not missing API access); ") !=

@@ -170,6 +170,7 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   manifest.kubeconfig = node.identity.kubeconfig;
   manifest.kubeconfig_source = node.identity.kubeconfig_source;
   manifest.platform = platform.Ids();
+  manifest.platform_evidence = platform.evidence;
   manifest.node_found = NodeFound(all);
   if (auto id = host.ReadSmallFile("/etc/machine-id", 256); id.ok()) {
     manifest.machine_id = TrimRight(*id, " \r\n");

@@ -361,6 +361,7 @@ json HostObject(const Manifest& m) {
           {"kubeconfig", NullableString(m.kubeconfig)},
           {"kubeconfig_source", NullableString(m.kubeconfig_source)},
           {"platform", NullableString(m.platform)},
+          {"platform_evidence", m.platform_evidence ? json(*m.platform_evidence) : json(nullptr)},
           {"machine_id", NullableString(m.machine_id)},
           {"boot_id", NullableString(m.boot_id)}};
 }
@@ -481,6 +482,9 @@ Result<Manifest> ParseManifest(std::string_view text) {
   m.kubeconfig = h.String("kubeconfig", false);
   m.kubeconfig_source = h.String("kubeconfig_source", false);
   m.platform = h.String("platform", false);
+  if (auto it = host->find("platform_evidence"); it != host->end() && it->is_string()) {
+    m.platform_evidence = it->get<std::string>();
+  }
   m.machine_id = h.String("machine_id", false);
   m.boot_id = h.String("boot_id", false);
   GPUF_RETURN_IF_ERROR(h.status());

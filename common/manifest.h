@@ -122,6 +122,9 @@ struct Manifest {
   std::string kubeconfig;                   // what kubectl was given, "" when nothing (or in-cluster)
   std::string kubeconfig_source;            // "option", "env", "kubelet_flag", "platform", "in_cluster", ""
   std::string platform;                     // common/platforms.h ids: "openshift+gpu-operator"
+  // The host file that recognised the distribution; "" when none did and
+  // the platform is the kubeadm fallback; nullopt where not recorded.
+  std::optional<std::string> platform_evidence;
   std::string machine_id;
   std::string boot_id;
   // collection

@@ -106,6 +106,7 @@ TEST_CASE("Manifest: the Node's identity round-trips, and bundles without it rea
   m.kubeconfig = "/etc/kubernetes/kubelet.conf";
   m.kubeconfig_source = "kubelet_flag";
   m.platform = "ack";
+  m.platform_evidence = "/etc/os-release: ID=alinux";
   const std::string text = SerializeManifest(m);
   CHECK(text.find("\"node_name_steps\": [\n      {\n        \"from\": null,\n        \"source\": \"option\",\n"
                   "        \"value\": null\n      },") != std::string::npos);
@@ -118,6 +119,7 @@ TEST_CASE("Manifest: the Node's identity round-trips, and bundles without it rea
   CHECK(parsed->kubeconfig == "/etc/kubernetes/kubelet.conf");
   CHECK(parsed->kubeconfig_source == "kubelet_flag");
   CHECK(parsed->platform == "ack");
+  CHECK(parsed->platform_evidence == "/etc/os-release: ID=alinux");
 
   nlohmann::json old = nlohmann::json::parse(SerializeManifest(SampleManifest()));
   for (const char* field : {"node_name_source", "node_name_steps", "node_found", "kubeconfig", "kubeconfig_source",
@@ -127,6 +129,7 @@ TEST_CASE("Manifest: the Node's identity round-trips, and bundles without it rea
   auto older = ParseManifest(old.dump());
   REQUIRE_MESSAGE(older.ok(), older.status().message());
   CHECK(older->node_name_steps.empty());
+  CHECK_FALSE(older->platform_evidence.has_value());
   CHECK(!older->node_found.has_value());
 }
 

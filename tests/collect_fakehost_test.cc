@@ -726,6 +726,7 @@ TEST_CASE("collect: ACK's Node is named by the kubelet's --hostname-override, no
   CHECK(h["kubeconfig"] == "/etc/kubernetes/kubelet.conf");
   CHECK(h["kubeconfig_source"] == "kubelet_flag");
   CHECK(h["platform"] == "kubeadm");
+  CHECK(h["platform_evidence"].is_string());  // the marker that held, or "" for the fallback
   const json* node = Artifact(c.manifest, "k8s.node");
   REQUIRE(node);
   CHECK((*node)["status"] == "ok");
@@ -870,6 +871,7 @@ TEST_CASE("collect: OpenShift's kubelet.conf is a KubeletConfiguration and never
   host.AddFile("/var/lib/kubelet/kubeconfig", "apiVersion: v1\nclusters:\n");
   Collected c = Collect(host, host.root() + "/../openshift.tar.zst");
   CHECK(c.manifest["host"]["platform"] == "openshift");
+  CHECK(c.manifest["host"]["platform_evidence"].get<std::string>().find("/etc/os-release") == 0);
   CHECK(c.manifest["host"]["kubeconfig"] == "/var/lib/kubelet/kubeconfig");
   CHECK(c.manifest["host"]["kubeconfig_source"] == "platform");
   const json* node = Artifact(c.manifest, "k8s.node");

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
 #include "kube/node_collection.h"
+#include "kube/triage_verdict.h"
 #include "kube/yaml_text.h"
 
 #ifndef GPUF_COLLECTOR_IMAGE
@@ -230,6 +232,11 @@ std::vector<NodeOutcome> CollectAll(const Request& r, const std::vector<NodeTarg
       } else {
         std::fprintf(stderr, "%s: wrote %s (bundle %s, %s, %d members verified)\n", o.node.c_str(), o.bundle.c_str(),
                      o.bundle_id.c_str(), Size(o.bytes).c_str(), o.members);
+        // The collector's own verdict, and what to run next, where the person is.
+        if (std::string verdict = TriageVerdict(o.collect_err); !verdict.empty()) {
+          std::fprintf(stderr, "%s: chain: %s\n", o.node.c_str(), verdict.c_str());
+        }
+        std::fprintf(stderr, "%s: next: gpuforensics analyze %s\n", o.node.c_str(), o.bundle.c_str());
         std::printf("%s\n", o.bundle.c_str());
         std::fflush(stdout);
       }
@@ -240,6 +247,21 @@ std::vector<NodeOutcome> CollectAll(const Request& r, const std::vector<NodeTarg
   for (int i = 0; i < std::min<int>(r.jobs, static_cast<int>(targets.size())); ++i) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   return outcomes;
+}
+
+// Many nodes: one line each, as `kubectl get` lists them, after the
+// interleaved progress: the node, what came of it, and the bundle.
+void PrintSummaryTable(const std::vector<NodeOutcome>& outcomes) {
+  size_t width = 4;
+  for (const auto& o : outcomes) width = std::max(width, o.node.size());
+  std::fprintf(stderr, "%-*s  %s\n", static_cast<int>(width), "NODE", "RESULT");
+  for (const auto& o : outcomes) {
+    std::string result = o.bundle.empty() ? "FAILED: " + o.problem : o.bundle;
+    if (std::string verdict = TriageVerdict(o.collect_err); !o.bundle.empty() && !verdict.empty()) {
+      result += " - " + verdict;
+    }
+    std::fprintf(stderr, "%-*s  %s\n", static_cast<int>(width), o.node.c_str(), result.c_str());
+  }
 }
 
 // Deletes whatever pod of this run is left: one whose create was cut by an
@@ -280,6 +302,7 @@ int Collect(Request& r, const KubectlRunner& kubectl) {
   bool swept = SweepRun(kubectl, r.plan.run_id);
   size_t collected = 0;
   for (const auto& o : outcomes) collected += o.bundle.empty() ? 0 : 1;
+  if (outcomes.size() > 1) PrintSummaryTable(outcomes);
   std::fprintf(stderr, "kubectl gpuforensics collect: %zu of %zu nodes collected\n", collected, outcomes.size());
   if (!swept) {
     std::fprintf(stderr, "kubectl gpuforensics collect: could not check that no pod is left; delete them with "

@@ -198,7 +198,9 @@ def case_selector_success(tmp, minor):
     """Two GPU nodes by selector, one CPU node left alone: both bundles streamed back, verified, named."""
     c = Cluster(tmp, "success", [
         {"name": "gpu-a", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE, "pending_polls": 1,
-         "stderr": "gpuforensics collect: triage for node gpu-a\n"},
+         "stderr": "gpuforensics collect: triage for node gpu-a\n"
+                   "  PCI devices:                          ok (8 NVIDIA GPU functions on the PCI bus)\n"
+                   "  device plugin NVML init:              failed (Failed to initialize NVML: Unknown Error)\n"},
         {"name": "gpu-b", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE},
         {"name": "cpu-a", "labels": {}, "bundle": SAMPLE}])
     try:
@@ -216,6 +218,11 @@ def case_selector_success(tmp, minor):
         check(err.endswith("kubectl gpuforensics collect: 2 of 2 nodes collected\n"), f"selector: summary ({err!r})")
         check(f"gpu-a: wrote ./{bundles[0]} (" in err and " members verified)\n" in err,
               "selector: each node's result on stderr")
+        check(f"gpu-a: chain: BROKEN at device plugin NVML init (Failed to initialize NVML: Unknown Error)\n" in err
+              and f"gpu-a: next: gpuforensics analyze ./{bundles[0]}\n" in err,
+              f"selector: the collector's verdict and the next command are relayed ({err!r})")
+        check(f"gpu-b: next: gpuforensics analyze ./{bundles[1]}\n" in err and "gpu-b: chain:" not in err,
+              "selector: a collector that printed no triage gets no verdict line, only the next command")
         node_list = [r for r in requests if r["path"] == "/api/v1/nodes"]
         check(len(node_list) == 1 and node_list[0]["query"]["labelSelector"] == [SELECTOR],
               "selector: the nodes are listed once, by the selector")

@@ -1,0 +1,26 @@
+#include "kube/triage_verdict.h"
+
+#include <re2/re2.h>
+
+#include "common/byte_pattern.h"
+#include "common/text_lines.h"
+
+namespace gpuf {
+
+std::string TriageVerdict(std::string_view collect_stderr) {
+  static const RE2 step(R"(^  ([^:]+):\s+(ok|failed|unknown|not_applicable)(?: \((.*)\))?$)", BytePatternOptions());
+  int steps = 0, unknown = 0;
+  std::string broken;
+  ForEachLine(collect_stderr, [&](int, std::string_view line) {
+    std::string name, status, detail;
+    if (!RE2::FullMatch(line, step, &name, &status, &detail)) return;
+    ++steps;
+    unknown += status == "unknown";
+    if (status == "failed" && broken.empty()) broken = "BROKEN at " + name + (detail.empty() ? "" : " (" + detail + ")");
+  });
+  if (steps == 0) return "";
+  if (!broken.empty()) return broken;
+  return unknown == 0 ? "every step ok" : "no step failed (" + std::to_string(unknown) + " unknown)";
+}
+
+}  // namespace gpuf

@@ -47,8 +47,9 @@ std::string ViewOf(const ManifestArtifact& a) {
 void LoadNvidiaSmiRun(LoadContext& ctx, const MemberInput& in) {
   const ManifestArtifact& a = in.artifact;
   NvidiaSmiRun run = ClassifyNvidiaSmi(in.bytes, in.stderr_bytes, a.exit_code);
-  if (a.timed_out) {
-    // A hang says more than whatever it printed before it was stopped.
+  if (a.timed_out && (run.outcome == NvidiaSmiOutcome::kOther || run.outcome == NvidiaSmiOutcome::kOk)) {
+    // A hang says more than output nobody recognised; a failure it printed
+    // before it hung (GPU is lost, Unknown Error) says more still.
     char within[48] = "before the collector's deadline";
     if (a.duration_ns > 0) std::snprintf(within, sizeof within, "in %.1f s", a.duration_ns / 1e9);
     run.outcome = NvidiaSmiOutcome::kTimedOut;

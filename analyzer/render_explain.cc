@@ -55,7 +55,7 @@ void Outcomes(const RuleExplanation& x, bool unknown_run, std::string& out) {
   }
 }
 
-void ConfidenceSteps(const Finding& f, std::string& out) {
+void RenderConfidenceSteps(const Finding& f, std::string& out) {
   out += "\nconfidence\n";
   for (const auto& step : f.confidence_steps) out += "  " + step + "\n";
   for (const auto& a : f.against) {
@@ -91,7 +91,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
   }
   Selections(x->second, out);
   Outcomes(x->second, run->outcome == "unknown", out);
-  if (f) ConfidenceSteps(*f, out);
+  if (f) RenderConfidenceSteps(*f, out);
   return out;
 }
 

@@ -147,7 +147,9 @@ std::string NodeIdentityLine(const Manifest& m) {
     line += "; kubeconfig " + (m.kubeconfig.empty() ? std::string("none") : m.kubeconfig + " (" + m.kubeconfig_source + ")");
   }
   if (m.platform_evidence && m.platform_evidence->empty()) {
+    const size_t add_ons = m.platform.find('+');
     line += "; platform unknown (no platform's files found; read as a kubeadm-style node)";
+    if (add_ons != std::string::npos) line += "; add-ons " + m.platform.substr(add_ons + 1);
   } else if (!m.platform.empty()) {
     line += "; platform " + m.platform + (m.platform_evidence ? " (from " + *m.platform_evidence + ")" : "");
   }

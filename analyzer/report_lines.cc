@@ -43,9 +43,11 @@ bool Broken(const Report& r) {
 }
 
 // Every step on the node ok - all but metrics and alerting, which no node
-// capture shows - and no current finding at medium or above: the one case
-// the report may call the node healthy.
+// capture shows - no current finding at medium or above, a whole and intact
+// collection, and every rule evaluated: the one case the report may call
+// the node healthy (the no-findings caveat says the opposite otherwise).
 bool Healthy(const Report& r) {
+  if (!r.complete || !r.integrity_issues.empty() || r.rule_runs.empty() || RulesNotEvaluated(r) > 0) return false;
   if (r.verdict.empty() || r.verdict.front().status != StepStatus::kOk) return false;
   for (const auto& step : r.verdict) {
     const bool fine = step.status == StepStatus::kOk || step.status == StepStatus::kNotApplicable;

@@ -23,11 +23,16 @@ TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
         "BROKEN at step 2, step 2 (2 later steps fail with it); no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed})) == "BROKEN at step 2, step 2; no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kOk, S::kUnknown})) == "no step failed, 1 of 3 unknown from this bundle");
-  CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "HEALTHY: all 1 steps on the node ok");
+  CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "every step ok");  // no rule ran: not called healthy
   Report node = WithSteps({S::kOk, S::kOk, S::kUnknown});
   node.verdict.back().id = ChainStepId::kMetrics;
+  node.complete = true;
+  node.rule_runs = {{.rule_id = "xid-79", .outcome = "pass"}};
   CHECK(ChainVerdictLine(node) ==
         "HEALTHY: all 2 steps on the node ok; step 3, metrics and alerting, is outside it and not checked");
+  Report skipped_rule = node;
+  skipped_rule.rule_runs.push_back({.rule_id = "xid-48", .outcome = "skipped"});
+  CHECK(ChainVerdictLine(skipped_rule) == "no step failed, 1 of 3 unknown from this bundle");
   Finding serious;
   serious.severity = Severity::kMedium;
   node.findings.push_back(serious);

@@ -24,10 +24,10 @@ TEST_CASE("NodeIdentityLine: the step that named the Node, the hostname beside i
   SUBCASE("the platform with the file that told it, or none told") {
     m.platform_evidence = "/etc/os-release: ID=alinux";
     CHECK(NodeIdentityLine(m).find("; platform ack (from /etc/os-release: ID=alinux)") != std::string::npos);
-    m.platform = "kubeadm";
+    m.platform = "kubeadm+gpu-operator";
     m.platform_evidence = "";
-    CHECK(NodeIdentityLine(m).find("; platform unknown (no platform's files found; read as a kubeadm-style node)") !=
-          std::string::npos);
+    CHECK(NodeIdentityLine(m).find("; platform unknown (no platform's files found; read as a kubeadm-style node); "
+                                   "add-ons gpu-operator") != std::string::npos);
   }
   SUBCASE("a name the API did not know") {
     m.node_found = false;

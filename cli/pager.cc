@@ -73,16 +73,17 @@ void StartPager(bool wanted) {
   close(fds[0]);
   close(fds[1]);
   g_pager = pid;
+  // Ctrl-C belongs to the pager now (less stops a search with it): dying
+  // here would hand the terminal back to the shell while less still runs.
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
 }
 
 bool PagerActive() { return g_pager > 0; }
 
 void WaitForPager() {
   if (g_pager <= 0) return;
-  // Ctrl-C belongs to the pager now (less stops a search with it); this
-  // process only waits for it to return the terminal.
-  signal(SIGINT, SIG_IGN);
-  signal(SIGQUIT, SIG_IGN);
+  close(STDOUT_FILENO);  // the pager's end of input, whatever state stdout was left in
   int status = 0;
   while (waitpid(g_pager, &status, 0) < 0 && errno == EINTR) {
   }

@@ -18,8 +18,8 @@ void StartPager(bool wanted);
 // quit, which is no error.
 bool PagerActive();
 
-// Waits for the pager to end. Stdout must be closed first (FinishStdout
-// does both), or the pager waits for more.
+// Closes stdout, the pager's input, and waits for the pager to end
+// (FinishStdout calls it once stdout is flushed).
 void WaitForPager();
 
 }  // namespace gpuf

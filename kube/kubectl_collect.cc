@@ -134,9 +134,16 @@ Result<Request> RequestFrom(const po::variables_map& v) {
     if (r.nodes.size() != 1) {
       return Status::InvalidArgument("-o names one node's bundle; for several nodes, --output-dir DIR");
     }
+    if (!v["output-dir"].defaulted()) {
+      return Status::InvalidArgument("-o names the bundle's file, --output-dir a folder for several: give one");
+    }
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {
       return Status::InvalidArgument("-o '" + path + "' exists: a bundle is written to a new file only");
+    }
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      return Status::InvalidArgument("-o '" + path + "': '" + parent.string() + "' is not a directory");
     }
     r.plan.output_path = path;
   }

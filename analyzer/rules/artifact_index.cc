@@ -87,6 +87,7 @@ Status ArtifactIndex::MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id) 
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
       "SELECT a.artifact_id FROM artifacts a JOIN bundles b USING (bundle_id) "
       "WHERE a.bundle_id = ? AND a.name = ? AND b.origin_kind IS NOT NULL "
+      "AND EXISTS (SELECT 1 FROM journal_entries j WHERE j.artifact_id = a.artifact_id) "
       "AND NOT EXISTS (SELECT 1 FROM journal_entries j WHERE j.artifact_id = a.artifact_id "
       "                AND ifnull(j.event_subject, '') = '')"));
   s.Bind(1, bundle_id);

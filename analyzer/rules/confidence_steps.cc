@@ -4,18 +4,12 @@
 
 namespace gpuf {
 
-namespace {
-
-bool Above(Confidence a, Confidence b) { return static_cast<int>(a) < static_cast<int>(b); }
-
-}  // namespace
-
 ConfidenceSteps::ConfidenceSteps(Confidence start) : value_(start) {
   steps_.push_back(Word(start) + " as its outcome says");
 }
 
 void ConfidenceSteps::Cap(Confidence ceiling, const std::string& why) {
-  if (ruled_out_ || !Above(value_, ceiling)) return;
+  if (ruled_out_ || !SurerThan(value_, ceiling)) return;
   value_ = ceiling;
   steps_.push_back(Word(ceiling) + ": " + why);
 }

@@ -2,8 +2,9 @@
 // outcome's word first, then each cap and each held check against, in
 // order. Every change is a step the report shows, so a reader sees in one
 // line why a finding is "likely" and not "confirmed".
-//   confirmed as its outcome says; likely: not captured: the device cgroup ...;
-//   possible: held against: nvidia-smi works inside the container
+//   confirmed as its outcome says; likely: the lines it rests on come from
+//   outputs whose origin is not known; possible: held against: nvidia-smi
+//   works inside the container
 #ifndef GPUF_ANALYZER_RULES_CONFIDENCE_STEPS_H_
 #define GPUF_ANALYZER_RULES_CONFIDENCE_STEPS_H_
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/artifacts.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -27,27 +28,36 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
 
 }  // namespace
 
-Result<std::vector<PluginRegistration>> LoadPluginRegistrations(Database& db, int64_t bundle_id,
-                                                                const std::vector<SelectionRow>& catalogue_rows) {
+Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id,
+                                      const std::vector<SelectionRow>& catalogue_rows) {
+  PluginRecord record;
   GPUF_ASSIGN_OR_RETURN(
-      Statement s, db.Prepare("SELECT time_ns, message FROM events WHERE bundle_id = ? AND time_ns IS NOT NULL "
-                              "AND (milestone = 'plugin_registered' OR (milestone = 'kubelet_registration_received' "
-                              "AND message LIKE '%nvidia.com/%')) ORDER BY time_ns"));
-  s.Bind(1, bundle_id);
-  std::vector<PluginRegistration> out;
-  while (s.Step()) out.push_back({s.ColumnInt(0), s.ColumnText(1)});
-  GPUF_RETURN_IF_ERROR(s.status());
+      Statement events,
+      db.Prepare(
+          "SELECT time_ns, artifact_id, ifnull(line, 0) FROM events WHERE bundle_id = ? AND artifact_id IS NOT NULL "
+          "AND (milestone = 'plugin_registered' OR (milestone = 'kubelet_registration_received' "
+          "AND message LIKE '%nvidia.com/%'))"));
+  events.Bind(1, bundle_id);
+  while (events.Step()) {
+    record.registrations.push_back({events.ColumnIsNull(0) ? std::nullopt : std::optional(events.ColumnInt(0)),
+                                    events.ColumnInt(1), events.ColumnInt(2)});
+  }
+  GPUF_RETURN_IF_ERROR(events.status());
   for (const auto& row : catalogue_rows) {
-    if (row.time_ns && row.Field("resource").value_or("").rfind("nvidia.com/", 0) == 0) {
-      out.push_back({*row.time_ns, row.text});
+    if (row.artifact_id && row.Field("resource").value_or("").rfind("nvidia.com/", 0) == 0) {
+      record.registrations.push_back({row.time_ns, *row.artifact_id, row.line.value_or(0)});
     }
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
-  return out;
+  GPUF_ASSIGN_OR_RETURN(Statement artifacts, db.Prepare("SELECT artifact_id, name FROM artifacts WHERE bundle_id = ?"));
+  artifacts.Bind(1, bundle_id);
+  while (artifacts.Step()) {
+    if (InArtifactGroup(kPluginLogsGroup, artifacts.ColumnText(1))) record.plugin_logs.insert(artifacts.ColumnInt(0));
+  }
+  GPUF_RETURN_IF_ERROR(artifacts.status());
+  return record;
 }
 
-Recoveries::Recoveries(const std::vector<GpuPresence>& presence, std::vector<PluginRegistration> registrations)
-    : registrations_(std::move(registrations)) {
+Recoveries::Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin) : plugin_(std::move(plugin)) {
   for (const auto& gpu : presence) {
     if (gpu.listed == true)
       listed_[gpu.gpu] = gpu.bus.empty() ? gpu.uuid : gpu.bus + (gpu.uuid.empty() ? "" : " " + gpu.uuid);
@@ -71,15 +81,21 @@ void Recoveries::MarkListed(const EventKindRow& kind, std::vector<SelectionRow>&
   }
 }
 
-// Strictly later: a registration stamped the same second as the failure
-// may be the start before it.
+// A registration after the failure: later in time where both lines have
+// one (strictly: one with the same stamp may belong to the start before
+// it), or later in the same log.
 void Recoveries::MarkRegisteredAfter(std::vector<SelectionRow>& rows) const {
   for (auto& row : rows) {
-    if (!row.time_ns) continue;  // read at capture: nothing is after it
-    auto later = std::upper_bound(registrations_.begin(), registrations_.end(), *row.time_ns,
-                                  [](int64_t t, const PluginRegistration& r) { return t < r.time_ns; });
-    if (later == registrations_.end()) continue;
-    row.undone = "the device plugin registered after it, at " + FormatRfc3339Utc(later->time_ns);
+    if (!row.artifact_id || !plugin_.plugin_logs.count(*row.artifact_id)) continue;
+    for (const auto& r : plugin_.registrations) {
+      const bool later_in_time = row.time_ns && r.time_ns && *r.time_ns > *row.time_ns;
+      const bool later_in_log = r.artifact_id == *row.artifact_id && row.line && r.line > *row.line;
+      if (!later_in_time && !later_in_log) continue;
+      row.undone = later_in_time
+                       ? "the device plugin registered after it, at " + FormatRfc3339Utc(*r.time_ns)
+                       : "the device plugin registered after it, line " + std::to_string(r.line) + " of the same log";
+      break;
+    }
   }
 }
 

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,22 +24,29 @@
 
 namespace gpuf {
 
-// The device plugin registering with the kubelet, as the timeline placed it.
+// The device plugin registering with the kubelet, and where that shows.
 struct PluginRegistration {
-  int64_t time_ns = 0;
-  std::string text;  // the line that shows it
+  std::optional<int64_t> time_ns;  // nullopt where the line has no time
+  int64_t artifact_id = 0;
+  int64_t line = 0;
 };
 
-// The registrations of an NVIDIA resource, oldest first: the timeline's
-// (the plugin's own line, or the kubelet's for an nvidia.com/ resource)
-// and the catalogue's `plugin_registered` rows found in any input.
-Result<std::vector<PluginRegistration>> LoadPluginRegistrations(Database& db, int64_t bundle_id,
-                                                                const std::vector<SelectionRow>& catalogue_rows);
+// What a plugin start's failure can be undone by: the registrations of an
+// NVIDIA resource (the timeline's, the plugin's own line or the kubelet's
+// for an nvidia.com/ resource, and the catalogue's `plugin_registered` rows
+// found in any input), and which artifacts are the plugin's own logs - only
+// a failure the plugin logged is its start's to undo, not a workload's or
+// the host's nvidia-smi.
+struct PluginRecord {
+  std::vector<PluginRegistration> registrations;
+  std::set<int64_t> plugin_logs;
+};
+Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const std::vector<SelectionRow>& catalogue_rows);
 
 class Recoveries {
  public:
   Recoveries() = default;
-  Recoveries(const std::vector<GpuPresence>& presence, std::vector<PluginRegistration> registrations);
+  Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin);
 
   // Marks the rows of a `message:` selection whose event was undone
   // (SelectionRow::undone); rows of other selections are left as they are.
@@ -48,7 +57,7 @@ class Recoveries {
   void MarkRegisteredAfter(std::vector<SelectionRow>& rows) const;
 
   std::map<std::string, std::string> listed_;  // GPU key -> how the host's NVML lists it
-  std::vector<PluginRegistration> registrations_;
+  PluginRecord plugin_;
 };
 
 // A row an SQL selection took from an undone event's line (same artifact

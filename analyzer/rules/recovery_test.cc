@@ -56,18 +56,25 @@ SelectionRow TimedRow(int64_t artifact, int64_t line, std::optional<int64_t> tim
   return row;
 }
 
-TEST_CASE("Recoveries: a plugin start's NVML failure is undone by a registration after it, not one before or with it") {
-  Recoveries recoveries({}, {{.time_ns = 100, .text = "Registered device plugin for 'nvidia.com/gpu' with Kubelet"},
-                             {.time_ns = 300, .text = "Registered device plugin for 'nvidia.com/gpu' with Kubelet"}});
+TEST_CASE("Recoveries: a plugin start's failure is undone by a registration after it, in time or in its log") {
+  // Artifact 1 is the plugin's log, 3 another of its logs, 2 a workload's.
+  PluginRecord plugin{.registrations = {{.time_ns = 100, .artifact_id = 3, .line = 4},
+                                        {.time_ns = 300, .artifact_id = 3, .line = 9},
+                                        {.time_ns = std::nullopt, .artifact_id = 1, .line = 20}},
+                      .plugin_logs = {1, 3}};
+  Recoveries recoveries({}, plugin);
   Selection failed;
   failed.message = "nvml_init_failed";
-  std::vector<SelectionRow> rows = {TimedRow(1, 1, 50), TimedRow(1, 2, 300), TimedRow(1, 3, 400),
-                                    TimedRow(2, 1, std::nullopt)};
+  std::vector<SelectionRow> rows = {TimedRow(3, 1, 50), TimedRow(3, 5, 300), TimedRow(3, 12, 400),
+                                    TimedRow(1, 7, std::nullopt), TimedRow(1, 25, std::nullopt),
+                                    TimedRow(2, 1, 50)};
   recoveries.MarkUndone(failed, rows);
   CHECK(rows[0].undone == "the device plugin registered after it, at 1970-01-01T00:00:00.000000100Z");
-  CHECK(rows[1].undone == "");  // stamped with the registration: it may be the start before it
-  CHECK(rows[2].undone == "");  // no registration since
-  CHECK(rows[3].undone == "");  // read at capture
+  CHECK(rows[1].undone == "the device plugin registered after it, line 9 of the same log");  // same stamp, later line
+  CHECK(rows[2].undone == "");  // nothing since
+  CHECK(rows[3].undone == "the device plugin registered after it, line 20 of the same log");  // no time: the log's order
+  CHECK(rows[4].undone == "");
+  CHECK(rows[5].undone == "");  // not the plugin's log: a workload's failure is not the plugin start's
 }
 
 TEST_CASE("InheritUndone: an SQL row on an undone event's line is undone, other lines are not") {

@@ -142,9 +142,8 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const std::vector<SelectionRow> none;
   const std::vector<SelectionRow>& registered =
       scanned.registrations ? scanner.Matches(set.rules.size(), scanned.registrations->name) : none;
-  GPUF_ASSIGN_OR_RETURN(std::vector<PluginRegistration> registrations,
-                        LoadPluginRegistrations(db, bundle_id, registered));
-  const Recoveries recoveries(presence, std::move(registrations));
+  GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, registered));
+  const Recoveries recoveries(presence, std::move(plugin));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));

@@ -151,13 +151,18 @@ std::vector<std::string> GpusOf(const Rule& rule, const std::vector<std::string>
   return gpus;
 }
 
-// A step's {gpu}: the one GPU the finding is about, as nvidia-smi -i takes
-// it; for several, each is named; "<gpu>" when the rows name none.
+// A GPU as nvidia-smi -i takes it: its PCI address, or its UUID written as
+// nvidia-smi prints it ("GPU-" then lower-case hex; the engine's keys are
+// lower case).
+std::string NvidiaSmiId(const std::string& gpu) { return gpu.rfind("gpu-", 0) == 0 ? "GPU-" + gpu.substr(4) : gpu; }
+
+// A step's {gpu}: the one GPU the finding is about; for several, each is
+// named; "<gpu>" when the rows name none.
 std::string WithGpu(std::string step, const std::vector<std::string>& gpus) {
   static constexpr std::string_view kGpu = "{gpu}";
-  const std::string with = gpus.size() == 1 ? gpus[0]
-                           : gpus.empty()   ? "<gpu>"
-                                            : "<gpu> for each of " + Join(gpus, ", ");
+  std::vector<std::string> ids;
+  for (const auto& gpu : gpus) ids.push_back(NvidiaSmiId(gpu));
+  const std::string with = ids.size() == 1 ? ids[0] : ids.empty() ? "<gpu>" : "<gpu> for each of " + Join(ids, ", ");
   for (size_t at = step.find(kGpu); at != std::string::npos; at = step.find(kGpu, at + with.size())) {
     step.replace(at, kGpu.size(), with);
   }

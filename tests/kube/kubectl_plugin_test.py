@@ -279,6 +279,7 @@ def case_output_name(tmp, minor):
             (["node/gpu-a", "node/gpu-b", "-o", "both.tar.zst"], "-o names one node's bundle; for several nodes, "
                                                                   "--output-dir DIR"),
             (["node/gpu-a", "-o", "json"], "-o json shapes a --dry-run's pods; a bundle's name ends in .tar.zst"),
+            (["node/gpu-a", "-o", "no/such/dir/b.tar.zst"], "'no/such/dir' is not a directory"),
         ]
         for args, words in refused:
             rc, out, err, _ = c.run(args)

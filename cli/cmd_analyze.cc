@@ -70,16 +70,16 @@ int RunAnalyze(const std::vector<std::string>& args) {
   options.add_options()
       ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle to analyze (tar.zst), or a sos report, nvidia-bug-report log, "
        "must-gather or folder of saved outputs (docs/inputs.md)")
-      ("db", po::value<std::string>(),
+      ("db", po::value<std::string>()->value_name("FILE"),
        "keep the SQLite database in this file (schema: schema/*.sql; default: a private temporary file in $TMPDIR, "
        "deleted when analyze ends)")
-      ("rules", po::value<std::vector<std::string>>()->composing(),
+      ("rules", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "a folder of site rules, in addition to the built-in pack (repeatable)")
-      ("messages", po::value<std::vector<std::string>>()->composing(),
+      ("messages", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "a folder of site wordings (messages/*.yaml format), added to the built-in catalogue (repeatable)")
-      ("format", po::value<std::string>()->default_value("text"),
+      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
        "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
-      ("tz", po::value<std::string>()->default_value("UTC"),
+      ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name")
       ("explain", po::value<std::string>()->value_name("RULE"),
        "instead of the report: why RULE did or did not fire (each selection true, false or unknown with its rows "
@@ -88,7 +88,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
   options.add_options()
       ("more-bundles", po::value<std::vector<std::string>>()->value_name("BUNDLE..."),
        "further bundles: with --db, all go to one fleet database (schema/fleet/, gpuforensics fleet)")
-      ("jobs", po::value<unsigned>()->default_value(0), "fleet database: bundles analyzed at once (0: one per CPU)");
+      ("jobs", po::value<unsigned>()->value_name("N")->default_value(0), "fleet database: bundles analyzed at once (0: one per CPU)");
   po::positional_options_description positional;
   positional.add("bundle", 1);
   positional.add("more-bundles", -1);

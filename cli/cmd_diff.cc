@@ -24,9 +24,9 @@ int RunDiff(const std::vector<std::string>& args) {
   options.add_options()
       ("bundle-a", po::value<std::string>()->value_name("A"), "the first bundle (before)")
       ("bundle-b", po::value<std::string>()->value_name("B"), "the second bundle (after)")
-      ("format", po::value<std::string>()->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
+      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
       ("all", "also list the facts that are the same (text, markdown; json always has them)")
-      ("tz", po::value<std::string>()->default_value("UTC"),
+      ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name")
       ("no-pager", "on a terminal, print the comparison instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
   po::positional_options_description positional;

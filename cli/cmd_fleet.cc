@@ -87,10 +87,10 @@ int RunFleet(const std::vector<std::string>& args) {
   options.add_options()
       ("db", po::value<std::vector<std::string>>()->value_name("FLEET.sqlite|BUNDLE..."),
        "fleet database, or bundles to analyze")
-      ("within", po::value<double>()->default_value(2.0),
+      ("within", po::value<double>()->value_name("SECONDS")->default_value(2.0),
        "seconds: count nodes whose interval is between 0 and this (e.g. plugin start after driver load)")
-      ("nodes", po::value<std::string>(), "instead of the summary, list the nodes with a finding of this rule id")
-      ("format", po::value<std::string>()->default_value("text"),
+      ("nodes", po::value<std::string>()->value_name("NODES"), "instead of the summary, list the nodes with a finding of this rule id")
+      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
        "text | json (schema/fleet.schema.json; with --nodes, an array of node names)");
   po::positional_options_description positional;
   positional.add("db", -1);

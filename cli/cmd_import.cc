@@ -16,7 +16,7 @@ int RunImport(const std::vector<std::string>& args) {
       "command outputs saved by hand (docs/inputs.md).\n\noptions");
   options.add_options()
       ("source", po::value<std::string>()->value_name("SOURCE"), "what to convert (file or directory)")
-      ("output,o", po::value<std::string>(), "bundle to write (tar.zst): a new file, never the source")
+      ("output,o", po::value<std::string>()->value_name("PATH"), "bundle to write (tar.zst): a new file, never the source")
       ("force", "replace an existing regular file at --output (never the source, a device, FIFO, directory or link)");
   po::positional_options_description positional;
   positional.add("source", 1);

@@ -151,11 +151,11 @@ int RunRulesCommand(const std::vector<std::string>& args) {
   options.add_options()
       ("action", po::value<std::string>()->value_name("ACTION"), "list | lint | test | run")
       ("target", po::value<std::string>()->value_name("DIR|BUNDLE"), "the rules folder (lint, test) or the bundle (run)")
-      ("rules", po::value<std::vector<std::string>>(), "a site's rules folder, added to the built-in ones")
-      ("messages", po::value<std::vector<std::string>>(),
+      ("rules", po::value<std::vector<std::string>>()->value_name("DIR"), "a site's rules folder, added to the built-in ones")
+      ("messages", po::value<std::vector<std::string>>()->value_name("DIR"),
        "a site's wordings folder (messages/*.yaml format), added to the built-in catalogue")
       ("no-builtin", "leave out the built-in rules")
-      ("db", po::value<std::string>(),
+      ("db", po::value<std::string>()->value_name("FILE"),
        "run: keep the database in this file: a new file, or an analysis database written before (default: none)");
   po::positional_options_description positional;
   positional.add("action", 1).add("target", 1);

@@ -70,7 +70,7 @@ int RunSql(const std::vector<std::string>& args) {
   options.add_options()
       ("source", po::value<std::string>()->value_name("BUNDLE_OR_DB"), "bundle (tar.zst) or SQLite database")
       ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement")
-      ("timeout", po::value<double>()->default_value(60), "seconds the statement may run");
+      ("timeout", po::value<double>()->value_name("SECONDS")->default_value(60), "seconds the statement may run");
   po::positional_options_description positional;
   positional.add("source", 1).add("query", 1);
   auto parsed = ParseOptions("sql", args, options, positional);

@@ -46,8 +46,8 @@ int RunTimeline(const std::vector<std::string>& args) {
   options.add_options()
       ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle (tar.zst)")
       ("all", "every event, not only the milestones")
-      ("format", po::value<std::string>()->default_value("text"), "text | jsonl | csv")
-      ("tz", po::value<std::string>()->default_value("UTC"),
+      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"), "text | jsonl | csv")
+      ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for text output: UTC, +HH:MM, node (the node's own zone), or a zone name")
       ("no-pager", "on a terminal, print the timeline instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
   po::positional_options_description positional;

@@ -1,6 +1,8 @@
 #include "cli/help_docs.h"
 
 #include <doctest/doctest.h>
+
+#include <sstream>
 #include <unistd.h>
 
 #include <filesystem>
@@ -115,11 +117,19 @@ TEST_CASE("gpuforensics help: every command documents itself, unknown ones are a
   CHECK(list.out.find("analyze\n") != std::string::npos);
   auto md = test::RunGpuforensics({"help", "--markdown", "analyze"});
   CHECK(md.exit_code == 0);
-  CHECK(md.out.find("| `--format` | arg | `text` |") != std::string::npos);
+  CHECK(md.out.find("| `--format` | FORMAT | `text` |") != std::string::npos);
   CHECK(md.out.find("`--bundle`") == std::string::npos);  // an argument, not an option
-  CHECK(md.out.find("| `--db` | arg |  | keep the SQLite database in this file (schema: schema/*.sql; default: a "
+  CHECK(md.out.find("| `--db` | FILE |  | keep the SQLite database in this file (schema: schema/*.sql; default: a "
                     "private temporary file in $TMPDIR, deleted when analyze ends) |") != std::string::npos);
   CHECK(md.err.empty());
+  // Every value an option takes has a name that says what it is, never Boost's "arg".
+  std::istringstream commands(list.out);
+  for (std::string command; std::getline(commands, command);) {
+    if (command.empty()) continue;
+    CAPTURE(command);
+    auto doc = test::RunGpuforensics({"help", "--markdown", command});
+    CHECK(doc.out.find("| arg |") == std::string::npos);
+  }
   auto man = test::RunGpuforensics({"help", "--man", "timeline"});
   CHECK(man.exit_code == 0);
   CHECK(man.out.find(".SH OPTIONS\n") != std::string::npos);

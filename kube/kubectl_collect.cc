@@ -58,22 +58,22 @@ po::options_description Options() {
       "at once. Ctrl-C stops the run and deletes its pods (label gpuforensics.io/run).\n"
       "Bundle paths go to stdout, one a line; what happened to each node to stderr.\n\noptions");
   options.add_options()
-      ("selector,l", po::value<std::string>(), "collect every node with these labels (e.g. nvidia.com/gpu.present=true)")
-      ("output-dir,d", po::value<std::string>()->default_value("."), "where the bundles are written")
-      ("jobs,j", po::value<int>()->default_value(4), "nodes collected at once")
-      ("deadline", po::value<double>()->default_value(300),
+      ("selector,l", po::value<std::string>()->value_name("SELECTOR"), "collect every node with these labels (e.g. nvidia.com/gpu.present=true)")
+      ("output-dir,d", po::value<std::string>()->value_name("DIR")->default_value("."), "where the bundles are written")
+      ("jobs,j", po::value<int>()->value_name("N")->default_value(4), "nodes collected at once")
+      ("deadline", po::value<double>()->value_name("SECONDS")->default_value(300),
        "seconds one node may take, from creating its pod to its verified bundle")
-      ("image", po::value<std::string>()->default_value(GPUF_COLLECTOR_IMAGE),
+      ("image", po::value<std::string>()->value_name("IMAGE")->default_value(GPUF_COLLECTOR_IMAGE),
        "the collector image (deploy/Containerfile; scripts/release pins it by digest)")
       ("no-driver", "collect without running nvidia-smi (a GPU whose driver hangs)")
-      ("dry-run", po::value<std::string>()->implicit_value("client"),
+      ("dry-run", po::value<std::string>()->value_name("DRY_RUN")->implicit_value("client"),
        "print the pods that would run (see --output) and create nothing; only 'client' is accepted")
       ("output,o", po::value<std::string>()->value_name("PATH|FORMAT"),
        "one node's bundle file (a new file; several nodes: --output-dir); with --dry-run, as kubectl's: yaml "
        "(default) | json")
-      ("namespace,n", po::value<std::string>(), "namespace of the pods (default: the kubeconfig context's)")
-      ("context", po::value<std::string>(), "kubeconfig context to use (default: the current one)")
-      ("kubeconfig", po::value<std::string>(), "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
+      ("namespace,n", po::value<std::string>()->value_name("NAMESPACE"), "namespace of the pods (default: the kubeconfig context's)")
+      ("context", po::value<std::string>()->value_name("CONTEXT"), "kubeconfig context to use (default: the current one)")
+      ("kubeconfig", po::value<std::string>()->value_name("FILE"), "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
       ("node-names", po::value<std::vector<std::string>>()->value_name("NODE..."), "the nodes: a name or node/NAME each");
   return options;
 }

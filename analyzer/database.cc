@@ -256,6 +256,15 @@ Result<Database> Database::OpenReadOnly(const std::string& path) {
   return database;
 }
 
+bool IsSqliteFile(const std::string& path) {
+  auto fd = OpenRegularFile(path);
+  if (!fd.ok()) return false;
+  char magic[16] = {};
+  ssize_t n = pread(*fd, magic, sizeof magic, 0);
+  close(*fd);
+  return n == static_cast<ssize_t>(sizeof magic) && std::memcmp(magic, "SQLite format 3", 16) == 0;
+}
+
 std::optional<DatabaseKind> DatabaseKindOf(const std::string& path) {
   auto fd = OpenRegularFile(path);
   if (!fd.ok()) return std::nullopt;

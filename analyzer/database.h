@@ -87,6 +87,10 @@ enum class DatabaseKind { kAnalysis, kFleet };
 inline constexpr int32_t kAnalysisApplicationId = 0x47504641;  // "GPFA"
 inline constexpr int32_t kFleetApplicationId = 0x47504646;     // "GPFF"
 
+// Whether the file starts with SQLite's header; read without blocking on a
+// FIFO (false: a FIFO is no database).
+bool IsSqliteFile(const std::string& path);
+
 // The kind of a file by its header: nullopt for anything that is not a
 // database this tool wrote (another program's SQLite file, a bundle, an
 // empty file, a path that does not exist).

@@ -22,35 +22,15 @@ namespace gpuf {
 
 namespace {
 
-// OpenReadOnly reads any file and fails only at the first query, as an
-// internal error; a bundle given by mistake is the user's input, and a FIFO
-// is refused without waiting on it.
+// A SQLite file given as the fleet database must be one: an analysis
+// database opens, but holds none of the fleet's tables. (What is no SQLite
+// file at all - a bundle, a FIFO - is taken as a bundle to analyze.)
 Status CheckFleetFile(const std::string& path) {
-  auto fd = OpenRegularFile(path);
-  if (!fd.ok()) {
-    if (fd.status().code() == Status::Code::kBadInput) return fd.status();
-    return Status::Ok();  // let OpenReadOnly say why it cannot be opened
-  }
-  char magic[16] = {};
-  ssize_t n = pread(*fd, magic, sizeof magic, 0);
-  close(*fd);
-  const std::string hint = "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...";
-  if (n != static_cast<ssize_t>(sizeof magic) || std::string(magic, 15) != "SQLite format 3") {
-    return Status::BadInput("'" + path + "' is not a SQLite database", hint);
-  }
   if (DatabaseKindOf(path) == DatabaseKind::kAnalysis) {
-    return Status::BadInput("'" + path + "' is a gpuforensics analysis database, not a fleet database", hint);
+    return Status::BadInput("'" + path + "' is a gpuforensics analysis database, not a fleet database",
+                            "write one with: gpuforensics analyze --db FLEET.sqlite BUNDLE BUNDLE...");
   }
   return Status::Ok();
-}
-
-bool IsSqliteFile(const std::string& path) {
-  auto fd = OpenRegularFile(path);
-  if (!fd.ok()) return false;
-  char magic[16] = {};
-  ssize_t n = pread(*fd, magic, sizeof magic, 0);
-  close(*fd);
-  return n == static_cast<ssize_t>(sizeof magic) && std::string(magic, 15) == "SQLite format 3";
 }
 
 // `fleet B1 B2 ...`: the bundles analyzed into a fleet database of its own,
@@ -89,7 +69,7 @@ int RunFleet(const std::vector<std::string>& args) {
        "fleet database, or bundles to analyze")
       ("within", po::value<double>()->value_name("SECONDS")->default_value(2.0),
        "seconds: count nodes whose interval is between 0 and this (e.g. plugin start after driver load)")
-      ("nodes", po::value<std::string>()->value_name("NODES"), "instead of the summary, list the nodes with a finding of this rule id")
+      ("nodes", po::value<std::string>()->value_name("RULE"), "instead of the summary, list the nodes with a finding of this rule id")
       ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
        "text | json (schema/fleet.schema.json; with --nodes, an array of node names)");
   po::positional_options_description positional;

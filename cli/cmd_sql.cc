@@ -17,18 +17,6 @@ namespace gpuf {
 
 namespace {
 
-// Reads the header without blocking on a FIFO: a FIFO is no database, and
-// the bundle reader refuses it with its own words.
-bool IsSqliteFile(const std::string& path) {
-  auto fd = OpenRegularFile(path);
-  if (!fd.ok()) return false;
-  char magic[16] = {};
-  FILE* f = fdopen(*fd, "rb");
-  size_t n = f ? std::fread(magic, 1, sizeof magic, f) : 0;
-  if (f) std::fclose(f);
-  return n == sizeof magic && std::string(magic, 15) == "SQLite format 3";
-}
-
 // A database from a bundle (loaded into a private scratch file) or an
 // existing file opened read-only (SQLITE_OPEN_READONLY); either way only
 // reads are authorized from here on.

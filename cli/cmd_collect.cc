@@ -62,22 +62,22 @@ int RunCollect(const std::vector<std::string>& args) {
       ("force", "replace an existing regular file at --output (never a device, FIFO, directory or link)")
       ("root", po::value<std::string>()->value_name("DIR")->default_value("/"), "where the host's files are (e.g. /host in a pod)")
       ("node", po::value<std::string>()->value_name("NODE"), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
-      ("node-object", po::value<std::string>()->value_name("NODE_OBJECT"), "the Node as the API served it (kubectl get node NAME -o json), from FILE or - (stdin): stored as k8s.node where the host has no kubectl to ask; kubectl gpuforensics collect passes it")
+      ("node-object", po::value<std::string>()->value_name("FILE"), "the Node as the API served it (kubectl get node NAME -o json), from FILE or - (stdin): stored as k8s.node where the host has no kubectl to ask; kubectl gpuforensics collect passes it")
       ("kubeconfig", po::value<std::string>()->value_name("FILE"), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
-      ("plugin-pattern", po::value<std::string>()->value_name("PLUGIN_PATTERN")->default_value(std::string(kDefaultPluginPattern)),
+      ("plugin-pattern", po::value<std::string>()->value_name("RE2")->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
-      ("runtime-endpoint", po::value<std::string>()->value_name("RUNTIME_ENDPOINT"),
+      ("runtime-endpoint", po::value<std::string>()->value_name("ENDPOINT"),
        "crictl --runtime-endpoint (default: the host's /etc/crictl.yaml, else crictl's own endpoints)")
-      ("containerd-address", po::value<std::string>()->value_name("CONTAINERD_ADDRESS"),
+      ("containerd-address", po::value<std::string>()->value_name("SOCKET"),
        "ctr --address when crictl is absent (default: /run/containerd/containerd.sock)")
       ("timeout", po::value<double>()->value_name("SECONDS")->default_value(10), "seconds one probe may take")
-      ("journal-timeout", po::value<double>()->value_name("JOURNAL_TIMEOUT")->default_value(30), "seconds one journal slice may take")
+      ("journal-timeout", po::value<double>()->value_name("SECONDS")->default_value(30), "seconds one journal slice may take")
       ("deadline", po::value<double>()->value_name("SECONDS")->default_value(120), "seconds the whole collection may take")
       ("jobs,j", po::value<int>()->value_name("N")->default_value(8), "probes run at once")
-      ("exec", po::value<std::string>()->value_name("EXEC")->default_value("path"),
+      ("exec", po::value<std::string>()->value_name("MODE")->default_value("path"),
        "how host commands run: path (first on PATH), chroot (chroot ROOT tool), nsenter (host PID 1's namespaces)")
       ("no-driver", "skip probes that touch the GPU driver (nvidia-smi on the host and in containers)")
-      ("fixed-time", po::value<std::string>()->value_name("FIXED_TIME"), "stamp every time with this RFC 3339 time (reproducible samples)")
+      ("fixed-time", po::value<std::string>()->value_name("TIME"), "stamp every time with this RFC 3339 time (reproducible samples)")
       ("redact", "pseudonymize host and user names, addresses, cloud ids and secrets before anything is stored "
                  "(see gpuforensics redact --help; the --map and --redact-* options imply it)");
   AddRedactOptions(options);

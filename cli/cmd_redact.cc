@@ -16,9 +16,9 @@ void AddRedactOptions(po::options_description& options) {
   }
   options.add_options()
       ("map", po::value<std::string>()->value_name("FILE"), "pseudonym map to reuse and extend (default: beside the written bundle, NAME.map.json); keep it private")
-      ("redact-classes", po::value<std::string>()->value_name("REDACT_CLASSES"), classes.c_str())
-      ("redact-keyword", po::value<std::vector<std::string>>()->value_name("REDACT_KEYWORD")->composing(), "a word to replace wherever it appears (repeatable)")
-      ("redact-pattern", po::value<std::vector<std::string>>()->value_name("REDACT_PATTERN")->composing(),
+      ("redact-classes", po::value<std::string>()->value_name("CLASSES"), classes.c_str())
+      ("redact-keyword", po::value<std::vector<std::string>>()->value_name("WORD")->composing(), "a word to replace wherever it appears (repeatable)")
+      ("redact-pattern", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
        "a file of RE2 patterns, one a line, '#' comments; a match (its first group if any) is replaced (repeatable)");
 }
 

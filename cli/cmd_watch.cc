@@ -37,15 +37,15 @@ int RunWatch(const std::vector<std::string>& args) {
   options.add_options()
       ("out-dir", po::value<std::string>()->value_name("DIR"), "where bundles and the watch state live")
       ("root", po::value<std::string>()->value_name("DIR")->default_value("/"), "where the host's files are")
-      ("min-interval", po::value<int64_t>()->value_name("MIN_INTERVAL")->default_value(900), "seconds between two bundles at the least")
+      ("min-interval", po::value<int64_t>()->value_name("SECONDS")->default_value(900), "seconds between two bundles at the least")
       ("keep", po::value<int>()->value_name("N")->default_value(10), "bundles kept in --out-dir")
       ("max-bytes", po::value<int64_t>()->value_name("BYTES")->default_value(2LL << 30), "bytes of bundles kept in --out-dir")
       ("check-allocatable", "also ask the API for the Node's nvidia.com/gpu allocatable (kubectl)")
       ("kubeconfig", po::value<std::string>()->value_name("FILE"), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
       ("node", po::value<std::string>()->value_name("NODE"), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
-      ("plugin-pattern", po::value<std::string>()->value_name("PLUGIN_PATTERN")->default_value(std::string(kDefaultPluginPattern)),
+      ("plugin-pattern", po::value<std::string>()->value_name("RE2")->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")
-      ("exec", po::value<std::string>()->value_name("EXEC")->default_value("path"), "how collect runs host commands: path, chroot, nsenter")
+      ("exec", po::value<std::string>()->value_name("MODE")->default_value("path"), "how collect runs host commands: path, chroot, nsenter")
       ("timeout", po::value<double>()->value_name("SECONDS")->default_value(10), "seconds one collect probe may take")
       ("deadline", po::value<double>()->value_name("SECONDS")->default_value(120), "seconds the whole collect may take");
   auto parsed = ParseOptions("watch", args, options, po::positional_options_description());

@@ -66,7 +66,7 @@ po::options_description Options() {
       ("image", po::value<std::string>()->value_name("IMAGE")->default_value(GPUF_COLLECTOR_IMAGE),
        "the collector image (deploy/Containerfile; scripts/release pins it by digest)")
       ("no-driver", "collect without running nvidia-smi (a GPU whose driver hangs)")
-      ("dry-run", po::value<std::string>()->value_name("DRY_RUN")->implicit_value("client"),
+      ("dry-run", po::value<std::string>()->value_name("STRATEGY")->implicit_value("client"),
        "print the pods that would run (see --output) and create nothing; only 'client' is accepted")
       ("output,o", po::value<std::string>()->value_name("PATH|FORMAT"),
        "one node's bundle file (a new file; several nodes: --output-dir); with --dry-run, as kubectl's: yaml "

@@ -1,6 +1,7 @@
 #include "analyzer/node_commands.h"
 
 #include "common/journal_slices.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -25,12 +26,6 @@ constexpr const char* kServiceSql = R"sql(
   SELECT count(*) FROM artifacts a JOIN journal_entries j USING (artifact_id)
   WHERE a.bundle_id = ?1 AND a.name = ?2)sql";
 
-std::string Substitute(std::string text, std::string_view what, const std::string& with) {
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size())) {
-    text.replace(at, what.size(), with);
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -76,7 +71,7 @@ std::string ExpandCommands(const std::string& step, const NodeCommands& c, bool 
                               "crictl"
                             : (command_apart ? "the command below" : c.restart_plugin) + " (" + c.restart_plugin_how + ")";
   std::string drain = c.drain_node.empty() ? "kubectl drain the node" : command_apart ? "the command below" : c.drain_node;
-  return Substitute(Substitute(step, kRestartPlugin, restart), kDrainNode, drain);
+  return ReplaceAll(ReplaceAll(step, kRestartPlugin, restart), kDrainNode, drain);
 }
 
 std::string CommandOf(const std::string& step, const NodeCommands& c) {

@@ -56,6 +56,15 @@ inline std::vector<std::string_view> SplitTabs(std::string_view line) {
   }
 }
 
+// `text` with every `what` replaced by `with` (what `with` brings in is not
+// searched again).
+inline std::string ReplaceAll(std::string text, std::string_view what, std::string_view with) {
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size())) {
+    text.replace(at, what.size(), with);
+  }
+  return text;
+}
+
 // {"a", "b"}, "; " -> "a; b".
 inline std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;

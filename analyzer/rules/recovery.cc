@@ -28,7 +28,7 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
 
 }  // namespace
 
-Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id,
+Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const ArtifactIndex& artifacts,
                                       const std::vector<SelectionRow>& catalogue_rows) {
   PluginRecord record;
   GPUF_ASSIGN_OR_RETURN(
@@ -48,12 +48,9 @@ Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id,
       record.registrations.push_back({row.time_ns, *row.artifact_id, row.line.value_or(0)});
     }
   }
-  GPUF_ASSIGN_OR_RETURN(Statement artifacts, db.Prepare("SELECT artifact_id, name FROM artifacts WHERE bundle_id = ?"));
-  artifacts.Bind(1, bundle_id);
-  while (artifacts.Step()) {
-    if (InArtifactGroup(kPluginLogsGroup, artifacts.ColumnText(1))) record.plugin_logs.insert(artifacts.ColumnInt(0));
+  for (const auto& a : artifacts.artifacts()) {
+    if (InArtifactGroup(kPluginLogsGroup, a.name)) record.plugin_logs.insert(a.artifact_id);
   }
-  GPUF_RETURN_IF_ERROR(artifacts.status());
   return record;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analyzer/database.h"
+#include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/rule.h"
 #include "analyzer/rules/selection_rows.h"
@@ -41,7 +42,8 @@ struct PluginRecord {
   std::vector<PluginRegistration> registrations;
   std::set<int64_t> plugin_logs;
 };
-Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const std::vector<SelectionRow>& catalogue_rows);
+Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const ArtifactIndex& artifacts,
+                                      const std::vector<SelectionRow>& catalogue_rows);
 
 class Recoveries {
  public:

@@ -142,7 +142,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const std::vector<SelectionRow> none;
   const std::vector<SelectionRow>& registered =
       scanned.registrations ? scanner.Matches(set.rules.size(), scanned.registrations->name) : none;
-  GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, registered));
+  GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, artifacts, registered));
   const Recoveries recoveries(presence, std::move(plugin));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));

@@ -158,15 +158,11 @@ std::string NvidiaSmiId(const std::string& gpu) { return gpu.rfind("gpu-", 0) ==
 
 // A step's {gpu}: the one GPU the finding is about; for several, each is
 // named; "<gpu>" when the rows name none.
-std::string WithGpu(std::string step, const std::vector<std::string>& gpus) {
-  static constexpr std::string_view kGpu = "{gpu}";
+std::string WithGpu(const std::string& step, const std::vector<std::string>& gpus) {
   std::vector<std::string> ids;
   for (const auto& gpu : gpus) ids.push_back(NvidiaSmiId(gpu));
-  const std::string with = ids.size() == 1 ? ids[0] : ids.empty() ? "<gpu>" : "<gpu> for each of " + Join(ids, ", ");
-  for (size_t at = step.find(kGpu); at != std::string::npos; at = step.find(kGpu, at + with.size())) {
-    step.replace(at, kGpu.size(), with);
-  }
-  return step;
+  return ReplaceAll(step, "{gpu}",
+                    ids.size() == 1 ? ids[0] : ids.empty() ? "<gpu>" : "<gpu> for each of " + Join(ids, ", "));
 }
 
 // `shown`: the rows the outcome bound; `rows`: every row, for the checks.

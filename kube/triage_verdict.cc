@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include "common/byte_pattern.h"
+#include "common/terminal_text.h"
 #include "common/text_lines.h"
 
 namespace gpuf {
@@ -19,7 +20,8 @@ std::string TriageVerdict(std::string_view collect_stderr) {
     if (status == "failed" && broken.empty()) broken = "BROKEN at " + name + (detail.empty() ? "" : " (" + detail + ")");
   });
   if (steps == 0) return "";
-  if (!broken.empty()) return broken;
+  // What a step saw is the node's bytes: shown, never sent to the terminal raw.
+  if (!broken.empty()) return TerminalSafe(broken);
   return unknown == 0 ? "every step ok" : "no step failed (" + std::to_string(unknown) + " unknown)";
 }
 

@@ -13,6 +13,7 @@
 namespace gpuf {
 
 // "" when the text holds no step line (a collector that printed none).
+// Escape sequences and other bytes a terminal would act on are neutralised.
 std::string TriageVerdict(std::string_view collect_stderr);
 
 }  // namespace gpuf

@@ -20,6 +20,10 @@ TEST_CASE("TriageVerdict: the first failed step and what it saw, else how many s
         "no step failed (1 unknown)");
   CHECK(TriageVerdict("  PCI devices:                          ok (8 NVIDIA GPU functions on the PCI bus)\n") ==
         "every step ok");
+  const std::string hostile = TriageVerdict("  device plugin NVML init:              failed (\x1b]0;owned\x07 \xff)\n");
+  CHECK(hostile.rfind("BROKEN at device plugin NVML init (", 0) == 0);
+  CHECK(hostile.find('\x1b') == std::string::npos);
+  CHECK(hostile.find('\x07') == std::string::npos);
   CHECK(TriageVerdict("gpuforensics collect: creating a staging directory in '/tmp': No space left on device\n") == "");
 }
 

@@ -11,6 +11,7 @@
 #include "analyzer/render_text.h"
 #include "analyzer/report.h"
 #include "analyzer/rules/message_catalogue.h"
+#include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/fleet_load_cli.h"
 #include "cli/options.h"
@@ -26,15 +27,6 @@
 namespace gpuf {
 
 namespace {
-
-constexpr const char* kReportFormats[] = {"text", "json", "markdown", "html"};
-
-bool IsReportFormat(const std::string& format) {
-  for (const char* f : kReportFormats) {
-    if (format == f) return true;
-  }
-  return false;
-}
 
 std::string RenderReport(const std::string& format, const Report& report, const DisplayZone& zone) {
   if (format == "json") return RenderJson(report);
@@ -77,7 +69,7 @@ int RunAnalyze(const std::vector<std::string>& args) {
        "a folder of site rules, in addition to the built-in pack (repeatable)")
       ("messages", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "a folder of site wordings (messages/*.yaml format), added to the built-in catalogue (repeatable)")
-      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
+      ("format", ChoiceOf({"text", "json", "markdown", "html"})->value_name("FORMAT")->default_value("text"),
        "text | json (schema/report.schema.json) | markdown (incident summary) | html (one self-contained page)")
       ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for times shown: UTC, +HH:MM, node (the node's own zone), or a zone name")
@@ -100,9 +92,6 @@ int RunAnalyze(const std::vector<std::string>& args) {
     return ReportFailure("analyze", Status::InvalidArgument("no bundle given", "usage: gpuforensics analyze BUNDLE"));
   }
   const std::string format = v["format"].as<std::string>();
-  if (!IsReportFormat(format)) {
-    return ReportFailure("analyze", Status::InvalidArgument("--format must be text, json, markdown or html"));
-  }
   if (v.count("explain") && !v["format"].defaulted()) {
     return ReportFailure("analyze", Status::InvalidArgument("--explain prints text; --format shapes the report"));
   }

@@ -3,6 +3,7 @@
 
 #include "analyzer/bundle_diff.h"
 #include "analyzer/render_diff.h"
+#include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/pager.h"
@@ -24,7 +25,7 @@ int RunDiff(const std::vector<std::string>& args) {
   options.add_options()
       ("bundle-a", po::value<std::string>()->value_name("A"), "the first bundle (before)")
       ("bundle-b", po::value<std::string>()->value_name("B"), "the second bundle (after)")
-      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
+      ("format", ChoiceOf({"text", "json", "markdown"})->value_name("FORMAT")->default_value("text"), "text | json (schema/diff.schema.json) | markdown")
       ("all", "also list the facts that are the same (text, markdown; json always has them)")
       ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for times in text and markdown: UTC, +HH:MM, node (A's zone), or a zone name")
@@ -39,9 +40,6 @@ int RunDiff(const std::vector<std::string>& args) {
     return ReportFailure("diff", Status::InvalidArgument("two bundles needed", "usage: gpuforensics diff A B"));
   }
   const std::string format = v["format"].as<std::string>();
-  if (format != "text" && format != "json" && format != "markdown") {
-    return ReportFailure("diff", Status::InvalidArgument("--format must be text, json or markdown"));
-  }
   const std::string tz = v["tz"].as<std::string>();
   if (tz != "node") {  // a bad zone is a usage error, found before loading anything
     auto zone = DisplayZone::Parse(tz, "");

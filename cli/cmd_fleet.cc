@@ -10,6 +10,7 @@
 #include "analyzer/fleet_load.h"
 #include "analyzer/fleet_summary.h"
 #include "analyzer/render_fleet.h"
+#include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
@@ -70,7 +71,7 @@ int RunFleet(const std::vector<std::string>& args) {
       ("within", po::value<double>()->value_name("SECONDS")->default_value(2.0),
        "seconds: count nodes whose interval is between 0 and this (e.g. plugin start after driver load)")
       ("nodes", po::value<std::string>()->value_name("RULE"), "instead of the summary, list the nodes with a finding of this rule id")
-      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"),
+      ("format", ChoiceOf({"text", "json"})->value_name("FORMAT")->default_value("text"),
        "text | json (schema/fleet.schema.json; with --nodes, an array of node names)");
   po::positional_options_description positional;
   positional.add("db", -1);
@@ -83,9 +84,6 @@ int RunFleet(const std::vector<std::string>& args) {
                                                           "usage: gpuforensics fleet FLEET.sqlite"));
   }
   const std::string format = v["format"].as<std::string>();
-  if (format != "text" && format != "json") {
-    return ReportFailure("fleet", Status::InvalidArgument("--format must be text or json"));
-  }
   const auto inputs = v["db"].as<std::vector<std::string>>();
   std::string path = inputs[0];
   std::optional<ScratchFleet> scratch;

@@ -5,6 +5,7 @@
 #include "analyzer/display_zone.h"
 #include "analyzer/render_timeline.h"
 #include "analyzer/timeline_view.h"
+#include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/pager.h"
@@ -46,7 +47,7 @@ int RunTimeline(const std::vector<std::string>& args) {
   options.add_options()
       ("bundle", po::value<std::string>()->value_name("BUNDLE"), "bundle (tar.zst)")
       ("all", "every event, not only the milestones")
-      ("format", po::value<std::string>()->value_name("FORMAT")->default_value("text"), "text | jsonl | csv")
+      ("format", ChoiceOf({"text", "jsonl", "csv"})->value_name("FORMAT")->default_value("text"), "text | jsonl | csv")
       ("tz", po::value<std::string>()->value_name("TZ")->default_value("UTC"),
        "zone for text output: UTC, +HH:MM, node (the node's own zone), or a zone name")
       ("no-pager", "on a terminal, print the timeline instead of paging it ($GPUFORENSICS_PAGER, $PAGER or less)");
@@ -60,9 +61,6 @@ int RunTimeline(const std::vector<std::string>& args) {
     return ReportFailure("timeline", Status::InvalidArgument("no bundle given", "usage: gpuforensics timeline BUNDLE"));
   }
   const std::string format = v["format"].as<std::string>();
-  if (format != "text" && format != "jsonl" && format != "csv") {
-    return ReportFailure("timeline", Status::InvalidArgument("--format must be text, jsonl or csv"));
-  }
   auto db = Database::Create(kScratchDatabase);
   if (!db.ok()) return ReportFailure("timeline", db.status());
   const bool milestones_only = v.count("all") == 0;

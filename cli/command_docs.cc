@@ -84,6 +84,7 @@ constexpr EnvironmentUse kDiffEnvironment[] = {kTmpdirDatabase};
 constexpr Example kSqlExamples[] = {
     {"gpuforensics sql bundle.tar.zst \"SELECT name, seconds FROM intervals\"", "one query against a bundle"},
     {"gpuforensics sql fleet.sqlite \"SELECT node_name FROM fleet_bundles\"", "or against a kept database"},
+    {"gpuforensics sql bundle.tar.zst \"SELECT * FROM diagnoses\" --format json | jq .", "rows as JSON, for jq"},
 };
 constexpr EnvironmentUse kSqlEnvironment[] = {kTmpdirDatabase};
 
@@ -109,6 +110,7 @@ constexpr EnvironmentUse kRulesEnvironment[] = {kTmpdirDatabase};
 constexpr Example kCompletionExamples[] = {
     {"source <(gpuforensics completion bash)", "complete gpuforensics in this bash"},
     {"gpuforensics completion zsh > ~/.zfunc/_gpuforensics", "for zsh, in a directory of its fpath"},
+    {"gpuforensics completion fish > ~/.config/fish/completions/gpuforensics.fish", "for fish"},
 };
 
 constexpr Example kPluginIndexExamples[] = {

@@ -18,7 +18,7 @@ constexpr Command kCommands[] = {
     {"fleet", "summarise a fleet database: nodes by finding, component version, key interval", RunFleet},
     {"import", "convert a sos report, nvidia-bug-report, must-gather or saved outputs into a bundle", RunImport},
     {"rules", "list, lint and test the known-issue rules (rules/*.yaml), or run them on a bundle", RunRulesCommand},
-    {"completion", "print a bash or zsh completion script for gpuforensics", RunCompletion},
+    {"completion", "print a bash, zsh or fish completion script for gpuforensics", RunCompletion},
 };
 
 }  // namespace

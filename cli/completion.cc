@@ -2,15 +2,16 @@
 
 #include <sstream>
 
+#include "cli/choice_value.h"
 #include "cli/help_docs.h"
 
 namespace gpuf {
 
 namespace {
 
-// A description safe inside '...' and inside zsh's [...]: one line, no
-// quote, bracket, colon or backslash.
-std::string ZshSafe(const std::string& text) {
+// A description safe inside single quotes of every shell and inside zsh's
+// [...]: one line, no quote, bracket, colon or backslash.
+std::string DescriptionSafe(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '\n') break;
@@ -27,6 +28,81 @@ std::string FunctionName(const std::vector<std::string>& programs) {
   return name;
 }
 
+std::string Words(const std::vector<std::string>& words) {
+  std::string joined;
+  for (const auto& w : words) joined += (joined.empty() ? "" : " ") + w;
+  return joined;
+}
+
+std::string BashValueCases(const std::vector<CompletedCommand>& table) {
+  std::ostringstream out;
+  for (const auto& c : table) {
+    for (const auto& o : c.options) {
+      if (o.choices.empty()) continue;
+      out << "    \"" << c.name << " " << o.flag << "\") COMPREPLY=($(compgen -W \"" << Words(o.choices)
+          << "\" -- \"$cur\")); return ;;\n";
+    }
+  }
+  return out.str();
+}
+
+std::string ZshValue(const CompletedOption& option) {
+  if (!option.takes_value) return "";
+  if (option.choices.empty()) return ":value:_files";
+  return ":value:(" + Words(option.choices) + ")";
+}
+
+// fish's option switch: -l format, -s o, or -o for a long name with one dash.
+std::string FishFlag(const std::string& flag) {
+  if (flag.rfind("--", 0) == 0) return "-l " + flag.substr(2);
+  return "-s " + flag.substr(1);
+}
+
+std::string FishValue(const CompletedOption& option) {
+  if (!option.takes_value) return "";
+  if (option.choices.empty()) return " -r -F";
+  return " -x -a '" + Words(option.choices) + "'";
+}
+
+constexpr char kOnlyTheseWords[] = ":4\n";  // cobra's ShellCompDirectiveNoFileComp
+constexpr char kFilesToo[] = ":0\n";       // ShellCompDirectiveDefault
+
+const CompletedOption* FindOption(const CompletedCommand& command, std::string_view flag) {
+  for (const auto& o : command.options) {
+    if (o.flag == flag) return &o;
+  }
+  return nullptr;
+}
+
+std::string Candidate(std::string_view word, const std::string& description) {
+  return std::string(word) + (description.empty() ? "" : "\t" + DescriptionSafe(description)) + "\n";
+}
+
+std::string CommandCandidates(const std::vector<CompletedCommand>& table, std::string_view prefix) {
+  std::string out;
+  for (const auto& c : table) {
+    if (c.name.starts_with(prefix)) out += Candidate(c.name, c.summary);
+  }
+  return out + kOnlyTheseWords;
+}
+
+// `before` goes in front of each word: "--format=" when the flag and its value are one word.
+std::string ChoiceCandidates(const CompletedOption& option, std::string_view prefix, const std::string& before) {
+  std::string out;
+  for (const auto& choice : option.choices) {
+    if (choice.starts_with(prefix)) out += Candidate(before + choice, "");
+  }
+  return out + kOnlyTheseWords;
+}
+
+std::string OptionCandidates(const CompletedCommand& command, std::string_view prefix) {
+  std::string out;
+  for (const auto& o : command.options) {
+    if (o.flag.starts_with(prefix)) out += Candidate(o.flag, o.description);
+  }
+  return out + kOnlyTheseWords;
+}
+
 }  // namespace
 
 std::vector<CompletedCommand> CompletionTable(std::span<const Command> commands) {
@@ -37,10 +113,11 @@ std::vector<CompletedCommand> CompletionTable(std::span<const Command> commands)
       const po::options_description visible = VisibleOptions(captured->options, captured->positional);
       for (const auto& o : visible.options()) {
         const bool value = o->semantic()->max_tokens() > 0;
-        if (!o->long_name().empty()) entry.options.push_back({"--" + o->long_name(), value, o->description()});
+        const std::vector<std::string> choices = ChoicesOf(*o);
+        if (!o->long_name().empty()) entry.options.push_back({"--" + o->long_name(), value, o->description(), choices});
         const std::string short_name = o->canonical_display_name(po::command_line_style::allow_dash_for_short);
         if (short_name.size() == 2 && short_name[0] == '-' && short_name[1] != '-') {
-          entry.options.push_back({short_name, value, o->description()});
+          entry.options.push_back({short_name, value, o->description(), choices});
         }
       }
     }
@@ -57,8 +134,13 @@ std::string BashCompletion(const std::vector<std::string>& programs, const std::
       << "  local cur=${COMP_WORDS[COMP_CWORD]}\n"
       << "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n    COMPREPLY=($(compgen -W \"";
   for (const auto& c : table) out << c.name << " ";
-  out << "help --help --version\" -- \"$cur\"))\n    return\n  fi\n  local options=\n"
-      << "  case ${COMP_WORDS[1]} in\n";
+  out << "help --help --version\" -- \"$cur\"))\n    return\n  fi\n"
+      << "  # --format=<TAB>: bash splits the word at '=', the flag is the word before it.\n"
+      << "  local prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+      << "  [ \"$prev\" = \"=\" ] && prev=${COMP_WORDS[COMP_CWORD-2]}\n"
+      << "  [ \"$cur\" = \"=\" ] && cur=\n"
+      << "  case \"${COMP_WORDS[1]} $prev\" in\n" << BashValueCases(table) << "  esac\n"
+      << "  local options=\n  case ${COMP_WORDS[1]} in\n";
   for (const auto& c : table) {
     out << "    " << c.name << ") options=\"";
     for (size_t i = 0; i < c.options.size(); ++i) out << (i ? " " : "") << c.options[i].flag;
@@ -77,19 +159,57 @@ std::string ZshCompletion(const std::vector<std::string>& programs, const std::v
   for (const auto& p : programs) out << " " << p;
   out << "\n# zsh completion for " << programs.front() << "; generated by `" << programs.front()
       << " completion zsh`.\n" << function << "() {\n  local -a commands options\n  commands=(\n";
-  for (const auto& c : table) out << "    '" << c.name << ":" << ZshSafe(c.summary) << "'\n";
+  for (const auto& c : table) out << "    '" << c.name << ":" << DescriptionSafe(c.summary) << "'\n";
   out << "  )\n  if (( CURRENT == 2 )); then\n    _describe -t commands '" << programs.front()
       << " command' commands\n    return\n  fi\n  case $words[2] in\n";
   for (const auto& c : table) {
     out << "    " << c.name << ") options=(";
     for (const auto& o : c.options) {
-      out << "\n      '" << o.flag << "[" << ZshSafe(o.description) << "]" << (o.takes_value ? ":value:_files" : "")
-          << "'";
+      out << "\n      '" << o.flag << "[" << DescriptionSafe(o.description) << "]" << ZshValue(o) << "'";
     }
     out << ") ;;\n";
   }
   out << "  esac\n  _arguments -s $options '*:file:_files'\n}\n" << function << " \"$@\"\n";
   return out.str();
+}
+
+std::string FishCompletion(const std::vector<std::string>& programs, const std::vector<CompletedCommand>& table) {
+  std::ostringstream out;
+  out << "# fish completion for " << programs.front() << "; generated by `" << programs.front()
+      << " completion fish`.\n";
+  for (const auto& p : programs) {
+    out << "complete -c " << p << " -n __fish_use_subcommand -f -a 'help' -d 'a command\\'s help'\n";
+    for (const auto& c : table) {
+      out << "complete -c " << p << " -n __fish_use_subcommand -f -a " << c.name << " -d '"
+          << DescriptionSafe(c.summary) << "'\n";
+      const std::string after = " -n '__fish_seen_subcommand_from " + c.name + "'";
+      for (const auto& o : c.options) {
+        out << "complete -c " << p << after << " " << FishFlag(o.flag) << FishValue(o) << " -d '"
+            << DescriptionSafe(o.description) << "'\n";
+      }
+    }
+  }
+  return out.str();
+}
+
+std::string CobraCompletions(const std::vector<CompletedCommand>& table, const std::vector<std::string>& words) {
+  if (words.size() <= 1) return CommandCandidates(table, words.empty() ? "" : words[0]);
+  const CompletedCommand* command = nullptr;
+  for (const auto& c : table) command = c.name == words[0] ? &c : command;
+  if (command == nullptr) return kFilesToo;
+  const std::string& current = words.back();
+  const size_t equals = current.find('=');
+  if (current.starts_with("--") && equals != std::string::npos) {
+    const CompletedOption* option = FindOption(*command, current.substr(0, equals));
+    if (option == nullptr || option->choices.empty()) return kFilesToo;
+    return ChoiceCandidates(*option, current.substr(equals + 1), current.substr(0, equals + 1));
+  }
+  const CompletedOption* previous = words.size() >= 3 ? FindOption(*command, words[words.size() - 2]) : nullptr;
+  if (previous != nullptr && previous->takes_value) {
+    return previous->choices.empty() ? kFilesToo : ChoiceCandidates(*previous, current, "");
+  }
+  if (current.starts_with("-")) return OptionCandidates(*command, current);
+  return kFilesToo;
 }
 
 }  // namespace gpuf

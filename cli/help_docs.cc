@@ -170,6 +170,16 @@ const CommandPageExtras& ExtrasOrNone(std::string_view program, std::string_view
 
 }  // namespace
 
+std::string ExamplesHelp(std::string_view program, std::string_view command) {
+  const CommandPageExtras& extras = ExtrasOrNone(program, command);
+  if (extras.examples.empty()) return "";
+  std::string text = "examples:\n";
+  for (const auto& e : extras.examples) {
+    text += "  " + std::string(e.command_line) + "\n      " + std::string(e.what) + "\n";
+  }
+  return text + "\n";
+}
+
 std::string PageStem(std::string_view program, std::string_view command) {
   std::string stem;
   for (char c : program) stem += c == ' ' ? '-' : c;

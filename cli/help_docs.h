@@ -65,6 +65,10 @@ std::string CommandManPage(const CommandDoc& doc, const std::string& version);
 std::string IndexMarkdown(std::string_view program, std::span<const Command> commands);
 std::string IndexManPage(std::string_view program, std::span<const Command> commands, const std::string& version);
 
+// The examples of a command's page as --help prints them ("examples:" and
+// each command line with what it does below it); "" when it has none.
+std::string ExamplesHelp(std::string_view program, std::string_view command);
+
 // `PROGRAM help [--list | --markdown | --man] [COMMAND]` for any program's table.
 int RunHelpFor(const Program& program, const std::vector<std::string>& args);
 

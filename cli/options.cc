@@ -6,6 +6,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "cli/help_docs.h"
+#include "cli/option_table.h"
 #include "cli/pager.h"
 #include "cli/suggest.h"
 #include "common/exit_codes.h"
@@ -79,9 +81,7 @@ po::options_description VisibleOptions(const po::options_description& options,
 }
 
 std::string HelpText(const po::options_description& options, const po::positional_options_description& positional) {
-  std::ostringstream text;
-  text << VisibleOptions(options, positional) << "\n";
-  return text.str();
+  return CaptionOf(options) + ":\n" + OptionTable(VisibleOptions(options, positional)) + "\n";
 }
 
 Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector<std::string>& args,
@@ -109,7 +109,7 @@ Result<ParsedOptions> ParseOptions(const std::string& command, const std::vector
 
 int PrintHelp(const std::string& command, const po::options_description& options,
               const po::positional_options_description& positional) {
-  std::cout << HelpText(options, positional) << ExitStatusHelp(command);
+  std::cout << HelpText(options, positional) << ExamplesHelp(program_name, command) << ExitStatusHelp(command);
   return kExitOk;
 }
 

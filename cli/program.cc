@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "cli/completion.h"
 #include "cli/help_docs.h"
 #include "cli/interrupt.h"
 #include "cli/options.h"
@@ -62,6 +63,10 @@ int RunProgram(const Program& program, const std::vector<std::string>& args) {
     return FinishStdout(program.name, kExitOk);
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "__complete") {  // for kubectl's plugin completion, and any shell that speaks cobra's protocol
+    WriteStdout(CobraCompletions(CompletionTable(program.commands), rest));
+    return FinishStdout(program.name, kExitOk);
+  }
   InstallCleanupOnSignal();
   // Output into a closed pipe is a failed write with a documented status (74), not death by SIGPIPE (141).
   signal(SIGPIPE, SIG_IGN);

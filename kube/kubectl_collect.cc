@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cli/help_docs.h"
 #include "cli/interrupt.h"
 #include "cli/options.h"
 #include "collector/subprocess.h"
@@ -327,7 +328,7 @@ int RunKubectlCollect(const std::vector<std::string>& args) {
   auto parsed = ParseOptions("collect", args, options, positional);
   if (!parsed.ok()) return Fail(parsed.status());
   if (parsed->help) {
-    std::cout << HelpText(options, positional);
+    std::cout << HelpText(options, positional) << ExamplesHelp(ProgramName(), "collect");
     return kExitOk;
   }
   auto request = RequestFrom(parsed->values);

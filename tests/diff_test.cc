@@ -207,7 +207,7 @@ TEST_CASE("diff: unreadable input and a bad command line get one line and their 
   SUBCASE("unknown format") {
     auto r = test::RunGpuforensics({"diff", test::SourcePath(kSeed), test::SourcePath(kSeed), "--format", "html"});
     CHECK(r.exit_code == 64);
-    CHECK(r.err == "gpuforensics diff: --format must be text, json or markdown\n");
+    CHECK(r.err == "gpuforensics diff: --format must be text, json or markdown: see 'gpuforensics diff --help'\n");
   }
   SUBCASE("unknown zone, refused before loading") {
     auto r = test::RunGpuforensics({"diff", dir / "nope", dir / "nope", "--tz", "Mars/Base"});

@@ -18,7 +18,8 @@ mv "$work/installed" "$work/prefix"
 prefix=$work/prefix
 for f in bin/gpuforensics bin/gpuforensics-collect bin/kubectl-gpuforensics share/doc/gpuforensics/rules/README.md \
          share/bash-completion/completions/gpuforensics share/bash-completion/completions/gpuforensics-collect \
-         share/zsh/vendor-completions/_gpuforensics \
+         share/zsh/vendor-completions/_gpuforensics share/fish/vendor_completions.d/gpuforensics.fish \
+         bin/kubectl_complete-gpuforensics \
          share/doc/gpuforensics/README.md share/doc/gpuforensics/deploy.md \
          share/doc/gpuforensics/schema/bundle.md share/doc/gpuforensics/schema/bundles.sql \
          share/doc/gpuforensics/schema/fleet/fleet_bundles.sql; do

@@ -5,6 +5,17 @@ _gpuforensics() {
     COMPREPLY=($(compgen -W "collect watch analyze redact verify timeline diff sql fleet import rules completion help --help --version" -- "$cur"))
     return
   fi
+  # --format=<TAB>: bash splits the word at '=', the flag is the word before it.
+  local prev=${COMP_WORDS[COMP_CWORD-1]}
+  [ "$prev" = "=" ] && prev=${COMP_WORDS[COMP_CWORD-2]}
+  [ "$cur" = "=" ] && cur=
+  case "${COMP_WORDS[1]} $prev" in
+    "analyze --format") COMPREPLY=($(compgen -W "text json markdown html" -- "$cur")); return ;;
+    "timeline --format") COMPREPLY=($(compgen -W "text jsonl csv" -- "$cur")); return ;;
+    "diff --format") COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+    "sql --format") COMPREPLY=($(compgen -W "text csv json" -- "$cur")); return ;;
+    "fleet --format") COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+  esac
   local options=
   case ${COMP_WORDS[1]} in
     collect) options="--output -o --force --root --node --node-object --kubeconfig --plugin-pattern --runtime-endpoint --containerd-address --timeout --journal-timeout --deadline --jobs -j --exec --no-driver --fixed-time --redact --map --redact-classes --redact-keyword --redact-pattern --help -h" ;;
@@ -14,7 +25,7 @@ _gpuforensics() {
     verify) options="--help -h" ;;
     timeline) options="--all --format --tz --no-pager --help -h" ;;
     diff) options="--format --all --tz --no-pager --help -h" ;;
-    sql) options="--timeout --help -h" ;;
+    sql) options="--format --timeout --help -h" ;;
     fleet) options="--within --nodes --format --help -h" ;;
     import) options="--output -o --force --help -h" ;;
     rules) options="--rules --messages --no-builtin --db --help -h" ;;

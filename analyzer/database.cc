@@ -174,6 +174,16 @@ std::string_view Statement::ColumnView(int column) const {
 
 bool Statement::ColumnIsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
+ValueType Statement::ColumnType(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER: return ValueType::kInteger;
+    case SQLITE_FLOAT: return ValueType::kReal;
+    case SQLITE_BLOB: return ValueType::kBlob;
+    case SQLITE_NULL: return ValueType::kNull;
+    default: return ValueType::kText;
+  }
+}
+
 Result<Database> Database::Create(const std::string& path) {
   if (path == kScratchDatabase) {
     auto scratch = CreateScratch();

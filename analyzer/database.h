@@ -22,6 +22,9 @@ struct sqlite3_stmt;
 
 namespace gpuf {
 
+// SQLite's storage class of a value in a result row.
+enum class ValueType { kInteger, kReal, kText, kBlob, kNull };
+
 class Statement {
  public:
   Statement(Statement&& other) noexcept;
@@ -57,6 +60,7 @@ class Statement {
   // The value's bytes, valid until the next Step, Reset or destruction.
   std::string_view ColumnView(int column) const;
   bool ColumnIsNull(int column) const;
+  ValueType ColumnType(int column) const;
   const Status& status() const { return status_; }
 
  private:

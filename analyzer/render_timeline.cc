@@ -3,22 +3,13 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/render_text.h"
+#include "common/csv_field.h"
 #include "common/json_bytes.h"
 #include "common/time_format.h"
 
 namespace gpuf {
 
 namespace {
-
-// A cell a spreadsheet would run as a formula (= + - @, or a tab or CR
-// before one) starts with a quote mark instead: log lines are data.
-std::string CsvField(const std::string& text) {
-  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
-  if (!formula && text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = formula ? "\"'" : "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Timesketch's three fields first, then provenance.
 nlohmann::ordered_json RowJson(const TimelineRow& r) {

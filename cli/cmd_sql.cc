@@ -6,8 +6,10 @@
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
 #include "analyzer/loader.h"
+#include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/sql_output.h"
 #include "common/exit_codes.h"
 #include "common/file_io.h"
 #include "common/terminal_text.h"
@@ -33,17 +35,10 @@ Result<Database> OpenSource(const std::string& source) {
   return db;
 }
 
-std::string Row(Statement& statement, bool header) {
-  std::string line;
-  for (int i = 0; i < statement.ColumnCount(); ++i) {
-    if (i) line += '\t';
-    if (header) {
-      line += statement.ColumnName(i);
-    } else {
-      line += statement.ColumnView(i);
-    }
-  }
-  return line + "\n";
+SqlFormat FormatNamed(const std::string& name) {
+  if (name == "csv") return SqlFormat::kCsv;
+  if (name == "json") return SqlFormat::kJson;
+  return SqlFormat::kText;
 }
 
 }  // namespace
@@ -52,12 +47,15 @@ int RunSql(const std::vector<std::string>& args) {
   po::options_description options("gpuforensics sql BUNDLE_OR_DB \"SELECT ...\"\n\n"
       "Runs one read-only SQL statement against a bundle (loaded into a private\n"
       "scratch database) or a database kept with analyze --db, and prints the rows\n"
-      "tab-separated with a header line, each as it comes. NULL prints as an empty\n"
-      "field. Only reads are allowed: no ATTACH, VACUUM INTO, writes or pragmas that\n"
-      "set. Tables: schema/*.sql.\n\noptions");
+      "tab-separated with a header line, each as it comes (NULL as an empty field),\n"
+      "or as CSV or JSON (an array of objects, like sqlite3 -json). Only reads are\n"
+      "allowed: no ATTACH, VACUUM INTO, writes or pragmas that set. Tables:\n"
+      "schema/*.sql.\n\noptions");
   options.add_options()
       ("source", po::value<std::string>()->value_name("BUNDLE_OR_DB"), "bundle (tar.zst) or SQLite database")
       ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement")
+      ("format", ChoiceOf({"text", "csv", "json"})->value_name("FORMAT")->default_value("text"),
+       "text (tab-separated) | csv (RFC 4180) | json (an array of objects)")
       ("timeout", po::value<double>()->value_name("SECONDS")->default_value(60), "seconds the statement may run");
   po::positional_options_description positional;
   positional.add("source", 1).add("query", 1);
@@ -81,8 +79,10 @@ int RunSql(const std::vector<std::string>& args) {
   // Values are data: on a terminal they are shown, never obeyed (common/terminal_text.h).
   const bool terminal = isatty(STDOUT_FILENO) != 0;
   const auto write_row = [&](std::string row) { WriteStdout(terminal ? TerminalSafe(row) : row); };
-  write_row(Row(*statement, /*header=*/true));
-  while (statement->Step()) write_row(Row(*statement, /*header=*/false));
+  SqlOutput output(FormatNamed(v["format"].as<std::string>()), *statement);
+  write_row(output.Begin());
+  while (statement->Step()) write_row(output.Row());
+  write_row(output.End());
   if (!statement->status().ok()) {
     const std::string& message = statement->status().message();
     if (message.ends_with(kInterruptedMessage)) {

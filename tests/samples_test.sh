@@ -135,6 +135,21 @@ serious=$("$gpuforensics" sql "$work/healthy.db" \
   "SELECT count(*) FROM findings WHERE severity IN ('critical', 'high', 'medium')" | tail -n 1)
 check "healthy: nothing at medium or above" 0 "$serious"
 
+# sql's three shapes carry the same rows: its JSON read by python3's json, its CSV by csv.
+rows="SELECT rule_id, rank, under_rule_id FROM diagnoses ORDER BY rank"
+text_rows=$("$gpuforensics" sql "$work/seed-incident.db" "$rows" | tail -n +2)
+json_rows=$("$gpuforensics" sql "$work/seed-incident.db" "$rows" --format json | python3 -c '
+import json, sys
+for r in json.load(sys.stdin): print(r["rule_id"], r["rank"], r["under_rule_id"] or "", sep="\t")')
+csv_rows=$("$gpuforensics" sql "$work/seed-incident.db" "$rows" --format csv | python3 -c '
+import csv, sys
+rows = csv.reader(sys.stdin)
+assert next(rows) == ["rule_id", "rank", "under_rule_id"]
+for r in rows: print(*r, sep="\t")')
+check "sql: the text rows are there" yes "$([ "$(echo "$text_rows" | wc -l)" -ge 2 ] && echo yes || echo no)"
+check "sql --format json: the text rows" "$text_rows" "$json_rows"
+check "sql --format csv: the text rows" "$text_rows" "$csv_rows"
+
 if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null && [ -x /lib/systemd/systemd-journal-remote ]; then
   mkdir "$work/regenerated"
   (cd "$top" && OUT_DIR="$work/regenerated" GPUFORENSICS="$gpuforensics" samples/regenerate seed-incident 2>/dev/null)

@@ -1,6 +1,30 @@
 #include "cli/live_line.h"
 
+#include <sys/ioctl.h>
+
 namespace gpuf {
+
+namespace {
+
+// Read at each draw: the window may have been resized since the last.
+int ColumnsOf(FILE* out) {
+  winsize size{};
+  return ioctl(fileno(out), TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+}
+
+bool StartsCodePoint(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
+
+}  // namespace
+
+std::string FitToColumns(const std::string& text, int columns) {
+  if (columns <= 0) return text;
+  int used = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!StartsCodePoint(text[i])) continue;
+    if (++used == columns) return text.substr(0, i);
+  }
+  return text;
+}
 
 LiveLine::LiveLine(bool enabled, FILE* out, std::chrono::milliseconds period, TextFn text)
     : enabled_(enabled), out_(out), period_(period), text_(std::move(text)) {
@@ -21,7 +45,7 @@ LiveLine::~LiveLine() {
 
 void LiveLine::DrawLocked() {
   auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_);
-  std::string text = text_(elapsed.count());
+  std::string text = FitToColumns(text_(elapsed.count()), ColumnsOf(out_));
   if (text.empty()) return;
   std::fprintf(out_, "\r\x1b[K%s", text.c_str());
   std::fflush(out_);

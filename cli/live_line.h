@@ -17,6 +17,11 @@
 
 namespace gpuf {
 
+// `text` cut to fit in fewer than `columns` columns (code points), so that
+// the terminal never wraps it: a wrapped line cannot be redrawn in place and
+// leaves its first part behind. `columns` <= 0 (width unknown) keeps it.
+std::string FitToColumns(const std::string& text, int columns);
+
 class LiveLine {
  public:
   // The line for this many whole seconds since the start; "" draws nothing.

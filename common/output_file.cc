@@ -43,6 +43,16 @@ Status Refusal(const std::string& what, const std::string& path, mode_t mode) {
   return Status::Exists(what + " '" + path + "' is " + FileTypeName(mode), "only a regular file is ever replaced");
 }
 
+// rename(2) that never replaces: link + unlink where the file system lacks RENAME_NOREPLACE.
+int RenameNoReplaceAt(int from_dir, const char* from, int to_dir, const char* to) {
+  int rc = renameat2(from_dir, from, to_dir, to, RENAME_NOREPLACE);
+  if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+    rc = linkat(from_dir, from, to_dir, to, 0);
+    if (rc == 0) unlinkat(from_dir, from, 0);
+  }
+  return rc;
+}
+
 }  // namespace
 
 std::string FileTypeName(mode_t mode) {
@@ -67,6 +77,13 @@ Status CheckOutputPath(const std::string& path, Replace replace, const std::stri
   }
   if (replace == Replace::kRegularFile && S_ISREG(st.st_mode)) return Status::Ok();
   return Refusal(what, path, st.st_mode);
+}
+
+Status MoveNoReplace(const std::string& from, const std::string& to) {
+  if (RenameNoReplaceAt(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str()) == 0) return Status::Ok();
+  const int err = errno;
+  if (err == EEXIST) return Status::Exists("'" + to + "' appeared meanwhile: never replaced");
+  return Status::IoError("renaming '" + from + "' to '" + to + "'", std::strerror(err));
 }
 
 Status CheckNotInput(const std::string& output, const std::string& input) {
@@ -154,11 +171,7 @@ Status OutputFile::Publish(mode_t mode) {
     }
     rc = renameat(dir_fd_, temp, dir_fd_, base);
   } else {
-    rc = renameat2(dir_fd_, temp, dir_fd_, base, RENAME_NOREPLACE);
-    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {  // a file system without RENAME_NOREPLACE
-      rc = linkat(dir_fd_, temp, dir_fd_, base, 0);
-      if (rc == 0) unlinkat(dir_fd_, temp, 0);
-    }
+    rc = RenameNoReplaceAt(dir_fd_, temp, dir_fd_, base);
   }
   if (rc != 0) {
     int err = errno;

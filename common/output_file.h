@@ -43,6 +43,10 @@ Status CheckOutputPath(const std::string& path, Replace replace, const std::stri
 // a hard link included): "the output is the input 'IN': never replaced".
 Status CheckNotInput(const std::string& output, const std::string& input);
 
+// Moves `from` to `to` unless something is at `to` (Exists then, and both
+// stay as they are): for a file written elsewhere and published late.
+Status MoveNoReplace(const std::string& from, const std::string& to);
+
 // "a FIFO", "a directory", ... for the file type bits of st_mode.
 std::string FileTypeName(mode_t mode);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/file_io.h"
 #include "common/work_dir.h"
 #include "tests/test_support.h"
 
@@ -27,6 +28,17 @@ std::vector<std::string> Names(const std::string& dir) {
 }  // namespace
 
 TEST_SUITE("output_file") {
+  TEST_CASE("MoveNoReplace moves a finished file to a free name and never over one that appeared") {
+    test::TempDir dir;
+    REQUIRE(WriteWholeFile(dir / "b.partial", "bundle").ok());
+    REQUIRE(MoveNoReplace(dir / "b.partial", dir / "b.tar.zst").ok());
+    CHECK(Names(dir.path()) == std::vector<std::string>{"b.tar.zst"});
+    REQUIRE(WriteWholeFile(dir / "c.partial", "second").ok());
+    Status moved = MoveNoReplace(dir / "c.partial", dir / "b.tar.zst");
+    CHECK(moved.code() == Status::Code::kExists);
+    CHECK(*ReadWholeFile(dir / "b.tar.zst") == "bundle");
+    CHECK(*ReadWholeFile(dir / "c.partial") == "second");
+  }
 
 TEST_CASE("OutputFile: a new file appears whole under its name, private until published") {
   test::TempDir dir;

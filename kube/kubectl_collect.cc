@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -18,10 +18,10 @@
 #include "cli/options.h"
 #include "collector/subprocess.h"
 #include "common/exit_codes.h"
+#include "common/terminal_text.h"
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
 #include "kube/node_collection.h"
-#include "kube/triage_verdict.h"
 #include "kube/yaml_text.h"
 
 #ifndef GPUF_COLLECTOR_IMAGE
@@ -235,15 +235,13 @@ std::vector<NodeOutcome> CollectAll(const Request& r, const std::vector<NodeTarg
       }
       std::lock_guard<std::mutex> lock(mutex);
       if (o.bundle.empty()) {
-        std::fprintf(stderr, "%s: FAILED: %s\n", o.node.c_str(), o.problem.c_str());
+        std::fprintf(stderr, "%s: FAILED: %s\n", o.node.c_str(), TerminalSafe(o.problem).c_str());
         if (!o.kept.empty()) std::fprintf(stderr, "%s: kept what came back as %s\n", o.node.c_str(), o.kept.c_str());
       } else {
         std::fprintf(stderr, "%s: wrote %s (bundle %s, %s, %d members verified)\n", o.node.c_str(), o.bundle.c_str(),
                      o.bundle_id.c_str(), Size(o.bytes).c_str(), o.members);
         // The collector's own verdict, and what to run next, where the person is.
-        if (std::string verdict = TriageVerdict(o.collect_err); !verdict.empty()) {
-          std::fprintf(stderr, "%s: chain: %s\n", o.node.c_str(), verdict.c_str());
-        }
+        if (!o.chain_verdict.empty()) std::fprintf(stderr, "%s: chain: %s\n", o.node.c_str(), o.chain_verdict.c_str());
         std::fprintf(stderr, "%s: next: gpuforensics analyze %s\n", o.node.c_str(), o.bundle.c_str());
         std::printf("%s\n", o.bundle.c_str());
         std::fflush(stdout);
@@ -264,10 +262,8 @@ void PrintSummaryTable(const std::vector<NodeOutcome>& outcomes) {
   for (const auto& o : outcomes) width = std::max(width, o.node.size());
   std::fprintf(stderr, "%-*s  %s\n", static_cast<int>(width), "NODE", "RESULT");
   for (const auto& o : outcomes) {
-    std::string result = o.bundle.empty() ? "FAILED: " + o.problem : o.bundle;
-    if (std::string verdict = TriageVerdict(o.collect_err); !o.bundle.empty() && !verdict.empty()) {
-      result += " - " + verdict;
-    }
+    std::string result = o.bundle.empty() ? "FAILED: " + TerminalSafe(o.problem) : o.bundle;
+    if (!o.bundle.empty() && !o.chain_verdict.empty()) result += " - " + o.chain_verdict;
     std::fprintf(stderr, "%-*s  %s\n", static_cast<int>(width), o.node.c_str(), result.c_str());
   }
 }

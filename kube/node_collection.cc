@@ -8,11 +8,13 @@
 #include <thread>
 
 #include "collector/supplied_node.h"
-#include "common/bundle_verify.h"
 #include "common/bundle_layout.h"
+#include "common/bundle_verify.h"
 #include "common/file_io.h"
+#include "common/output_file.h"
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
+#include "kube/triage_verdict.h"
 
 namespace gpuf {
 
@@ -149,14 +151,15 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
                                     : checked.status().message());
     return;
   }
-  std::error_code ec;
-  std::filesystem::rename(partial, final_path, ec);
-  if (ec) {
+  // -o was checked before the pod started; whatever took the name since is not replaced.
+  if (Status moved = MoveNoReplace(partial, final_path); !moved.ok()) {
     outcome.kept = partial;
-    outcome.problem = "renaming '" + partial + "': " + ec.message();
+    outcome.problem = moved.message();
     return;
   }
+  std::error_code ec;
   outcome.bundle = final_path;
+  outcome.chain_verdict = TriageVerdict(outcome.collect_err);
   outcome.bytes = static_cast<int64_t>(std::filesystem::file_size(final_path, ec));
   outcome.members = checked->verified;
   outcome.bundle_id = checked->id;

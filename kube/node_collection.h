@@ -44,6 +44,7 @@ struct NodeOutcome {
   std::string problem;      // why there is none; "" on success
   std::string kept;         // a bundle that came back but did not verify, kept as evidence
   std::string collect_err;  // what collect printed on stderr in the pod (its triage)
+  std::string chain_verdict;  // TriageVerdict of collect_err: one line, safe on a terminal
   int64_t bytes = 0;
   int members = 0;
   std::string bundle_id;  // the verified bundle's ID (BundleId)

@@ -113,6 +113,16 @@ check "collect terminal: the live line says what runs" yes \
      echo yes || echo no)"
 check "collect terminal: no live line left before the triage" yes \
   "$(grep -q "^gpuforensics collect: triage for node" "$work/collect-tty.out" && echo yes || echo no)"
+# A narrow terminal: each draw of the live line (what follows an erase and
+# ends without a newline) fits, so the terminal never wraps it into debris.
+TERM=xterm script -q -e -c "stty cols 40; $collect -o '$work/narrow.tar.zst'" /dev/null >"$work/collect-narrow.out" 2>&1
+check "collect at 40 columns: the live line was drawn" yes \
+  "$(grep -q 'collecting' "$work/collect-narrow.out" && echo yes || echo no)"
+check "collect at 40 columns: every draw of the live line fits in 39" "" "$(python3 -c '
+import sys
+out = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+for draw in out.split("\r\x1b[K")[1:]:
+    if "\n" not in draw and len(draw) > 39: print(repr(draw))' "$work/collect-narrow.out")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

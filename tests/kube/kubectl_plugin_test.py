@@ -298,7 +298,9 @@ def case_failures(tmp, minor):
         f.write(data[:len(data) // 2])
     c = Cluster(tmp, "failures", [
         {"name": "gpu-fail", "exec": "fail", "exit_code": 74,
-         "stderr": "gpuforensics collect: creating a staging directory in '/tmp': No space left on device\n"},
+         # what the pod printed reaches the terminal neutralised: no title set, no screen cleared
+         "stderr": "gpuforensics collect: creating a staging directory in '/tmp': No space left on device"
+                   "\x1b]0;owned\x07\n"},
         {"name": "gpu-down", "ready": False},
         {"name": "gpu-pull", "start": "image-pull-error"},
         {"name": "gpu-damaged", "bundle": damaged}])
@@ -312,7 +314,7 @@ def case_failures(tmp, minor):
         lines = set(err.splitlines())
         want = {
             "gpu-fail: FAILED: collect failed in pod gpuforensics-gpu-fail-%s: gpuforensics collect: creating a "
-            "staging directory in '/tmp': No space left on device" % run_id,
+            "staging directory in '/tmp': No space left on device\\x1B]0;owned\\x07" % run_id,
             "gpu-down: FAILED: node is not Ready (Unknown: Kubelet stopped posting node status.); no pod started",
             "gpu-pull: FAILED: pod gpuforensics-gpu-pull-%s cannot run: ImagePullBackOff: Back-off pulling image "
             "\"registry.example/gc:1\"" % run_id,

@@ -1,9 +1,14 @@
 #include "analyzer/display_zone.h"
 
+#include <date/tz.h>
+
+#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
-#include <filesystem>
+#include <exception>
+
+// The report is read offline: zones come from this machine's
+// /usr/share/zoneinfo, never from a download.
+static_assert(USE_OS_TZDB && !HAS_REMOTE_API, "date must be built to read the system's tzdata");
 
 namespace gpuf {
 
@@ -17,10 +22,28 @@ std::optional<int> ParseFixedOffset(const std::string& spec) {
   return (sign == '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
 }
 
-bool ZoneFileExists(const std::string& name) {
-  if (name.empty() || name.find("..") != std::string::npos || name[0] == '/') return false;
-  std::error_code ec;
-  return std::filesystem::is_regular_file("/usr/share/zoneinfo/" + name, ec);
+// The zone named `name` in tzdata, null when there is none. date throws for
+// an unknown name, a missing zoneinfo folder or an unreadable zone file;
+// the first get_info reads the file, so it happens here and not in Format.
+const date::time_zone* FindZone(const std::string& name) {
+  if (name.empty() || name.find("..") != std::string::npos || name[0] == '/') return nullptr;
+  try {
+    const date::time_zone* zone = date::locate_zone(name);
+    zone->get_info(date::sys_seconds{});
+    return zone;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// "Z" for UTC, else "+08:00" or "-05:30".
+std::string OffsetText(int offset_seconds) {
+  if (offset_seconds == 0) return "Z";
+  int magnitude = offset_seconds < 0 ? -offset_seconds : offset_seconds;
+  char text[16];
+  std::snprintf(text, sizeof text, "%c%02d:%02d", offset_seconds < 0 ? '-' : '+', magnitude / 3600,
+                magnitude % 3600 / 60);
+  return text;
 }
 
 }  // namespace
@@ -37,7 +60,8 @@ Result<DisplayZone> DisplayZone::Parse(const std::string& spec, const std::strin
     zone.fixed_offset_seconds_ = *offset;
     return zone;
   }
-  if (!ZoneFileExists(wanted)) {
+  zone.zone_ = FindZone(wanted);
+  if (zone.zone_ == nullptr) {
     return Status::InvalidArgument("--tz '" + wanted + "' is not UTC, +HH:MM, node, or a zone in /usr/share/zoneinfo");
   }
   zone.name_ = wanted;
@@ -47,39 +71,16 @@ Result<DisplayZone> DisplayZone::Parse(const std::string& spec, const std::strin
 
 int DisplayZone::OffsetAt(int64_t unix_ns) const {
   if (fixed_offset_seconds_) return *fixed_offset_seconds_;
-  // tzdata is reached through TZ; the report is single-threaded.
-  const char* previous = std::getenv("TZ");
-  std::string saved = previous ? previous : "";
-  setenv("TZ", name_.c_str(), 1);
-  tzset();
-  std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000LL);
-  std::tm local{};
-  localtime_r(&t, &local);
-  if (previous) setenv("TZ", saved.c_str(), 1); else unsetenv("TZ");
-  tzset();
-  return static_cast<int>(local.tm_gmtoff);
+  auto instant = std::chrono::floor<std::chrono::seconds>(std::chrono::nanoseconds{unix_ns});
+  return static_cast<int>(zone_->get_info(date::sys_seconds{instant}).offset.count());
 }
 
 std::string DisplayZone::Format(int64_t unix_ns) const {
+  using std::chrono::milliseconds;
   int offset = OffsetAt(unix_ns);
-  int64_t seconds = unix_ns / 1000000000LL + offset;
-  int64_t millis = (unix_ns % 1000000000LL) / 1000000;
-  if (millis < 0) {
-    millis += 1000;
-    seconds -= 1;
-  }
-  std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char zone[16] = "Z";
-  if (offset != 0) {
-    int magnitude = offset < 0 ? -offset : offset;
-    std::snprintf(zone, sizeof zone, "%c%02d:%02d", offset < 0 ? '-' : '+', magnitude / 3600, magnitude % 3600 / 60);
-  }
-  char out[48];
-  std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%03lld%s", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(millis), zone);
-  return out;
+  auto local = date::local_time<milliseconds>{std::chrono::floor<milliseconds>(std::chrono::nanoseconds{unix_ns}) +
+                                              std::chrono::seconds{offset}};
+  return date::format("%FT%T", local) + OffsetText(offset);
 }
 
 std::string NodeZoneName(Database& db, int64_t bundle_id) {

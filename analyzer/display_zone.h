@@ -11,6 +11,10 @@
 #include "analyzer/database.h"
 #include "common/status.h"
 
+namespace date {
+class time_zone;
+}  // namespace date
+
 namespace gpuf {
 
 class DisplayZone {
@@ -29,7 +33,8 @@ class DisplayZone {
   int OffsetAt(int64_t unix_ns) const;
 
   std::string name_ = "UTC";
-  std::optional<int> fixed_offset_seconds_ = 0;  // nullopt: look up name_ in tzdata
+  std::optional<int> fixed_offset_seconds_ = 0;  // nullopt: look up zone_
+  const date::time_zone* zone_ = nullptr;        // from tzdata, which lives as long as the program
 };
 
 // The node's zone name from the bundle: the /etc/localtime link target

@@ -1,5 +1,7 @@
 #include "analyzer/text_wrap.h"
 
+#include <utf8proc.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -7,14 +9,29 @@ namespace gpuf {
 
 namespace {
 
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
 // Byte length of the escape sequence at `i` ("\x1b[1;31m"), 0 if none.
 size_t EscapeLength(const std::string& s, size_t i) {
   if (s[i] != '\x1b') return 0;
   size_t end = i + 1;
   while (end < s.size() && !((s[end] >= 'A' && s[end] <= 'Z') || (s[end] >= 'a' && s[end] <= 'z'))) ++end;
   return std::min(end + 1, s.size()) - i;
+}
+
+struct Glyph {
+  size_t bytes;
+  int columns;
+};
+
+// The character or escape sequence at `i` and the columns it takes. A byte
+// that does not start valid UTF-8 (logs and host names are bytes) is one
+// column, as a terminal's replacement character is.
+Glyph GlyphAt(const std::string& s, size_t i) {
+  if (size_t n = EscapeLength(s, i)) return {n, 0};
+  utf8proc_int32_t code_point = 0;
+  utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
+                                        static_cast<utf8proc_ssize_t>(s.size() - i), &code_point);
+  if (n <= 0) return {1, 1};
+  return {static_cast<size_t>(n), utf8proc_charwidth(code_point)};
 }
 
 // Runs of spaces and runs of anything else, in order.
@@ -28,18 +45,16 @@ std::vector<std::string> Tokens(const std::string& line) {
   return tokens;
 }
 
-// Splits a word wider than `room` columns: its first `room` columns and the rest.
+// Splits a word wider than `room` columns: its first `room` columns and the
+// rest. Zero-width marks stay with their base; a wide character that alone
+// exceeds a room of one column is kept, so that every split makes progress.
 std::pair<std::string, std::string> SplitWord(const std::string& word, int room) {
   int columns = 0;
   for (size_t i = 0; i < word.size();) {
-    if (size_t n = EscapeLength(word, i)) {
-      i += n;
-      continue;
-    }
-    if (columns == room) return {word.substr(0, i), word.substr(i)};
-    ++columns;
-    ++i;
-    while (i < word.size() && IsContinuationByte(word[i])) ++i;
+    Glyph glyph = GlyphAt(word, i);
+    if (columns + glyph.columns > room && (columns > 0 || room <= 0)) return {word.substr(0, i), word.substr(i)};
+    columns += glyph.columns;
+    i += glyph.bytes;
   }
   return {word, ""};
 }
@@ -104,12 +119,9 @@ std::string WrapLine(const std::string& line, int width) {
 int VisibleWidth(const std::string& text) {
   int columns = 0;
   for (size_t i = 0; i < text.size();) {
-    if (size_t n = EscapeLength(text, i)) {
-      i += n;
-      continue;
-    }
-    if (!IsContinuationByte(text[i])) ++columns;
-    ++i;
+    Glyph glyph = GlyphAt(text, i);
+    columns += glyph.columns;
+    i += glyph.bytes;
   }
   return columns;
 }

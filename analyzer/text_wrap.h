@@ -1,6 +1,8 @@
 // Wrapping report text to a terminal's width. Columns are counted as a
-// terminal shows them: ANSI escape sequences take none, a UTF-8 character
-// one. Lines break at spaces; a continuation lines up under a table row's
+// terminal shows them (Unicode widths from utf8proc): ANSI escape sequences,
+// control characters (a tab too) and combining marks take none, a wide (CJK)
+// character two, any other character one, and so does a byte that is not
+// UTF-8. Lines break at spaces; a continuation lines up under a table row's
 // last column (after a gap of two spaces or more), else sits four columns
 // past the line's own indent; a word wider than the line is split.
 #ifndef GPUF_ANALYZER_TEXT_WRAP_H_

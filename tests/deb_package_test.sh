@@ -46,7 +46,7 @@ mount_in() { mount "$@"; mounts+=("${!#}"); }
 cpack -G DEB -B "$work/pkg" --config "$build/CPackConfig.cmake" >/dev/null
 deb=$(ls "$work"/pkg/gpuforensics_*_amd64.deb)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libarchive13 libsqlite3-0 libre2-9 libyaml-cpp0.7 libdate-tz3; do
+for lib in libarchive13 libsqlite3-0 libre2-9 libyaml-cpp0.7 libdate-tz3 libutf8proc2; do
   [[ $depends == *"$lib "* ]] || fail "Depends lacks $lib: $depends"
 done
 

@@ -1,5 +1,7 @@
 #include "kube/yaml_text.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <string_view>
 
 namespace gpuf {
@@ -30,68 +32,60 @@ bool NeedsQuotes(std::string_view s) {
   return false;
 }
 
-std::string Scalar(const nlohmann::json& v) {
-  if (v.is_string()) {
-    const std::string& s = v.get_ref<const std::string&>();
-    // JSON's double-quoted form is also YAML's.
-    return NeedsQuotes(s) ? v.dump() : s;
-  }
-  return v.dump();  // numbers, booleans, null
+// Plain when NeedsQuotes allows, else double-quoted: yaml-cpp alone would
+// print "360" or "yes" bare, which a YAML 1.1 reader takes for a number or a
+// boolean.
+void EmitString(const std::string& s, YAML::Emitter& out) {
+  if (NeedsQuotes(s)) out << YAML::DoubleQuoted;
+  out << s;
 }
 
-bool IsEmptyCollection(const nlohmann::json& v) { return (v.is_object() || v.is_array()) && v.empty(); }
-
-void Emit(const nlohmann::json& v, int indent, std::string& out);
-
-// A value after "key:" or "- ": scalars and empty collections on the same
-// line, the rest below (objects indented, sequences at the key's level).
-void EmitAfterKey(const nlohmann::json& v, int indent, std::string& out) {
-  if (v.is_object() && !v.empty()) {
-    out += "\n";
-    Emit(v, indent + 2, out);
-  } else if (v.is_array() && !v.empty()) {
-    out += "\n";
-    Emit(v, indent, out);
-  } else {
-    out += " " + (IsEmptyCollection(v) ? std::string(v.is_object() ? "{}" : "[]") : Scalar(v)) + "\n";
-  }
-}
-
-void Emit(const nlohmann::json& v, int indent, std::string& out) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  if (v.is_object()) {
-    for (const auto& [key, value] : v.items()) {
-      out += pad + (NeedsQuotes(key) ? nlohmann::json(key).dump() : key) + ":";
-      EmitAfterKey(value, indent, out);
-    }
-    return;
-  }
-  if (v.is_array()) {
-    for (const auto& item : v) {
-      if (item.is_object() && !item.empty()) {
-        // "- " then the object's first key on the same line, the rest aligned under it.
-        std::string nested;
-        Emit(item, indent + 2, nested);
-        out += pad + "- " + nested.substr(static_cast<size_t>(indent) + 2);
-      } else if (item.is_array() && !item.empty()) {
-        out += pad + "-\n";
-        Emit(item, indent + 2, out);
-      } else {
-        out += pad + "- " + (IsEmptyCollection(item) ? std::string(item.is_object() ? "{}" : "[]") : Scalar(item)) +
-               "\n";
+void Emit(const nlohmann::json& v, YAML::Emitter& out) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::object:
+      out << (v.empty() ? YAML::Flow : YAML::Block) << YAML::BeginMap;
+      for (const auto& [key, value] : v.items()) {
+        out << YAML::Key;
+        EmitString(key, out);
+        out << YAML::Value;
+        Emit(value, out);
       }
-    }
-    return;
+      out << YAML::EndMap;
+      return;
+    case nlohmann::json::value_t::array:
+      out << (v.empty() ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
+      for (const auto& item : v) Emit(item, out);
+      out << YAML::EndSeq;
+      return;
+    case nlohmann::json::value_t::string:
+      EmitString(v.get_ref<const std::string&>(), out);
+      return;
+    case nlohmann::json::value_t::boolean:
+      out << v.get<bool>();
+      return;
+    case nlohmann::json::value_t::number_integer:
+      out << v.get<int64_t>();
+      return;
+    case nlohmann::json::value_t::number_unsigned:
+      out << v.get<uint64_t>();
+      return;
+    case nlohmann::json::value_t::number_float:
+      // JSON's shortest form: yaml-cpp writes 0.1 as 0.10000000000000001.
+      out << v.dump();
+      return;
+    default:  // null, and the binary and discarded values JSON text never holds
+      out << YAML::Null;
+      return;
   }
-  out += pad + Scalar(v) + "\n";
 }
 
 }  // namespace
 
 std::string YamlText(const nlohmann::json& value) {
-  std::string out;
-  Emit(value, 0, out);
-  return out;
+  YAML::Emitter out;
+  out.SetNullFormat(YAML::LowerNull);
+  Emit(value, out);
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace gpuf

@@ -101,11 +101,11 @@ int RunFleet(const std::vector<std::string>& args) {
     auto nodes = FleetNodesWithFinding(*db, v["nodes"].as<std::string>());
     if (!nodes.ok()) return ReportFailure("fleet", nodes.status());
     if (format == "json") {
-      std::printf("%s\n", DumpJson(nlohmann::json(*nodes), -1, NonUtf8::kEscaped).c_str());
+      WriteStdout(DumpJson(nlohmann::json(*nodes), -1, NonUtf8::kEscaped) + "\n");
     } else {
-      for (const auto& node : *nodes) std::printf("%s\n", node.c_str());
+      for (const auto& node : *nodes) WriteStdout(TerminalSafe(node) + "\n");
     }
-    return kExitOk;
+    return scratch && scratch->not_loaded > 0 ? kExitBadInput : kExitOk;
   }
   auto summary = SummarizeFleet(*db, v["within"].as<double>());
   if (!summary.ok()) return ReportFailure("fleet", summary.status());

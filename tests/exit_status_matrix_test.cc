@@ -93,6 +93,7 @@ const std::vector<Case>& Cases() {
 
       {"fleet", 0, "$G analyze --db $D/f0.sqlite $D/healthy.tar.zst $D/seed.tar.zst >/dev/null; $G fleet $D/f0.sqlite"},
       {"fleet", 2, "$G fleet $D/not-a-bundle.tar.zst"},
+      {"fleet", 2, "$G fleet --nodes dp-started-before-driver-ready $D/seed.tar.zst $D/not-a-bundle.tar.zst"},
       {"fleet", 3,
        "$G analyze --db $D/f3.sqlite $D/healthy.tar.zst $D/damaged.tar.zst >/dev/null; $G fleet $D/f3.sqlite"},
       {"fleet", 64, "$G fleet"},

@@ -18,11 +18,6 @@ namespace {
 constexpr int64_t kMaxConfigBytes = 1 << 20;
 constexpr int64_t kMaxLogBytes = 32 << 20;
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 std::string Join(std::string_view dir, std::string_view name) {
   return std::string(dir) + (dir.empty() || dir.back() != '/' ? "/" : "") + std::string(name);
 }
@@ -38,7 +33,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 
 // A Node name the kubelet would accept, lower-cased as the kubelet does.
 std::string NodeNameOrEmpty(std::string_view value) {
-  std::string name = Lower(std::string(Trim(value, " \t\r\n\"'")));
+  std::string name = AsciiLower(std::string(Trim(value, " \t\r\n\"'")));
   return NodeNameProblem(name) ? "" : name;
 }
 

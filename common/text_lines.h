@@ -24,6 +24,16 @@ void ForEachLine(std::string_view text, Fn fn) {
   }
 }
 
+// `text` with A-Z made a-z and every other byte as it is: the same on any
+// locale, and safe on bytes that are not UTF-8.
+inline std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 inline constexpr std::string_view kWhitespace = " \t\r\n";
 
 // Without the trailing (leading, both) characters of `chars`.

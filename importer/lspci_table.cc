@@ -36,11 +36,6 @@ std::string ClassCode(std::string_view name, std::string_view bracketed) {
   return "";
 }
 
-std::string Lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 }  // namespace
 
 Converted LspciToPciTable(std::string_view text) {
@@ -65,8 +60,8 @@ Converted LspciToPciTable(std::string_view text) {
     }
     // As sysfs writes it: lower case, domain 0000 unless printed (a VMD
     // domain has five digits).
-    out.text += Lower(domain.empty() ? "0000" : domain) + ":" + Lower(address) + "\t0x10de\t" +
-                (device.empty() ? "" : "0x" + Lower(device)) + "\t" + ClassCode(class_name, class_id) + "\n";
+    out.text += AsciiLower(domain.empty() ? "0000" : domain) + ":" + AsciiLower(address) + "\t0x10de\t" +
+                (device.empty() ? "" : "0x" + AsciiLower(device)) + "\t" + ClassCode(class_name, class_id) + "\n";
     ++out.rows;
   });
   return out;

@@ -33,12 +33,6 @@ constexpr int kRankGpuLost = std::size(kRunFailures);
 constexpr int kRankHandleError = kRankGpuLost + 1;
 constexpr int kRankNone = kRankHandleError + 1;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 // Takes between min and max hex digits off the front of s.
 bool TakeHex(std::string_view& s, size_t min, size_t max) {
   size_t n = 0;
@@ -62,7 +56,7 @@ bool ParseHandleError(std::string_view line, std::string& pci, std::string& reas
   size_t at = line.find(prefix);
   if (at == std::string_view::npos) return false;
   std::string_view s = line.substr(at + prefix.size());
-  if (s.size() < 3 || Lower(s.substr(0, 3)) != "gpu") return false;
+  if (s.size() < 3 || AsciiLower(s.substr(0, 3)) != "gpu") return false;
   s.remove_prefix(3);
   TakeChar(s, " \t");
   // "GPU1: 0000:...": an index, told from a bare domain by the space after its colon.
@@ -79,13 +73,13 @@ bool ParseHandleError(std::string_view line, std::string& pci, std::string& reas
   return true;
 }
 
-std::string SysfsPci(std::string_view pci) { return NormalizePciBusId(pci).value_or(Lower(pci)); }
+std::string SysfsPci(std::string_view pci) { return NormalizePciBusId(pci).value_or(AsciiLower(pci)); }
 
 // A wrapper's "No such file or directory" is about nvidia-smi only when it
 // names it; NVML prints the same words for a missing libnvidia-ml.so.
 bool NamesMissingNvidiaSmi(std::string_view line) {
   if (line.find("nvidia-smi") == std::string_view::npos) return false;
-  std::string lower = Lower(line);
+  std::string lower = AsciiLower(line);
   for (const char* words : {"no such file or directory", "command not found", "nvidia-smi: not found"}) {
     if (lower.find(words) != std::string::npos) return true;
   }

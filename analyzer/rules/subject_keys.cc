@@ -5,19 +5,14 @@
 #include <charconv>
 
 #include "analyzer/parsers/pci_address.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && Lower(text.substr(0, prefix.size())) == prefix;
+  return text.size() >= prefix.size() && AsciiLower(text.substr(0, prefix.size())) == prefix;
 }
 
 std::optional<int64_t> ParseNumber(std::string_view text) {
@@ -47,7 +42,7 @@ void Merge(GpuNames& into, const GpuNames& from) {
 std::string GpuDirectory::KeyOf(const GpuNames& gpu) { return !gpu.bus.empty() ? gpu.bus : gpu.uuid; }
 
 bool SameContainer(std::string_view a, std::string_view b) {
-  std::string x = Lower(a), y = Lower(b);
+  std::string x = AsciiLower(a), y = AsciiLower(b);
   if (x.size() > y.size()) std::swap(x, y);
   return x.size() >= 12 ? y.compare(0, x.size(), x) == 0 : x == y;
 }
@@ -55,7 +50,7 @@ bool SameContainer(std::string_view a, std::string_view b) {
 void GpuDirectory::Add(const GpuNames& names) {
   GpuNames normal;
   if (!names.bus.empty()) normal.bus = NormalizeGpuAddress(names.bus).value_or("");
-  if (StartsWithNoCase(names.uuid, "gpu-")) normal.uuid = Lower(names.uuid);
+  if (StartsWithNoCase(names.uuid, "gpu-")) normal.uuid = AsciiLower(names.uuid);
   normal.minor = names.minor;
   normal.index = names.index;
   if (normal.bus.empty() && normal.uuid.empty() && !normal.minor) return;
@@ -82,13 +77,13 @@ std::optional<std::string> GpuDirectory::Key(std::string_view field, std::string
     return std::string(field) + ":" + std::to_string(*n);
   }
   if (StartsWithNoCase(value, "gpu-")) {
-    std::string uuid = Lower(value);
+    std::string uuid = AsciiLower(value);
     for (const auto& gpu : gpus_) {
       if (gpu.uuid == uuid) return KeyOf(gpu);
     }
     return uuid;
   }
-  if (StartsWithNoCase(value, "mig-")) return Lower(value);
+  if (StartsWithNoCase(value, "mig-")) return AsciiLower(value);
   return NormalizeGpuAddress(value);
 }
 
@@ -103,7 +98,7 @@ void GpuDirectory::Tag(std::vector<SelectionRow>& rows) const {
     for (std::string_view field : kContainerFields) {
       std::optional<std::string> value = row.Field(std::string(field));
       if (value && !value->empty()) {
-        row.container = Lower(*value);
+        row.container = AsciiLower(*value);
         break;
       }
     }

@@ -13,6 +13,7 @@
 #include "common/json_bytes.h"
 #include "common/json_fields.h"
 #include "common/output_file.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -22,13 +23,6 @@ using nlohmann::json;
 
 constexpr std::string_view kMapFormat = "gpuforensics-redaction-map";
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 // The map holds every original: private (0600) while written and after, and
 // never written through a planted link (common/output_file.h). An existing
@@ -50,10 +44,10 @@ std::string CanonicalOriginal(Family family, std::string_view original) {
       if (inet_pton(AF_INET6, text.c_str(), &address) == 1 && inet_ntop(AF_INET6, &address, buf, sizeof buf)) {
         return buf;
       }
-      return Lower(original);
+      return AsciiLower(original);
     }
     case Family::kMac: {
-      std::string mac = Lower(original);
+      std::string mac = AsciiLower(original);
       for (char& c : mac) {
         if (c == '-') c = ':';
       }
@@ -68,7 +62,7 @@ std::string CanonicalOriginal(Family family, std::string_view original) {
     case Family::kMachineId:
     case Family::kCloudId:
     case Family::kKeyword:
-    case Family::kGpuUuid: return Lower(original);
+    case Family::kGpuUuid: return AsciiLower(original);
   }
   return std::string(original);
 }

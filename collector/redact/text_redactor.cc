@@ -7,6 +7,7 @@
 
 #include "collector/secrets.h"
 #include "common/byte_pattern.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -233,13 +234,6 @@ std::unique_ptr<RE2> LiteralSet(const std::map<std::string, Family>& literals, b
   return std::make_unique<RE2>(pattern, o);
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool LooksLikeJson(std::string_view line) {
   size_t i = line.find_first_not_of(" \t");
@@ -269,7 +263,7 @@ void TextRedactor::AddLiteral(Family family, std::string_view original) {
   for (char c : word) {
     if (c == '"' || c == '\\' || c == '\'' || static_cast<unsigned char>(c) <= ' ') return;
   }
-  if (CaseInsensitive(family)) word = Lower(word);
+  if (CaseInsensitive(family)) word = AsciiLower(word);
   if (KeptName(family, word) || map_->IsPseudonym(word)) return;
   if (family == Family::kPod && keep_pods_ && keep_pods_->ok() && RE2::PartialMatch(word, *keep_pods_)) return;
   if (family == Family::kHostname) {
@@ -286,7 +280,7 @@ void TextRedactor::AddLiteral(Family family, std::string_view original) {
 
 void TextRedactor::AddKeyword(std::string_view word) {
   if (sealed_ || word.empty()) return;
-  literals_ci_[Lower(word)] = Family::kKeyword;
+  literals_ci_[AsciiLower(word)] = Family::kKeyword;
 }
 
 void TextRedactor::AddUserPattern(std::unique_ptr<RE2> pattern) { user_patterns_.push_back(std::move(pattern)); }
@@ -305,7 +299,7 @@ std::string TextRedactor::Replace(Family family, std::string_view original, Reda
 
 void TextRedactor::RedactSecrets(std::string& text, RedactionCounts& counts) {
   if (!secrets_on_) return;
-  const std::string lower = Lower(text);
+  const std::string lower = AsciiLower(text);
   auto has = [&](std::string_view cue) { return lower.find(cue) != std::string::npos; };
   int64_t n = 0;
   if (std::any_of(std::begin(kScrubCues), std::end(kScrubCues), has)) n += ScrubText(text);
@@ -330,7 +324,7 @@ void TextRedactor::RedactValue(std::string& text, RedactionCounts& counts) {
   }
   if (literal_ci_re_) {
     ReplaceEach(text, *literal_ci_re_, LiteralBounded,
-                [&](std::string_view m) { return Replace(literals_ci_.at(Lower(m)), m, counts); });
+                [&](std::string_view m) { return Replace(literals_ci_.at(AsciiLower(m)), m, counts); });
   }
   if (literal_cs_re_) {
     ReplaceEach(text, *literal_cs_re_, LiteralBounded,
@@ -342,7 +336,7 @@ void TextRedactor::RedactValue(std::string& text, RedactionCounts& counts) {
     const Detector& d = kDetectors[i];
     if (!detector_on_[i]) continue;
     if (!d.cue.empty()) {
-      if (lower.empty()) lower = Lower(text);
+      if (lower.empty()) lower = AsciiLower(text);
       if (lower.find(d.cue) == std::string::npos) continue;
     }
     ReplaceEach(text, *compiled[i], d.accept, [&](std::string_view m) { return Replace(d.family, m, counts); });

@@ -95,6 +95,11 @@ void LoadNodeResources(LoadContext& ctx, const MemberInput& in) {
     ctx.Run("INSERT INTO node_resources (artifact_id, field, resource, quantity) VALUES (?,?,?,?)", in.artifact_id,
             r.field, r.resource, r.quantity);
   }
+  for (const auto& c : ParseNodeConditions(in.bytes)) {
+    ctx.Run("INSERT INTO node_conditions (artifact_id, type, status, reason, message, last_transition_ns) "
+            "VALUES (?,?,?,?,?,?)",
+            in.artifact_id, c.type, c.status, NullIfEmpty(c.reason), NullIfEmpty(c.message), c.last_transition_ns);
+  }
 }
 
 JournalLineLoader::JournalLineLoader(LoadContext& ctx, const MemberInput& in)

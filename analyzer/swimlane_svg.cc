@@ -49,6 +49,8 @@ constexpr LaneRule kLaneRules[] = {
     {Milestone::kKubeletRegistrationReceived, "registration", "kubelet got registration", Mark::kOk},
     {Milestone::kPluginRegistered, "registration", "registered", Mark::kOk},
     {Milestone::kKubeletListAndWatchEnded, "registration", "ListAndWatch ended", Mark::kBad},
+    {Milestone::kNodeConditionChanged, "cluster", "condition", Mark::kNeutral},
+    {Milestone::kClusterEvent, "cluster", "event", Mark::kNeutral},
 };
 
 struct FixedLane {
@@ -67,6 +69,8 @@ constexpr FixedLane kLanesBeforePlugins[] = {
     {"kubelet", "kubelet", true},
 };
 constexpr FixedLane kRegistrationLane = {"registration", "registration", true};
+// The API server's record comes last: it follows from everything above it.
+constexpr FixedLane kClusterLane = {"cluster", "cluster (API server)", false};
 
 // Geometry, in SVG user units (pixels at 100 %).
 constexpr double kWidth = 1040, kPlotLeft = 214, kPlotRight = kWidth - 28;
@@ -174,6 +178,7 @@ std::vector<Lane> BuildLanes(const std::vector<TimelineRow>& milestones, int64_t
   }
   if (plugin_order.empty()) take("plugin-none", "device plugin", true);
   take(kRegistrationLane.id, std::string(kRegistrationLane.title), kRegistrationLane.always);
+  take(kClusterLane.id, std::string(kClusterLane.title), kClusterLane.always);
   return lanes;
 }
 

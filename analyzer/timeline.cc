@@ -95,6 +95,29 @@ SELECT bundle_id, collected_at_ns, 1, 'Collection', 'explicit_utc', 'collector',
 FROM bundles WHERE bundle_id = :bundle;
 )sql";
 
+// The API server's record, in its own clock (seconds, UTC): when Ready last
+// changed, when any other condition became what it is unless that is its
+// quiet False (MemoryPressure=False since the node was made says nothing),
+// and each Kubernetes event with a time (JSON and YAML give one; kubectl's
+// text gives only ages).
+constexpr char kClusterEvents[] = R"sql(
+INSERT INTO events (bundle_id, artifact_id, time_ns, precision_ns, timestamp_desc, time_source, source, milestone,
+                    message)
+SELECT :bundle, c.artifact_id, c.last_transition_ns, 1000000000, 'Condition Changed', 'explicit_utc', 'cluster',
+       $milestone(node_condition_changed),
+       'Node ' || c.type || '=' || c.status || coalesce(' ' || c.reason, '') || coalesce(': ' || c.message, '')
+FROM node_conditions c JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle AND c.last_transition_ns IS NOT NULL AND (c.type = 'Ready' OR c.status != 'False');
+INSERT INTO events (bundle_id, artifact_id, line, time_ns, precision_ns, timestamp_desc, time_source, source,
+                    milestone, message)
+SELECT :bundle, e.artifact_id, e.line, e.last_seen_ns, 1000000000, 'Event Last Seen', 'explicit_utc', 'cluster',
+       $milestone(cluster_event),
+       coalesce(e.type || ' ', '') || coalesce(e.reason || ' ', '') || coalesce(e.object, 'event') || ': ' ||
+       e.message || CASE WHEN e.count > 1 THEN ' (x' || e.count || ')' ELSE '' END
+FROM k8s_events e JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle AND e.last_seen_ns IS NOT NULL;
+)sql";
+
 // Events whose source knows no boot get the boot they fall in.
 constexpr char kAssignBoots[] = R"sql(
 UPDATE events SET
@@ -288,7 +311,7 @@ Status BuildTimeline(Database& db, int64_t bundle_id, TimelineWarnings warnings)
   std::vector<std::string> scripts = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
                                       StoreLines(JournalTimelineLines(MayMarkMilestoneSql()), kHasMilestone),
                                       StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
-                                      kCollectionEvent, kAssignBoots};
+                                      kClusterEvents, kCollectionEvent, kAssignBoots};
   if (warnings == TimelineWarnings::kBuild) scripts.insert(scripts.end(), {KernelPlacementWarnings(), kNoBootWarning});
   for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));

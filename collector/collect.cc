@@ -160,6 +160,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
   if (options.node_object) {
     GPUF_ASSIGN_OR_RETURN(ProbeResult supplied, SuppliedNodeResult(*options.node_object, staging));
     all.push_back(std::move(supplied));
+    if (!options.node_object->events_json.empty()) {
+      GPUF_ASSIGN_OR_RETURN(ProbeResult events, SuppliedEventsResult(*options.node_object, staging));
+      all.push_back(std::move(events));
+    }
   }
 
   Manifest manifest = NewBundleManifest(options.tool_version);

@@ -87,6 +87,12 @@ constexpr ProbeRow kStaticProbes[] = {
      "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get pods -A --field-selector "
      "spec.nodeName={node} -o json",
      KeepMode::kHead, 64 * kMiB, true},
+    // What the kubelet and the controllers said of the Node (Rebooted, NodeReady, NodeNotReady), as far
+    // as the API server's event TTL (1 h by default) keeps it.
+    {artifact::kK8sEvents, ProbeKind::kCommand, kPhasePassive,
+     "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get events -A --field-selector "
+     "involvedObject.kind=Node,involvedObject.name={node} -o json",
+     KeepMode::kHead, 16 * kMiB, true},
     // Host GPUs, last: nvidia-smi may load modules and create device nodes.
     {artifact::kHostNvidiaSmiList, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -L"},
     {artifact::kHostNvidiaSmiQueryXml, ProbeKind::kCommand, kPhaseDriver, "nvidia-smi -q -x"},

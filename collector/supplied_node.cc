@@ -57,15 +57,71 @@ Result<std::string> ReadStdin(int64_t timeout_ms) {
   }
 }
 
+std::string KindOf(const nlohmann::json& object) {
+  auto kind = object.find("kind");
+  return kind != object.end() && kind->is_string() ? kind->get<std::string>() : "";
+}
+
+// A List's one Node, and its Events as a List of their own (what `kubectl
+// get events -o json` prints); anything else in it is refused.
+Result<std::pair<nlohmann::json, std::string>> SplitNodeList(const nlohmann::json& list, const std::string& what) {
+  auto items = list.find("items");
+  if (items == list.end() || !items->is_array()) return Status::InvalidArgument(what + " is a List without items");
+  nlohmann::json node;
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& item : *items) {
+    const std::string kind = item.is_object() ? KindOf(item) : "";
+    if (kind == "Event") {
+      events.push_back(item);
+    } else if (kind == "Node" && node.is_null()) {
+      node = item;
+    } else if (kind == "Node") {
+      return Status::InvalidArgument(what + " is a List of more than one Node");
+    } else {
+      const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
+      return Status::InvalidArgument(what + " holds " + said + " in its List: only a Node and its Events are taken");
+    }
+  }
+  if (node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
+  nlohmann::json event_list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", events}};
+  return std::make_pair(std::move(node), event_list.dump(4) + "\n");
+}
+
+// A supplied object as an artifact of context "cluster", scrubbed as the
+// host's own kubectl output of that artifact is.
+Result<ProbeResult> SuppliedResult(std::string_view name, std::string text, const std::string& source,
+                                   const std::string& staged) {
+  ProbeResult result;
+  ManifestArtifact& a = result.artifact;
+  a.name = std::string(name);
+  a.kind = std::string(ArtifactKindName(ArtifactKind::kFile));
+  a.path = source;
+  a.context = "cluster";
+  a.phase = kPhasePassive;
+  a.started_at_unix_ns = a.ended_at_unix_ns = WallClockNowNs();
+  a.status = ProbeStatus::kOk;
+  a.redactions = RedactText(text, RedactionFor(a.name));
+  GPUF_RETURN_IF_ERROR(WriteWholeFile(staged, text));
+  ManifestOutput out;
+  out.stream = std::string(kStreamStdout);
+  a.outputs.push_back(out);
+  result.staged.push_back({out.stream, staged});
+  return result;
+}
+
 }  // namespace
 
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   const std::string what = "--node-object " + source;
   auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Status::InvalidArgument(what + " is not a JSON object");
-  auto kind = doc.find("kind");
-  if (kind == doc.end() || !kind->is_string() || *kind != "Node") {
-    std::string said = kind != doc.end() && kind->is_string() ? "a '" + kind->get<std::string>() + "'" : "no kind";
+  std::string events_json;
+  if (KindOf(doc) == "List") {
+    GPUF_ASSIGN_OR_RETURN(std::tie(doc, events_json), SplitNodeList(doc, what));
+    text = doc.dump(4) + "\n";
+  }
+  if (KindOf(doc) != "Node") {
+    const std::string said = KindOf(doc).empty() ? "no kind" : "a '" + KindOf(doc) + "'";
     return Status::InvalidArgument(what + " holds " + said + ", not a Node (kubectl get node NAME -o json)");
   }
   const auto& metadata = doc.value("metadata", nlohmann::json::object());
@@ -73,7 +129,7 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   if (!metadata.is_object() || name == metadata.end() || !name->is_string() || name->get<std::string>().empty()) {
     return Status::InvalidArgument(what + " is a Node without metadata.name");
   }
-  return SuppliedNode{name->get<std::string>(), std::move(text), std::move(source)};
+  return SuppliedNode{name->get<std::string>(), std::move(text), std::move(source), std::move(events_json)};
 }
 
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms) {
@@ -90,24 +146,11 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
 }
 
 Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir) {
-  ProbeResult result;
-  ManifestArtifact& a = result.artifact;
-  a.name = std::string(artifact::kK8sNode);
-  a.kind = std::string(ArtifactKindName(ArtifactKind::kFile));
-  a.path = node.source;
-  a.context = "cluster";
-  a.phase = kPhasePassive;
-  a.started_at_unix_ns = a.ended_at_unix_ns = WallClockNowNs();
-  a.status = ProbeStatus::kOk;
-  std::string text = node.json;
-  a.redactions = RedactText(text, RedactionFor(a.name));
-  const std::string staged = staging_dir + "/supplied-node.stdout";
-  GPUF_RETURN_IF_ERROR(WriteWholeFile(staged, text));
-  ManifestOutput out;
-  out.stream = std::string(kStreamStdout);
-  a.outputs.push_back(out);
-  result.staged.push_back({out.stream, staged});
-  return result;
+  return SuppliedResult(artifact::kK8sNode, node.json, node.source, staging_dir + "/supplied-node.stdout");
+}
+
+Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir) {
+  return SuppliedResult(artifact::kK8sEvents, node.events_json, node.source, staging_dir + "/supplied-events.stdout");
 }
 
 }  // namespace gpuf

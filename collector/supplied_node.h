@@ -21,9 +21,10 @@ namespace gpuf {
 inline constexpr int64_t kMaxNodeObjectBytes = 16LL << 20;
 
 struct SuppliedNode {
-  std::string name;    // metadata.name
-  std::string json;    // the object as given
-  std::string source;  // where collect read it: a path, or "-" for stdin
+  std::string name;         // metadata.name
+  std::string json;         // the Node object
+  std::string source;       // where collect read it: a path, or "-" for stdin
+  std::string events_json;  // the Events handed with it, as one List; "" when it came alone
 };
 
 // Reads the object from `path` ("-": stdin, which must not be a terminal),
@@ -32,13 +33,20 @@ struct SuppliedNode {
 // kMaxNodeObjectBytes, or is not one Node with a name.
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms);
 
-// Checks that `text` is one Node with a name. Fails with InvalidArgument
-// saying what it is instead.
+// Checks that `text` is one Node with a name, alone or in a v1 List with
+// the Events about it (what the kubectl plugin hands over:
+// {"kind":"List","items":[{"kind":"Node",...},{"kind":"Event",...}]}).
+// Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
 // The k8s.node artifact of a supplied Node, its bytes staged in
 // `staging_dir` and scrubbed as the host's `kubectl get node` output is.
 Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir);
+
+// The k8s.events artifact of the Events handed with the Node (context
+// "cluster"), in place of the host's own `kubectl get events`; call only
+// when events_json is not empty.
+Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir);
 
 }  // namespace gpuf
 

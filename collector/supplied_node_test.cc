@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common/bundle_layout.h"
 #include "tests/test_support.h"
 
@@ -97,6 +99,41 @@ TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as gi
   CHECK(a.outputs[0].stream == kStreamStdout);
   REQUIRE(result->staged.size() == 1);
   CHECK(test::ReadFile(result->staged[0].staging_path) == kNode);
+}
+
+TEST_CASE("ParseSuppliedNode: a List of the Node and its Events, as the kubectl plugin hands them") {
+  const std::string event =
+      R"({"kind":"Event","reason":"Rebooted","type":"Warning","message":"Node x has been rebooted",)"
+      R"("involvedObject":{"kind":"Node","name":"x"},"lastTimestamp":"2026-11-18T03:18:07Z"})";
+  auto node = ParseSuppliedNode(R"({"apiVersion":"v1","kind":"List","items":[)" + std::string(kNode) + "," + event +
+                                    "]}",
+                                "-");
+  REQUIRE(node.ok());
+  CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
+  CHECK(nlohmann::json::parse(node->json) == nlohmann::json::parse(kNode));
+  const auto events = nlohmann::json::parse(node->events_json);
+  CHECK(events["kind"] == "List");
+  REQUIRE(events["items"].size() == 1);
+  CHECK(events["items"][0]["reason"] == "Rebooted");
+  CHECK(ParseSuppliedNode(kNode, "-")->events_json.empty());
+  test::TempDir dir;
+  auto result = SuppliedEventsResult(*node, dir.path());
+  REQUIRE(result.ok());
+  CHECK(result->artifact.name == "k8s.events");
+  CHECK(result->artifact.context == "cluster");
+  REQUIRE(result->staged.size() == 1);
+  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == events);
+}
+
+TEST_CASE("ParseSuppliedNode: a List must hold one Node and only its Events") {
+  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[]})", "-").status().message() ==
+        "--node-object - is a List without a Node");
+  CHECK(ParseSuppliedNode(R"({"kind":"List"})", "-").status().message() == "--node-object - is a List without items");
+  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + kNode + "]}", "-")
+            .status()
+            .message() == "--node-object - is a List of more than one Node");
+  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
+        "--node-object - holds a 'Secret' in its List: only a Node and its Events are taken");
 }
 
 }  // TEST_SUITE

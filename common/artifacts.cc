@@ -447,13 +447,13 @@ constexpr ArtifactRow kArtifacts[] = {
      .keeps_lines = kNoLines,
      .description = "kubectl get pods on the node -o json",
      .capture = "kubectl get pods -A --field-selector spec.nodeName=<node> -o json"},
-    // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sEvents,
      .kind = kCommand,
      .driver_can_change = kNotDriver,
      .keeps_lines = kLines,
-     .description = "kubectl get events or describe's Events, as text",
-     .capture = "kubectl get events -A"},
+     .description = "the Node's events (-o json; the API server keeps them 1 h by default), or saved events as text",
+     .capture = "kubectl get events -A --field-selector involvedObject.kind=Node,involvedObject.name=<node> -o json"},
+    // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sPodText,
      .kind = kCommand,
      .driver_can_change = kNotDriver,

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "collector/supplied_node.h"
 #include "common/bundle_layout.h"
 #include "common/bundle_verify.h"
@@ -91,20 +93,53 @@ void DeletePod(const std::string& pod_name, const NodeCollectionPlan& plan) {
   (void)deleted;  // what is left, the run's final sweep by label deletes
 }
 
-// The Node as the API serves it now, for collect to store (--node-object):
-// the pod has no API access of its own, and GKE's, Bottlerocket's and
-// RHCOS' hosts no kubectl. Its path, or "" when it could not be read; collect
-// then asks the host's kubectl, if any.
+// The Events about the Node (the kubelet's Starting, Rebooted, NodeReady;
+// the node controller's NodeNotReady), as far as the API server's event TTL
+// keeps them; "" when they could not be read (no `list` on events).
+std::string ReadNodeEvents(const NodeTarget& node, const std::string& path, const NodeCollectionPlan& plan,
+                           int64_t deadline_ns) {
+  std::string err;
+  Status read = plan.kubectl->ToFile({"get", "events", "-A", "--field-selector",
+                                      "involvedObject.kind=Node,involvedObject.name=" + node.name, "-o", "json"},
+                                     path, kMaxNodeObjectBytes / 2, deadline_ns, plan.interrupt, err);
+  auto text = read.ok() ? ReadWholeFile(path) : Result<std::string>(read);
+  std::remove(path.c_str());
+  if (!text.ok()) {
+    Tell(plan, node.name, "Node's events not read (" + text.status().message() + "); the bundle has none");
+    return "";
+  }
+  return *text;
+}
+
+// The Node as the API serves it now, with its Events in one v1 List, for
+// collect to store (--node-object): the pod has no API access of its own,
+// and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its path, or ""
+// when the Node could not be read; collect then asks the host's kubectl, if any.
 std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
                            int64_t deadline_ns) {
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
   std::string err;
-  Status read = plan.kubectl->ToFile({"get", "node", node.name, "-o", "json"}, path, kMaxNodeObjectBytes,
+  Status read = plan.kubectl->ToFile({"get", "node", node.name, "-o", "json"}, path, kMaxNodeObjectBytes / 2,
                                      deadline_ns, plan.interrupt, err);
-  if (read.ok()) return path;
-  std::remove(path.c_str());
-  Tell(plan, node.name, "Node object not read (" + read.message() + "); collect asks the node's own kubectl");
-  return "";
+  auto node_text = read.ok() ? ReadWholeFile(path) : Result<std::string>(read);
+  if (!node_text.ok()) {
+    std::remove(path.c_str());
+    Tell(plan, node.name, "Node object not read (" + node_text.status().message() +
+                              "); collect asks the node's own kubectl");
+    return "";
+  }
+  const std::string events_text = ReadNodeEvents(node, path + ".events", plan, deadline_ns);
+  const auto events = nlohmann::json::parse(events_text, nullptr, false);
+  const auto object = nlohmann::json::parse(*node_text, nullptr, false);
+  if (object.is_discarded() || !events.is_object() || !events.contains("items") || !events["items"].is_array()) {
+    return path;  // the Node alone, as read; collect says what it is
+  }
+  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", events["items"]}};
+  list["items"].insert(list["items"].begin(), object);
+  const std::string list_path = path + ".list";
+  const bool written = WriteWholeFile(list_path, list.dump()).ok();
+  std::remove((written ? path : list_path).c_str());
+  return written ? list_path : path;
 }
 
 // Steps 2 to 5; `outcome` gets the bundle or the problem.

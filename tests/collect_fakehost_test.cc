@@ -181,6 +181,9 @@ TEST_CASE("collect: read-only — every command it ran is on the read-only list"
       "kubectl --kubeconfig " + kubeconfig + " --request-timeout=5s get node gpu-node-7 -o json",
       "kubectl --kubeconfig " + kubeconfig +
           " --request-timeout=5s get pods -A --field-selector spec.nodeName=gpu-node-7 -o json",
+      "kubectl --kubeconfig " + kubeconfig +
+          " --request-timeout=5s get events -A --field-selector involvedObject.kind=Node,involvedObject.name=gpu-node-7"
+          " -o json",
       "nvidia-smi -L",
       "nvidia-smi -q -x",
       "runc --version",
@@ -798,6 +801,32 @@ TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the N
   auto report = test::RunGpuforensics({"analyze", host.root() + "/../given.tar.zst"});
   CHECK(report.out.find("Node capacity/allocatable            ok       nvidia.com/gpu capacity 4, allocatable 4") !=
         std::string::npos);
+}
+
+TEST_CASE("collect: the Events handed in a List with the Node are k8s.events, on the timeline as the cluster's") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("kubectl", KubectlKnowing("gpu-node-7"));
+  const std::string given = host.root() + "/../node-and-events.json";
+  json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", json::array({json::parse(kThisNode)})}};
+  list["items"].push_back(json::parse(R"({"apiVersion": "v1", "kind": "Event", "type": "Normal",
+      "reason": "NodeNotReady", "message": "Node gpu-node-7 status is now: NodeNotReady", "count": 1,
+      "involvedObject": {"kind": "Node", "name": "gpu-node-7"}, "lastTimestamp": "2026-11-18T03:21:05Z"})"));
+  test::WriteFile(given, list.dump());
+  Collected c = Collect(host, host.root() + "/../events.tar.zst", {"--node-object", given});
+  const json* events = Artifact(c.manifest, "k8s.events");
+  REQUIRE(events);
+  CHECK((*events)["status"] == "ok");
+  CHECK((*events)["context"] == "cluster");
+  // The host's kubectl is asked neither for the Node nor for its events.
+  for (const auto& argv : host.LoggedArgv()) {
+    CHECK(argv.find(" get node ") == std::string::npos);
+    CHECK(argv.find(" get events ") == std::string::npos);
+  }
+  auto timeline = test::RunGpuforensics({"timeline", host.root() + "/../events.tar.zst", "--format", "jsonl"});
+  CHECK(timeline.out.find(R"("message":"Normal NodeNotReady node/gpu-node-7: Node gpu-node-7 status is now: )"
+                          R"(NodeNotReady")") != std::string::npos);
+  CHECK(timeline.out.find(R"("milestone":"cluster_event")") != std::string::npos);
 }
 
 TEST_CASE("collect: a --node-object that is not one named Node, or not the --node, is refused before any probe") {

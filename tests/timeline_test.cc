@@ -71,9 +71,30 @@ TEST_CASE("timeline: sources in UTC (journal) and +08:00 (CRI, crictl) merge in 
   Loaded seed = LoadSample("seed-incident");
   std::vector<std::string> expected = {"boot",           "driver_loaded",           "containerd_started",
                                        "plugin_container_finished", "kubelet_started", "kubelet_sock_created",
-                                       "persistenced_started", "plugin_container_created",
+                                       "persistenced_started", "node_condition_changed", "plugin_container_created",
                                        "plugin_container_started", "plugin_nvml_init_failed", "collection"};
   CHECK(Milestones(seed, 0) == expected);
+}
+
+TEST_CASE("timeline: the cluster's record of the node, the Ready condition and the kubelet's events, in its lane") {
+  Loaded restarted = LoadSample("kubelet-restart-no-reregister");
+  auto rows = QueryRows(restarted.db,
+                        "SELECT milestone || ' ' || message FROM events WHERE bundle_id = :bundle AND "
+                        "source = 'cluster' ORDER BY time_ns, event_id",
+                        restarted.bundle_id, [](Statement& st) { return st.ColumnText(0); });
+  REQUIRE(rows.ok());
+  const std::vector<std::string> expected = {
+      "cluster_event Normal Starting node/gpu-a800-12: Starting kubelet.",
+      "cluster_event Normal NodeAllocatableEnforced node/gpu-a800-12: Updated Node Allocatable limit across pods",
+      "node_condition_changed Node Ready=True KubeletReady: kubelet is posting ready status",
+      "cluster_event Normal NodeReady node/gpu-a800-12: Node gpu-a800-12 status is now: NodeReady"};
+  CHECK(*rows == expected);
+  // Ten hours after the boot the API server keeps no event of it; the condition remains.
+  Loaded seed = LoadSample("seed-incident");
+  auto seed_rows = QueryRows(seed.db, "SELECT milestone FROM events WHERE bundle_id = :bundle AND source = 'cluster'",
+                             seed.bundle_id, [](Statement& st) { return st.ColumnText(0); });
+  REQUIRE(seed_rows.ok());
+  CHECK(*seed_rows == std::vector<std::string>{"node_condition_changed"});
 }
 
 TEST_CASE("timeline: kernel lines are placed by their boot-relative stamp") {

@@ -8,6 +8,7 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
   discovery   GET /api, /apis, /api/v1 (the legacy forms, which every
               kubectl since 1.20 reads)
   nodes       GET /api/v1/nodes[?labelSelector=...], /api/v1/nodes/NAME
+  events      GET /api/v1/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME
   pods        POST, GET (one or a list by labelSelector), DELETE
   exec        /api/v1/namespaces/NS/pods/NAME/exec (stdin read to its end
               and logged when asked for), over WebSocket
@@ -31,7 +32,10 @@ The scenario (a JSON file) names the nodes and how each behaves:
               "bundle": "/path/to/bundle.tar.zst",
               "stderr": "what collect says on stderr",
               "exit_code": 74,
-              "node_reads": 1}]}           # GETs of the Node answered; later ones Forbidden
+              "node_reads": 1,             # GETs of the Node answered; later ones Forbidden
+              "events": [{"type": "Warning", "reason": "Rebooted", "message": "...",
+                          "lastTimestamp": "2026-11-18T03:18:07Z"}],  # about the Node; none when absent
+              "events_forbidden": true}]}  # listing events is refused, as for a user without that verb
 
 usage: fake_apiserver.py SCENARIO LOG PORT_FILE CERT KEY
 Serves HTTPS with CERT (kubectl sends no credentials over plain HTTP).
@@ -108,6 +112,8 @@ API_RESOURCES = {
          "verbs": ["create", "delete", "deletecollection", "get", "list", "watch"], "shortNames": ["po"]},
         {"name": "pods/exec", "singularName": "", "namespaced": True, "kind": "PodExecOptions",
          "verbs": ["create", "get"]},
+        {"name": "events", "singularName": "event", "namespaced": True, "kind": "Event",
+         "verbs": ["create", "delete", "get", "list", "watch"], "shortNames": ["ev"]},
     ]}
 
 
@@ -177,6 +183,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, API_RESOURCES)
         if parts[:3] == ["api", "v1", "nodes"]:
             return self.nodes(parts[3:], query)
+        if parts == ["api", "v1", "events"]:
+            return self.events(query)
         if parts[:3] == ["api", "v1", "namespaces"] and len(parts) >= 5 and parts[4] == "pods":
             return self.pods(parts[3], parts[5:], query, body)
         self.record()
@@ -202,6 +210,24 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(403, status(403, "Forbidden", f'nodes "{rest[0]}" is forbidden: the stand-in '
                                               f'answers {node["node_reads"]} read(s) of it'))
         return self.send_json(200, node_object(node))
+
+    # --- events -------------------------------------------------------------
+
+    def events(self, query):
+        self.record()
+        fields = dict(f.split("=", 1) for f in query.get("fieldSelector", [""])[0].split(",") if "=" in f)
+        node = self.server.scenario["by_name"].get(fields.get("involvedObject.name", ""))
+        if node and node.get("events_forbidden"):
+            return self.send_json(403, status(403, "Forbidden", 'events is forbidden: User "tester" cannot list '
+                                              'resource "events" in API group "" at the cluster scope'))
+        said = node.get("events", []) if node and fields.get("involvedObject.kind") == "Node" else []
+        items = [{"apiVersion": "v1", "kind": "Event", "count": 1, "type": e["type"], "reason": e["reason"],
+                  "message": e["message"], "firstTimestamp": e["lastTimestamp"], "lastTimestamp": e["lastTimestamp"],
+                  "involvedObject": {"kind": "Node", "name": node["name"], "uid": node["name"]},
+                  "metadata": {"name": f'{node["name"]}.{n:016x}', "namespace": "default"},
+                  "source": {"component": "kubelet", "host": node["name"]}} for n, e in enumerate(said)]
+        return self.send_json(200, {"kind": "EventList", "apiVersion": "v1",
+                                    "metadata": {"resourceVersion": "7"}, "items": items})
 
     # --- pods ---------------------------------------------------------------
 

@@ -200,7 +200,11 @@ def case_selector_success(tmp, minor):
         {"name": "gpu-a", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE, "pending_polls": 1,
          "stderr": "gpuforensics collect: triage for node gpu-a\n"
                    "  PCI devices:                          ok (8 NVIDIA GPU functions on the PCI bus)\n"
-                   "  device plugin NVML init:              failed (Failed to initialize NVML: Unknown Error)\n"},
+                   "  device plugin NVML init:              failed (Failed to initialize NVML: Unknown Error)\n",
+         "events": [{"type": "Warning", "reason": "Rebooted", "lastTimestamp": "2026-11-18T03:18:07Z",
+                     "message": "Node gpu-a has been rebooted, boot id: 7b1bf526-3714-2aab-7cef-3ab192ed85ab"},
+                    {"type": "Normal", "reason": "NodeNotReady", "lastTimestamp": "2026-11-18T03:21:05Z",
+                     "message": "Node gpu-a status is now: NodeNotReady"}]},
         {"name": "gpu-b", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE},
         {"name": "cpu-a", "labels": {}, "bundle": SAMPLE}])
     try:
@@ -245,10 +249,18 @@ def case_selector_success(tmp, minor):
             check(any(r["method"] == "GET" and r["path"] == f"/api/v1/nodes/{node}" for r in requests),
                   f"selector: {node}: the Node is read by its name before the exec")
             given = [r for r in requests if r["path"] == f"/api/v1/namespaces/{NS}/pods/{pod}/exec/stdin"]
-            node_given = json.loads(given[-1]["stdin"]) if given else {}
-            check(given and given[-1]["stdin_closed"] and node_given.get("kind") == "Node" and
-                  node_given.get("metadata", {}).get("name") == node,
-                  f"selector: {node}: collect's stdin is that Node's JSON, then closed ({given[-1:]!r})")
+            list_given = json.loads(given[-1]["stdin"]) if given else {}
+            items = list_given.get("items", [{}])
+            check(given and given[-1]["stdin_closed"] and list_given.get("kind") == "List" and
+                  items[0].get("kind") == "Node" and items[0].get("metadata", {}).get("name") == node,
+                  f"selector: {node}: collect's stdin is a List of that Node's JSON first, then closed "
+                  f"({given[-1:]!r})")
+            reasons = [e["reason"] for e in items[1:] if e.get("kind") == "Event"]
+            check(reasons == (["Rebooted", "NodeNotReady"] if node == "gpu-a" else []),
+                  f"selector: {node}: the Events about the Node follow it in the List ({reasons})")
+            event_reads = [r for r in requests if r["path"] == "/api/v1/events" and
+                           r["query"].get("fieldSelector") == [f"involvedObject.kind=Node,involvedObject.name={node}"]]
+            check(len(event_reads) == 1, f"selector: {node}: its events are listed once, by field selector")
             deletes = [r for r in requests if r["method"] == "DELETE" and r["path"].endswith("/" + pod)]
             check(deletes and deletes[0]["body"] == {"propagationPolicy": "Background"},
                   f"selector: {node}: the pod is deleted without waiting")
@@ -393,7 +405,7 @@ def case_deadline_and_interrupt(tmp, minor):
 
 def case_spdy_fallback(tmp, minor):
     """A server that refuses the WebSocket upgrade still gets the bundle, over SPDY."""
-    c = Cluster(tmp, "spdy", [{"name": "gpu-a", "bundle": SAMPLE}], websocket=False)
+    c = Cluster(tmp, "spdy", [{"name": "gpu-a", "bundle": SAMPLE, "events_forbidden": True}], websocket=False)
     try:
         rc, out, err, _ = c.run(["gpu-a", "--kubeconfig", c.kubeconfig])
         execs = [(r["method"], r["upgrade"].lower()) for r in c.requests() if r["path"].endswith("/exec")]
@@ -404,7 +416,9 @@ def case_spdy_fallback(tmp, minor):
               "spdy: the bundle arrives whole")
         given = [r for r in c.requests() if r["path"].endswith("/exec/stdin")]
         check(given and given[-1]["stdin_closed"] and json.loads(given[-1]["stdin"])["metadata"]["name"] == "gpu-a",
-              f"spdy: collect's stdin is the Node's JSON, then closed ({given[-1:]!r})")
+              f"spdy: collect's stdin is the Node's JSON alone where events may not be listed ({given[-1:]!r})")
+        check(rc == 0 and any(r["path"] == "/api/v1/events" for r in c.requests()),
+              "spdy: the events were asked for and refused, and the collection went on")
         check(c.pods_left() == [], "spdy: no pod left")
     finally:
         c.stop()

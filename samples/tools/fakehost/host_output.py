@@ -798,6 +798,9 @@ spec:
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "pods", "-A",
                           "--field-selector", "spec.nodeName=" + h.node_name, "-o", "json"],
               kube_fake.pods_list_json(h))
+            A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "events", "-A", "--field-selector",
+                          "involvedObject.kind=Node,involvedObject.name=" + h.node_name, "-o", "json"],
+              kube_fake.node_events_json(h))
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "node", "*", "-o", "json"],
               "", 'Error from server (NotFound): nodes "{6}" not found\n', 1, template=True)
             A("kubectl", ["**"], "", "error: unknown flag or command\nSee 'kubectl --help' for usage.\n", 1)

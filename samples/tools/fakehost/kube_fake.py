@@ -202,6 +202,40 @@ def pods_list_json(host):
                        "metadata": {"resourceVersion": ""}}, indent=4) + "\n"
 
 
+EVENT_TTL_US = 3600 * 1_000_000  # the API server's default --event-ttl: older events are gone
+
+
+def node_event(host, n, reason, message, at_us, kind="Normal"):
+    when = utc_rfc3339(at_us)
+    return {"apiVersion": "v1", "count": 1, "eventTime": None, "firstTimestamp": when,
+            "involvedObject": {"kind": "Node", "name": host.node_name, "uid": host.node_name},
+            "kind": "Event", "lastTimestamp": when, "message": message,
+            "metadata": {"creationTimestamp": when, "name": "%s.%s" % (host.node_name, hexid(host.seed, "event", n, n=16)),
+                         "namespace": "default", "resourceVersion": str(4100000 + n),
+                         "uid": hexid(host.seed, "event-uid", n, n=32)},
+            "reason": reason, "reportingComponent": "kubelet", "reportingInstance": host.node_name,
+            "source": {"component": "kubelet", "host": host.node_name}, "type": kind}
+
+
+def node_events_json(host):
+    """`kubectl get events -A --field-selector involvedObject.kind=Node,...`: what the
+    kubelet said of the Node when it last started, as far as the event TTL keeps it."""
+    start = host.kubelet_last_start_us
+    said = []
+    if start is not None:
+        said = [("Starting", "Starting kubelet.", 600_000, "Normal"),
+                ("NodeAllocatableEnforced", "Updated Node Allocatable limit across pods", 900_000, "Normal")]
+        if len(host.boots) > 1:
+            said.append(("Rebooted", "Node %s has been rebooted, boot id: %s"
+                         % (host.node_name, host.boots[-1].dashed_id), 950_000, "Warning"))
+        said.append(("NodeReady", "Node %s status is now: NodeReady" % host.node_name, 11_000_000, "Normal"))
+    kept = [node_event(host, n, reason, message, start + after, kind)
+            for n, (reason, message, after, kind) in enumerate(said)
+            if start + after >= host.collect_us - EVENT_TTL_US]
+    return json.dumps({"apiVersion": "v1", "items": kept, "kind": "List",
+                       "metadata": {"resourceVersion": ""}}, indent=4) + "\n"
+
+
 def checkpoint_json(host, registered):
     data = {"Data": {"PodDeviceEntries": host.cfg.get("k8s", {}).get("pod_device_entries"),
                      "RegisteredDevices": registered},

@@ -130,7 +130,9 @@ Json TimelineJson(const Report& r) {
   for (const auto& i : r.intervals) {
     intervals.push_back({{"boot_offset", i.boot_offset}, {"name", i.name}, {"seconds", i.seconds}});
   }
-  return {{"milestones", milestones}, {"intervals", intervals}};
+  Json timeline = {{"milestones", milestones}, {"intervals", intervals}};
+  if (r.node_events_since_ns) timeline["node_events_since"] = FormatRfc3339Utc(*r.node_events_since_ns);
+  return timeline;
 }
 
 Json NotesJson(const std::vector<ArtifactNote>& notes) {

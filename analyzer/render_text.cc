@@ -197,6 +197,7 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
     out << "    " << zone.Format(m.time_ns) << "  " << Pad(offset, 12) << " "
         << Pad(std::string(m.milestone_name()), 31) << message << "\n";
   }
+  if (r.node_events_since_ns) out << "  " << NodeEventsWindow(*r.node_events_since_ns, zone) << "\n";
   if (r.intervals.empty()) return;
   out << "\n" << paint(kBold, "Intervals") << "\n";
   for (const auto& i : r.intervals) {

@@ -109,6 +109,23 @@ void AddNextAction(const NodeCommands& commands, Report& r) {
   }
 }
 
+// The API server's default --event-ttl.
+constexpr int64_t kEventTtlNs = 3600LL * 1000000000LL;
+
+// Events read by collect at capture (not a file someone saved later) reach
+// back one event TTL from the collection.
+Result<std::optional<int64_t>> NodeEventsSince(Database& db, int64_t bundle) {
+  GPUF_ASSIGN_OR_RETURN(int64_t read, QueryInt(db,
+                                               "SELECT count(*) FROM artifacts a JOIN bundles b USING (bundle_id) "
+                                               "WHERE a.bundle_id = :bundle AND a.name = 'k8s.events' "
+                                               "AND a.status = 'ok' AND b.origin_kind IS NULL",
+                                               bundle));
+  GPUF_ASSIGN_OR_RETURN(int64_t collected,
+                        QueryInt(db, "SELECT collected_at_ns FROM bundles WHERE bundle_id = :bundle", bundle));
+  if (read == 0) return std::optional<int64_t>();
+  return std::optional<int64_t>(collected - kEventTtlNs);
+}
+
 }  // namespace
 
 const Finding* FindFinding(const Report& report, const std::string& rule_id) {
@@ -224,6 +241,7 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   GPUF_ASSIGN_OR_RETURN(r.verdict, ComputeChainVerdict(db, bundle));
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));
   GPUF_ASSIGN_OR_RETURN(r.intervals, ReadIntervals(db, bundle));
+  GPUF_ASSIGN_OR_RETURN(r.node_events_since_ns, NodeEventsSince(db, bundle));
   GPUF_RETURN_IF_ERROR(AddCoverage(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddArtifactNotes(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddVersions(db, bundle, r));

@@ -234,4 +234,9 @@ std::string FormatSeconds(double seconds) {
   return text;
 }
 
+std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone) {
+  return "The Node's events (k8s.events) reach back to " + zone.Format(since_ns) +
+         " at most: the API server keeps events 1 h by default; a NodeNotReady before then is gone, not absent";
+}
+
 }  // namespace gpuf

@@ -68,6 +68,11 @@ std::string ConfidenceLine(const Finding& finding);
 // "0.748 s".
 std::string FormatSeconds(double seconds);
 
+// "The Node's events (k8s.events) reach back to 2026-11-18T12:30:00.000Z at
+// most: the API server keeps events 1 h by default; a NodeNotReady before
+// then is gone, not absent".
+std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone);
+
 // One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel
 // (local times read as UTC ...)" or "not read case.yaml: not recognised:
 // first line `source: ...`".

@@ -114,4 +114,12 @@ TEST_CASE("FindingsLine: counts by severity, most severe first") {
 
 }  // TEST_SUITE
 
+TEST_CASE("NodeEventsWindow: how far back the captured events reach, in the zone shown") {
+  auto utc = DisplayZone::Parse("UTC", "");
+  REQUIRE(utc.ok());
+  CHECK(NodeEventsWindow(1794997800LL * 1000000000LL, *utc) ==
+        "The Node's events (k8s.events) reach back to 2026-11-18T10:30:00.000Z at most: the API server keeps events "
+        "1 h by default; a NodeNotReady before then is gone, not absent");
+}
+
 }  // namespace gpuf

@@ -95,6 +95,11 @@ TEST_CASE("timeline: the cluster's record of the node, the Ready condition and t
                              seed.bundle_id, [](Statement& st) { return st.ColumnText(0); });
   REQUIRE(seed_rows.ok());
   CHECK(*seed_rows == std::vector<std::string>{"node_condition_changed"});
+  // The report says how far back the captured events reach: one event TTL before the collection.
+  auto report =
+      test::RunGpuforensics({"analyze", test::SourcePath("samples/seed-incident.tar.zst"), "--format", "json"});
+  const auto json = nlohmann::json::parse(report.out);
+  CHECK(json["timeline"]["node_events_since"] == "2026-11-18T12:30:00.000000000Z");
 }
 
 TEST_CASE("timeline: kernel lines are placed by their boot-relative stamp") {

@@ -12,6 +12,7 @@
 
 #include "collector/env_line_stream.h"
 #include "common/byte_pattern.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -357,8 +358,7 @@ int Indent(std::string_view line) {
 
 // A cheap test before the flag patterns: one of the words they need, in any case.
 bool NamesSecret(std::string_view line) {
-  std::string lower(line);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(line);
   for (std::string_view word : {"pass", "secret", "token", "key"}) {
     if (lower.find(word) != std::string::npos) return true;
   }

@@ -2,7 +2,6 @@
 
 #include <re2/re2.h>
 
-#include <cctype>
 #include <string>
 
 #include "common/byte_pattern.h"

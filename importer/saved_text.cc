@@ -148,8 +148,7 @@ std::string PromptCommand(std::string_view line) {
 }
 
 ViewSign ViewFromFileName(std::string_view file_name) {
-  std::string lower(file_name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = AsciiLower(file_name);
   for (std::string_view word : {"container", "inside", "plugin", "ctr", "exec", "pod"}) {
     if (lower.find(word) != std::string::npos) return {View::kContainer, "file name '" + std::string(file_name) + "'"};
   }

@@ -35,8 +35,7 @@ KubeEvent EventOfObject(const YAML::Node& e) {
   KubeEvent out;
   out.line = e.Mark().is_null() ? 0 : e.Mark().line + 1;
   const YAML::Node involved = e["involvedObject"] ? e["involvedObject"] : e["regarding"];
-  std::string kind = Scalar(involved, "kind");
-  for (char& c : kind) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const std::string kind = AsciiLower(Scalar(involved, "kind"));
   std::string name = Scalar(involved, "name");
   if (!name.empty()) out.object = (kind.empty() ? "" : kind + "/") + name;
   out.type = NonEmpty(Scalar(e, "type"));

@@ -1,7 +1,6 @@
 #include "analyzer/rules/subject_keys.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include "analyzer/parsers/pci_address.h"

@@ -23,7 +23,6 @@ using nlohmann::json;
 
 constexpr std::string_view kMapFormat = "gpuforensics-redaction-map";
 
-
 // The map holds every original: private (0600) while written and after, and
 // never written through a planted link (common/output_file.h). An existing
 // map was read and checked as one by Load before it is replaced.

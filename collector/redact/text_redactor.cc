@@ -234,7 +234,6 @@ std::unique_ptr<RE2> LiteralSet(const std::map<std::string, Family>& literals, b
   return std::make_unique<RE2>(pattern, o);
 }
 
-
 bool LooksLikeJson(std::string_view line) {
   size_t i = line.find_first_not_of(" \t");
   return i != std::string_view::npos && (line[i] == '{' || line[i] == '"');

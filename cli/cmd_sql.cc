@@ -55,7 +55,8 @@ int RunSql(const std::vector<std::string>& args) {
       ("source", po::value<std::string>()->value_name("BUNDLE_OR_DB"), "bundle (tar.zst) or SQLite database")
       ("query", po::value<std::string>()->value_name("QUERY"), "one SQL statement")
       ("format", ChoiceOf({"text", "csv", "json"})->value_name("FORMAT")->default_value("text"),
-       "text (tab-separated) | csv (RFC 4180) | json (an array of objects)")
+       "text (tab-separated) | csv (quoted as RFC 4180; text that a spreadsheet would run as a formula starts "
+       "with ') | json (an array of objects; NULL and infinities are null)")
       ("timeout", po::value<double>()->value_name("SECONDS")->default_value(60), "seconds the statement may run");
   po::positional_options_description positional;
   positional.add("source", 1).add("query", 1);

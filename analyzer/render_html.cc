@@ -181,7 +181,7 @@ void RenderSwimlanes(const Report& r, const DisplayZone& zone, std::ostringstrea
         << "<span class=\"dot\" style=\"background:#6e7781\"></span>other"
         << "<span class=\"dot\" style=\"background:#fb8f44\"></span>driver ready to device-plugin start</p>\n";
   }
-  if (r.node_events_since_ns) out << "<p>" << HtmlEscape(NodeEventsWindow(*r.node_events_since_ns, zone)) << ".</p>\n";
+  if (r.node_events_since_ns) out << "<p>" << HtmlEscape(NodeEventsWindow(*r.node_events_since_ns, zone)) << "</p>\n";
   out << "</section>\n";
 }
 

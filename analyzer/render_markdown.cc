@@ -201,7 +201,7 @@ void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream
     out << "| " << zone.Format(m.time_ns) << " | " << (m.since_boot_ns ? FormatOffset(*m.since_boot_ns) : "") << " | "
         << MarkdownText(std::string(m.milestone_name())) << " | " << MarkdownText(message) << " |\n";
   }
-  if (r.node_events_since_ns) out << "\n" << MarkdownText(NodeEventsWindow(*r.node_events_since_ns, zone)) << ".\n";
+  if (r.node_events_since_ns) out << "\n" << MarkdownText(NodeEventsWindow(*r.node_events_since_ns, zone)) << "\n";
   if (r.intervals.empty()) return;
   out << "\n### Intervals\n\n| Boot | Interval | Seconds |\n|---|---|---|\n";
   for (const auto& i : r.intervals) {

@@ -1,5 +1,7 @@
 #include "analyzer/report.h"
 
+#include <algorithm>
+
 #include "analyzer/display_zone.h"
 #include "analyzer/node_commands.h"
 #include "analyzer/query.h"
@@ -113,7 +115,8 @@ void AddNextAction(const NodeCommands& commands, Report& r) {
 constexpr int64_t kEventTtlNs = 3600LL * 1000000000LL;
 
 // Events read by collect at capture (not a file someone saved later) reach
-// back one event TTL from the collection.
+// back about one default event TTL from the collection, or to the oldest
+// event read where a longer TTL kept more.
 Result<std::optional<int64_t>> NodeEventsSince(Database& db, int64_t bundle) {
   GPUF_ASSIGN_OR_RETURN(int64_t read, QueryInt(db,
                                                "SELECT count(*) FROM artifacts a JOIN bundles b USING (bundle_id) "
@@ -123,7 +126,12 @@ Result<std::optional<int64_t>> NodeEventsSince(Database& db, int64_t bundle) {
   GPUF_ASSIGN_OR_RETURN(int64_t collected,
                         QueryInt(db, "SELECT collected_at_ns FROM bundles WHERE bundle_id = :bundle", bundle));
   if (read == 0) return std::optional<int64_t>();
-  return std::optional<int64_t>(collected - kEventTtlNs);
+  GPUF_ASSIGN_OR_RETURN(int64_t oldest, QueryInt(db,
+                                                 "SELECT coalesce(min(e.last_seen_ns), 9223372036854775807) "
+                                                 "FROM k8s_events e JOIN artifacts a USING (artifact_id) "
+                                                 "WHERE a.bundle_id = :bundle AND a.name = 'k8s.events'",
+                                                 bundle));
+  return std::optional<int64_t>(std::min(collected - kEventTtlNs, oldest));
 }
 
 }  // namespace

@@ -67,9 +67,9 @@ struct Report {
   std::vector<RuleRun> rule_runs;  // every rule considered, with its outcome
   std::vector<TimelineRow> milestones;
   std::vector<Interval> intervals;
-  // How far back the Node's events collect read can reach: the API server
-  // keeps events one hour by default, so an older NodeNotReady is gone, not
-  // absent. Unset when no events were read at capture.
+  // About how far back the Node's events collect read reach: the API server
+  // keeps events one hour by default, so an older NodeNotReady may be gone,
+  // not absent. Unset when no events were read at capture.
   std::optional<int64_t> node_events_since_ns;
   int64_t artifacts_total = 0;
   int64_t artifacts_ok = 0;

@@ -235,8 +235,8 @@ std::string FormatSeconds(double seconds) {
 }
 
 std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone) {
-  return "The Node's events (k8s.events) reach back to " + zone.Format(since_ns) +
-         " at most: the API server keeps events 1 h by default; a NodeNotReady before then is gone, not absent";
+  return "The Node's events (k8s.events) go back to about " + zone.Format(since_ns) +
+         ": the API server keeps events 1 h by default, so an earlier NodeNotReady may be gone, not absent.";
 }
 
 }  // namespace gpuf

@@ -68,9 +68,9 @@ std::string ConfidenceLine(const Finding& finding);
 // "0.748 s".
 std::string FormatSeconds(double seconds);
 
-// "The Node's events (k8s.events) reach back to 2026-11-18T12:30:00.000Z at
-// most: the API server keeps events 1 h by default; a NodeNotReady before
-// then is gone, not absent".
+// "The Node's events (k8s.events) go back to about 2026-11-18T12:30:00.000Z:
+// the API server keeps events 1 h by default, so an earlier NodeNotReady
+// may be gone, not absent."
 std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone);
 
 // One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel

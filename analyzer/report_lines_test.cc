@@ -118,8 +118,8 @@ TEST_CASE("NodeEventsWindow: how far back the captured events reach, in the zone
   auto utc = DisplayZone::Parse("UTC", "");
   REQUIRE(utc.ok());
   CHECK(NodeEventsWindow(1794997800LL * 1000000000LL, *utc) ==
-        "The Node's events (k8s.events) reach back to 2026-11-18T10:30:00.000Z at most: the API server keeps events "
-        "1 h by default; a NodeNotReady before then is gone, not absent");
+        "The Node's events (k8s.events) go back to about 2026-11-18T10:30:00.000Z: the API server keeps events 1 h "
+        "by default, so an earlier NodeNotReady may be gone, not absent.");
 }
 
 }  // namespace gpuf

@@ -11,6 +11,7 @@
 #include "cli/pager.h"
 #include "cli/suggest.h"
 #include "common/exit_codes.h"
+#include "common/terminal_text.h"
 
 namespace gpuf {
 
@@ -147,7 +148,8 @@ int FinishStdout(std::string_view program, int status) {
 }
 
 int ReportFailure(const std::string& command, const Status& status) {
-  std::fprintf(stderr, "%s %s: %s\n", program_name, command.c_str(), status.message().c_str());
+  // Messages quote inputs (a zone name from a bundle, a kind from a file): shown, never obeyed.
+  std::fprintf(stderr, "%s %s: %s\n", program_name, command.c_str(), TerminalSafe(status.message()).c_str());
   return ExitCodeFor(status);
 }
 

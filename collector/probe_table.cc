@@ -88,9 +88,9 @@ constexpr ProbeRow kStaticProbes[] = {
      "spec.nodeName={node} -o json",
      KeepMode::kHead, 64 * kMiB, true},
     // What the kubelet and the controllers said of the Node (Rebooted, NodeReady, NodeNotReady), as far
-    // as the API server's event TTL (1 h by default) keeps it.
+    // as the API server's event TTL (1 h by default) keeps it; a cluster-scoped object's events are in default.
     {artifact::kK8sEvents, ProbeKind::kCommand, kPhasePassive,
-     "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get events -A --field-selector "
+     "kubectl --kubeconfig {kubeconfig} --request-timeout=5s get events -n default --field-selector "
      "involvedObject.kind=Node,involvedObject.name={node} -o json",
      KeepMode::kHead, 16 * kMiB, true},
     // Host GPUs, last: nvidia-smi may load modules and create device nodes.

@@ -62,29 +62,29 @@ std::string KindOf(const nlohmann::json& object) {
   return kind != object.end() && kind->is_string() ? kind->get<std::string>() : "";
 }
 
-// A List's one Node, and its Events as a List of their own (what `kubectl
-// get events -o json` prints); anything else in it is refused.
+// A List's one Node, and the EventList read with it (`kubectl get events
+// -o json` of the Node's events, marked so by the kubectl plugin), "" when
+// none came: events that were not read are unknown, not none.
 Result<std::pair<nlohmann::json, std::string>> SplitNodeList(const nlohmann::json& list, const std::string& what) {
   auto items = list.find("items");
   if (items == list.end() || !items->is_array()) return Status::InvalidArgument(what + " is a List without items");
   nlohmann::json node;
-  nlohmann::json events = nlohmann::json::array();
+  std::string events;
   for (const auto& item : *items) {
     const std::string kind = item.is_object() ? KindOf(item) : "";
-    if (kind == "Event") {
-      events.push_back(item);
-    } else if (kind == "Node" && node.is_null()) {
+    if (kind == "Node" && node.is_null()) {
       node = item;
-    } else if (kind == "Node") {
-      return Status::InvalidArgument(what + " is a List of more than one Node");
+    } else if (kind == "EventList" && events.empty()) {
+      events = item.dump(4) + "\n";
+    } else if (kind == "Node" || kind == "EventList") {
+      return Status::InvalidArgument(what + " is a List of more than one " + kind);
     } else {
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
-      return Status::InvalidArgument(what + " holds " + said + " in its List: only a Node and its Events are taken");
+      return Status::InvalidArgument(what + " holds " + said + " in its List: only a Node and an EventList are taken");
     }
   }
   if (node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
-  nlohmann::json event_list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", events}};
-  return std::make_pair(std::move(node), event_list.dump(4) + "\n");
+  return std::make_pair(std::move(node), std::move(events));
 }
 
 // A supplied object as an artifact of context "cluster", scrubbed as the

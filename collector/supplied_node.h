@@ -24,7 +24,7 @@ struct SuppliedNode {
   std::string name;         // metadata.name
   std::string json;         // the Node object
   std::string source;       // where collect read it: a path, or "-" for stdin
-  std::string events_json;  // the Events handed with it, as one List; "" when it came alone
+  std::string events_json;  // the EventList handed with it; "" when none came
 };
 
 // Reads the object from `path` ("-": stdin, which must not be a terminal),
@@ -34,8 +34,8 @@ struct SuppliedNode {
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms);
 
 // Checks that `text` is one Node with a name, alone or in a v1 List with
-// the Events about it (what the kubectl plugin hands over:
-// {"kind":"List","items":[{"kind":"Node",...},{"kind":"Event",...}]}).
+// the EventList of the events about it (what the kubectl plugin hands over:
+// {"kind":"List","items":[{"kind":"Node",...},{"kind":"EventList","items":[...]}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 

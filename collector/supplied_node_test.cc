@@ -101,10 +101,11 @@ TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as gi
   CHECK(test::ReadFile(result->staged[0].staging_path) == kNode);
 }
 
-TEST_CASE("ParseSuppliedNode: a List of the Node and its Events, as the kubectl plugin hands them") {
+TEST_CASE("ParseSuppliedNode: a List of the Node and its EventList, as the kubectl plugin hands them") {
   const std::string event =
-      R"({"kind":"Event","reason":"Rebooted","type":"Warning","message":"Node x has been rebooted",)"
-      R"("involvedObject":{"kind":"Node","name":"x"},"lastTimestamp":"2026-11-18T03:18:07Z"})";
+      R"({"kind":"EventList","items":[{"kind":"Event","reason":"Rebooted","type":"Warning",)"
+      R"("message":"Node x has been rebooted","involvedObject":{"kind":"Node","name":"x"},)"
+      R"("lastTimestamp":"2026-11-18T03:18:07Z"}]})";
   auto node = ParseSuppliedNode(R"({"apiVersion":"v1","kind":"List","items":[)" + std::string(kNode) + "," + event +
                                     "]}",
                                 "-");
@@ -112,10 +113,12 @@ TEST_CASE("ParseSuppliedNode: a List of the Node and its Events, as the kubectl 
   CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
   CHECK(nlohmann::json::parse(node->json) == nlohmann::json::parse(kNode));
   const auto events = nlohmann::json::parse(node->events_json);
-  CHECK(events["kind"] == "List");
+  CHECK(events["kind"] == "EventList");
   REQUIRE(events["items"].size() == 1);
   CHECK(events["items"][0]["reason"] == "Rebooted");
   CHECK(ParseSuppliedNode(kNode, "-")->events_json.empty());
+  // A List with the Node alone read no events: they stay unknown, not none.
+  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "]}", "-")->events_json.empty());
   test::TempDir dir;
   auto result = SuppliedEventsResult(*node, dir.path());
   REQUIRE(result.ok());
@@ -125,7 +128,7 @@ TEST_CASE("ParseSuppliedNode: a List of the Node and its Events, as the kubectl 
   CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == events);
 }
 
-TEST_CASE("ParseSuppliedNode: a List must hold one Node and only its Events") {
+TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventList") {
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[]})", "-").status().message() ==
         "--node-object - is a List without a Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List"})", "-").status().message() == "--node-object - is a List without items");
@@ -133,7 +136,9 @@ TEST_CASE("ParseSuppliedNode: a List must hold one Node and only its Events") {
             .status()
             .message() == "--node-object - is a List of more than one Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
-        "--node-object - holds a 'Secret' in its List: only a Node and its Events are taken");
+        "--node-object - holds a 'Secret' in its List: only a Node and an EventList are taken");
+  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Event"}]})", "-").status().message() ==
+        "--node-object - holds a 'Event' in its List: only a Node and an EventList are taken");
 }
 
 }  // TEST_SUITE

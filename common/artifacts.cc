@@ -452,7 +452,8 @@ constexpr ArtifactRow kArtifacts[] = {
      .driver_can_change = kNotDriver,
      .keeps_lines = kLines,
      .description = "the Node's events (-o json; the API server keeps them 1 h by default), or saved events as text",
-     .capture = "kubectl get events -A --field-selector involvedObject.kind=Node,involvedObject.name=<node> -o json"},
+     .capture =
+         "kubectl get events -n default --field-selector involvedObject.kind=Node,involvedObject.name=<node> -o json"},
     // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sPodText,
      .kind = kCommand,

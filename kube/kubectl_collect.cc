@@ -292,7 +292,7 @@ int Collect(Request& r, const KubectlRunner& kubectl) {
   r.plan.interrupt = interrupt;
   if (isatty(STDERR_FILENO)) {
     r.plan.progress = [](const std::string& node, const std::string& line) {
-      std::fprintf(stderr, "%s: %s\n", node.c_str(), line.c_str());
+      std::fprintf(stderr, "%s: %s\n", node.c_str(), TerminalSafe(line).c_str());  // kubectl relays the API's words
     };
   }
   auto targets = ResolveNodes(r, kubectl, interrupt);

@@ -95,17 +95,19 @@ void DeletePod(const std::string& pod_name, const NodeCollectionPlan& plan) {
 
 // The Events about the Node (the kubelet's Starting, Rebooted, NodeReady;
 // the node controller's NodeNotReady), as far as the API server's event TTL
-// keeps them; "" when they could not be read (no `list` on events).
+// keeps them; a cluster-scoped object's events are in `default`. "" when
+// they could not be read (no `list` on events there).
 std::string ReadNodeEvents(const NodeTarget& node, const std::string& path, const NodeCollectionPlan& plan,
                            int64_t deadline_ns) {
   std::string err;
-  Status read = plan.kubectl->ToFile({"get", "events", "-A", "--field-selector",
+  Status read = plan.kubectl->ToFile({"get", "events", "-n", "default", "--field-selector",
                                       "involvedObject.kind=Node,involvedObject.name=" + node.name, "-o", "json"},
                                      path, kMaxNodeObjectBytes / 2, deadline_ns, plan.interrupt, err);
   auto text = read.ok() ? ReadWholeFile(path) : Result<std::string>(read);
   std::remove(path.c_str());
   if (!text.ok()) {
-    Tell(plan, node.name, "Node's events not read (" + text.status().message() + "); the bundle has none");
+    Tell(plan, node.name,
+         "Node's events not read (" + text.status().message() + "); collect asks the node's own kubectl");
     return "";
   }
   return *text;
@@ -129,13 +131,13 @@ std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, 
     return "";
   }
   const std::string events_text = ReadNodeEvents(node, path + ".events", plan, deadline_ns);
-  const auto events = nlohmann::json::parse(events_text, nullptr, false);
+  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
   const auto object = nlohmann::json::parse(*node_text, nullptr, false);
-  if (object.is_discarded() || !events.is_object() || !events.contains("items") || !events["items"].is_array()) {
+  if (object.is_discarded() || !event_list.is_object() || !event_list.contains("items")) {
     return path;  // the Node alone, as read; collect says what it is
   }
-  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", events["items"]}};
-  list["items"].insert(list["items"].begin(), object);
+  event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
+  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object, event_list}}};
   const std::string list_path = path + ".list";
   const bool written = WriteWholeFile(list_path, list.dump()).ok();
   std::remove((written ? path : list_path).c_str());

@@ -182,7 +182,8 @@ TEST_CASE("collect: read-only — every command it ran is on the read-only list"
       "kubectl --kubeconfig " + kubeconfig +
           " --request-timeout=5s get pods -A --field-selector spec.nodeName=gpu-node-7 -o json",
       "kubectl --kubeconfig " + kubeconfig +
-          " --request-timeout=5s get events -A --field-selector involvedObject.kind=Node,involvedObject.name=gpu-node-7"
+          " --request-timeout=5s get events -n default --field-selector "
+          "involvedObject.kind=Node,involvedObject.name=gpu-node-7"
           " -o json",
       "nvidia-smi -L",
       "nvidia-smi -q -x",
@@ -803,15 +804,16 @@ TEST_CASE("collect: a Node given with --node-object is k8s.node, and names the N
         std::string::npos);
 }
 
-TEST_CASE("collect: the Events handed in a List with the Node are k8s.events, on the timeline as the cluster's") {
+TEST_CASE("collect: the EventList handed in a List with the Node is k8s.events, on the timeline as the cluster's") {
   FakeHost host;
   test::BuildFakeNode(host);
   host.AddStub("kubectl", KubectlKnowing("gpu-node-7"));
   const std::string given = host.root() + "/../node-and-events.json";
   json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", json::array({json::parse(kThisNode)})}};
-  list["items"].push_back(json::parse(R"({"apiVersion": "v1", "kind": "Event", "type": "Normal",
-      "reason": "NodeNotReady", "message": "Node gpu-node-7 status is now: NodeNotReady", "count": 1,
-      "involvedObject": {"kind": "Node", "name": "gpu-node-7"}, "lastTimestamp": "2026-11-18T03:21:05Z"})"));
+  list["items"].push_back(json::parse(R"({"apiVersion": "v1", "kind": "EventList", "items": [{"kind": "Event",
+      "type": "Normal", "reason": "NodeNotReady", "message": "Node gpu-node-7 status is now: NodeNotReady",
+      "count": 1, "involvedObject": {"kind": "Node", "name": "gpu-node-7"},
+      "lastTimestamp": "2026-11-18T03:21:05Z"}]})"));
   test::WriteFile(given, list.dump());
   Collected c = Collect(host, host.root() + "/../events.tar.zst", {"--node-object", given});
   const json* events = Artifact(c.manifest, "k8s.events");

@@ -8,7 +8,7 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
   discovery   GET /api, /apis, /api/v1 (the legacy forms, which every
               kubectl since 1.20 reads)
   nodes       GET /api/v1/nodes[?labelSelector=...], /api/v1/nodes/NAME
-  events      GET /api/v1/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME
+  events      GET /api/v1/namespaces/default/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME
   pods        POST, GET (one or a list by labelSelector), DELETE
   exec        /api/v1/namespaces/NS/pods/NAME/exec (stdin read to its end
               and logged when asked for), over WebSocket
@@ -183,7 +183,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, API_RESOURCES)
         if parts[:3] == ["api", "v1", "nodes"]:
             return self.nodes(parts[3:], query)
-        if parts == ["api", "v1", "events"]:
+        if parts == ["api", "v1", "namespaces", "default", "events"]:
             return self.events(query)
         if parts[:3] == ["api", "v1", "namespaces"] and len(parts) >= 5 and parts[4] == "pods":
             return self.pods(parts[3], parts[5:], query, body)
@@ -219,7 +219,7 @@ class Handler(BaseHTTPRequestHandler):
         node = self.server.scenario["by_name"].get(fields.get("involvedObject.name", ""))
         if node and node.get("events_forbidden"):
             return self.send_json(403, status(403, "Forbidden", 'events is forbidden: User "tester" cannot list '
-                                              'resource "events" in API group "" at the cluster scope'))
+                                              'resource "events" in API group "" in the namespace "default"'))
         said = node.get("events", []) if node and fields.get("involvedObject.kind") == "Node" else []
         items = [{"apiVersion": "v1", "kind": "Event", "count": 1, "type": e["type"], "reason": e["reason"],
                   "message": e["message"], "firstTimestamp": e["lastTimestamp"], "lastTimestamp": e["lastTimestamp"],

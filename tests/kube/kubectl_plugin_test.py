@@ -255,10 +255,11 @@ def case_selector_success(tmp, minor):
                   items[0].get("kind") == "Node" and items[0].get("metadata", {}).get("name") == node,
                   f"selector: {node}: collect's stdin is a List of that Node's JSON first, then closed "
                   f"({given[-1:]!r})")
-            reasons = [e["reason"] for e in items[1:] if e.get("kind") == "Event"]
+            event_list = items[1] if len(items) == 2 and items[1].get("kind") == "EventList" else {}
+            reasons = [e["reason"] for e in event_list.get("items", [])]
             check(reasons == (["Rebooted", "NodeNotReady"] if node == "gpu-a" else []),
-                  f"selector: {node}: the Events about the Node follow it in the List ({reasons})")
-            event_reads = [r for r in requests if r["path"] == "/api/v1/events" and
+                  f"selector: {node}: the EventList of the Node's events follows it in the List ({reasons})")
+            event_reads = [r for r in requests if r["path"] == "/api/v1/namespaces/default/events" and
                            r["query"].get("fieldSelector") == [f"involvedObject.kind=Node,involvedObject.name={node}"]]
             check(len(event_reads) == 1, f"selector: {node}: its events are listed once, by field selector")
             deletes = [r for r in requests if r["method"] == "DELETE" and r["path"].endswith("/" + pod)]
@@ -417,7 +418,7 @@ def case_spdy_fallback(tmp, minor):
         given = [r for r in c.requests() if r["path"].endswith("/exec/stdin")]
         check(given and given[-1]["stdin_closed"] and json.loads(given[-1]["stdin"])["metadata"]["name"] == "gpu-a",
               f"spdy: collect's stdin is the Node's JSON alone where events may not be listed ({given[-1:]!r})")
-        check(rc == 0 and any(r["path"] == "/api/v1/events" for r in c.requests()),
+        check(rc == 0 and any(r["path"] == "/api/v1/namespaces/default/events" for r in c.requests()),
               "spdy: the events were asked for and refused, and the collection went on")
         check(c.pods_left() == [], "spdy: no pod left")
     finally:

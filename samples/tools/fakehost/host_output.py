@@ -798,7 +798,7 @@ spec:
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "pods", "-A",
                           "--field-selector", "spec.nodeName=" + h.node_name, "-o", "json"],
               kube_fake.pods_list_json(h))
-            A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "events", "-A", "--field-selector",
+            A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "events", "-n", "default", "--field-selector",
                           "involvedObject.kind=Node,involvedObject.name=" + h.node_name, "-o", "json"],
               kube_fake.node_events_json(h))
             A("kubectl", ["--kubeconfig", kc, "--request-timeout=5s", "get", "node", "*", "-o", "json"],

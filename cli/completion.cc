@@ -4,6 +4,7 @@
 
 #include "cli/choice_value.h"
 #include "cli/help_docs.h"
+#include "common/text_lines.h"
 
 namespace gpuf {
 
@@ -28,18 +29,12 @@ std::string FunctionName(const std::vector<std::string>& programs) {
   return name;
 }
 
-std::string Words(const std::vector<std::string>& words) {
-  std::string joined;
-  for (const auto& w : words) joined += (joined.empty() ? "" : " ") + w;
-  return joined;
-}
-
 std::string BashValueCases(const std::vector<CompletedCommand>& table) {
   std::ostringstream out;
   for (const auto& c : table) {
     for (const auto& o : c.options) {
       if (o.choices.empty()) continue;
-      out << "    \"" << c.name << " " << o.flag << "\") COMPREPLY=($(compgen -W \"" << Words(o.choices)
+      out << "    \"" << c.name << " " << o.flag << "\") COMPREPLY=($(compgen -W \"" << Join(o.choices, " ")
           << "\" -- \"$cur\")); return ;;\n";
     }
   }
@@ -49,7 +44,7 @@ std::string BashValueCases(const std::vector<CompletedCommand>& table) {
 std::string ZshValue(const CompletedOption& option) {
   if (!option.takes_value) return "";
   if (option.choices.empty()) return ":value:_files";
-  return ":value:(" + Words(option.choices) + ")";
+  return ":value:(" + Join(option.choices, " ") + ")";
 }
 
 // fish's option switch: -l format for --format, -s o for -o.
@@ -61,7 +56,7 @@ std::string FishFlag(const std::string& flag) {
 std::string FishValue(const CompletedOption& option) {
   if (!option.takes_value) return "";
   if (option.choices.empty()) return " -r -F";
-  return " -x -a '" + Words(option.choices) + "'";
+  return " -x -a '" + Join(option.choices, " ") + "'";
 }
 
 constexpr char kOnlyTheseWords[] = ":4\n";  // cobra's ShellCompDirectiveNoFileComp

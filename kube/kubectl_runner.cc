@@ -10,8 +10,6 @@ namespace gpuf {
 
 namespace {
 
-constexpr int64_t kTextCapBytes = 64LL << 20;  // a node list of a large cluster
-
 // What a kubectl call that did not succeed tells.
 Status Failure(const CommandOutcome& outcome, const std::string& err) {
   if (!outcome.started) return Status::IoError("kubectl did not start", outcome.start_error);
@@ -69,10 +67,10 @@ Status KubectlRunner::ToFile(const std::vector<std::string>& args, const std::st
 }
 
 Result<std::string> KubectlRunner::Output(const std::vector<std::string>& args, int64_t deadline_ns,
-                                          const std::atomic<bool>* interrupt) const {
+                                          const std::atomic<bool>* interrupt, int64_t cap_bytes) const {
   const std::string path = NextCapturePath() + ".out";
   std::string err;
-  Status status = ToFile(args, path, kTextCapBytes, deadline_ns, interrupt, err);
+  Status status = ToFile(args, path, cap_bytes, deadline_ns, interrupt, err);
   auto text = status.ok() ? ReadWholeFile(path) : Result<std::string>(status);
   std::remove(path.c_str());
   return text;

@@ -24,10 +24,11 @@ class KubectlRunner {
 
   // Runs `kubectl GLOBAL... ARGS...` and returns its stdout. Fails with
   // IoError carrying kubectl's last line on stderr ("Error from server
-  // (Forbidden): ...") when it exits non-zero, or saying it ran past
-  // `deadline_ns` (CLOCK_MONOTONIC) or was interrupted.
+  // (Forbidden): ...") when it exits non-zero, printed more than
+  // `cap_bytes`, or ran past `deadline_ns` (CLOCK_MONOTONIC), or was interrupted.
+  static constexpr int64_t kTextCapBytes = 64LL << 20;  // a node list of a large cluster
   Result<std::string> Output(const std::vector<std::string>& args, int64_t deadline_ns,
-                             const std::atomic<bool>* interrupt) const;
+                             const std::atomic<bool>* interrupt, int64_t cap_bytes = kTextCapBytes) const;
 
   // As Output, but stdout goes into `path` (up to `cap_bytes`), and the
   // stderr text is returned also on failure, through `err`. kubectl reads

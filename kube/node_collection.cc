@@ -97,14 +97,10 @@ void DeletePod(const std::string& pod_name, const NodeCollectionPlan& plan) {
 // the node controller's NodeNotReady), as far as the API server's event TTL
 // keeps them; a cluster-scoped object's events are in `default`. "" when
 // they could not be read (no `list` on events there).
-std::string ReadNodeEvents(const NodeTarget& node, const std::string& path, const NodeCollectionPlan& plan,
-                           int64_t deadline_ns) {
-  std::string err;
-  Status read = plan.kubectl->ToFile({"get", "events", "-n", "default", "--field-selector",
-                                      "involvedObject.kind=Node,involvedObject.name=" + node.name, "-o", "json"},
-                                     path, kMaxNodeObjectBytes / 2, deadline_ns, plan.interrupt, err);
-  auto text = read.ok() ? ReadWholeFile(path) : Result<std::string>(read);
-  std::remove(path.c_str());
+std::string ReadNodeEvents(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns) {
+  auto text = plan.kubectl->Output({"get", "events", "-n", "default", "--field-selector",
+                                    "involvedObject.kind=Node,involvedObject.name=" + node.name, "-o", "json"},
+                                   deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 2);
   if (!text.ok()) {
     Tell(plan, node.name,
          "Node's events not read (" + text.status().message() + "); collect asks the node's own kubectl");
@@ -113,35 +109,33 @@ std::string ReadNodeEvents(const NodeTarget& node, const std::string& path, cons
   return *text;
 }
 
-// The Node as the API serves it now, with its Events in one v1 List, for
-// collect to store (--node-object): the pod has no API access of its own,
-// and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its path, or ""
-// when the Node could not be read; collect then asks the host's kubectl, if any.
+// What collect reads on stdin: the Node and the EventList of its events in
+// one v1 List, or the Node alone, as read, when its events were not read.
+std::string NodeWithEvents(const std::string& node_text, const std::string& events_text) {
+  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
+  const auto object = nlohmann::json::parse(node_text, nullptr, false);
+  if (object.is_discarded() || !event_list.is_object() || !event_list.contains("items")) return node_text;
+  event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
+  const nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object, event_list}}};
+  return list.dump();
+}
+
+// The Node as the API serves it now, with its Events, for collect to store
+// (--node-object): the pod has no API access of its own, and GKE's,
+// Bottlerocket's and RHCOS' hosts no kubectl. Its path, or "" when the Node
+// could not be read; collect then asks the host's kubectl, if any.
 std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
                            int64_t deadline_ns) {
-  const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
-  std::string err;
-  Status read = plan.kubectl->ToFile({"get", "node", node.name, "-o", "json"}, path, kMaxNodeObjectBytes / 2,
-                                     deadline_ns, plan.interrupt, err);
-  auto node_text = read.ok() ? ReadWholeFile(path) : Result<std::string>(read);
+  auto node_text = plan.kubectl->Output({"get", "node", node.name, "-o", "json"}, deadline_ns, plan.interrupt,
+                                        kMaxNodeObjectBytes / 2);
   if (!node_text.ok()) {
-    std::remove(path.c_str());
     Tell(plan, node.name, "Node object not read (" + node_text.status().message() +
                               "); collect asks the node's own kubectl");
     return "";
   }
-  const std::string events_text = ReadNodeEvents(node, path + ".events", plan, deadline_ns);
-  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
-  const auto object = nlohmann::json::parse(*node_text, nullptr, false);
-  if (object.is_discarded() || !event_list.is_object() || !event_list.contains("items")) {
-    return path;  // the Node alone, as read; collect says what it is
-  }
-  event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
-  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object, event_list}}};
-  const std::string list_path = path + ".list";
-  const bool written = WriteWholeFile(list_path, list.dump()).ok();
-  std::remove((written ? path : list_path).c_str());
-  return written ? list_path : path;
+  const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
+  if (!WriteWholeFile(path, NodeWithEvents(*node_text, ReadNodeEvents(node, plan, deadline_ns))).ok()) return "";
+  return path;
 }
 
 // Steps 2 to 5; `outcome` gets the bundle or the problem.

@@ -62,35 +62,43 @@ std::string KindOf(const nlohmann::json& object) {
   return kind != object.end() && kind->is_string() ? kind->get<std::string>() : "";
 }
 
-// A List's one Node, and the EventList read with it (`kubectl get events
-// -o json` of the Node's events, marked so by the kubectl plugin), "" when
-// none came: events that were not read are unknown, not none.
-Result<std::pair<nlohmann::json, std::string>> SplitNodeList(const nlohmann::json& list, const std::string& what) {
-  auto items = list.find("items");
-  if (items == list.end() || !items->is_array()) return Status::InvalidArgument(what + " is a List without items");
+// What a List handed by the kubectl plugin holds besides its one Node: the
+// EventList read with it (`kubectl get events -o json` of the Node's
+// events, marked so by the plugin) and the MetricsCapture of its series;
+// "" for what did not come: events that were not read are unknown, not none.
+struct ListParts {
   nlohmann::json node;
   std::string events;
+  std::string metrics;
+};
+
+Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& what) {
+  auto items = list.find("items");
+  if (items == list.end() || !items->is_array()) return Status::InvalidArgument(what + " is a List without items");
+  ListParts parts;
   for (const auto& item : *items) {
     const std::string kind = item.is_object() ? KindOf(item) : "";
-    if (kind == "Node" && node.is_null()) {
-      node = item;
-    } else if (kind == "EventList" && events.empty()) {
-      events = item.dump(4) + "\n";
-    } else if (kind == "Node" || kind == "EventList") {
+    std::string* text = kind == "EventList" ? &parts.events : kind == "MetricsCapture" ? &parts.metrics : nullptr;
+    if (kind == "Node" && parts.node.is_null()) {
+      parts.node = item;
+    } else if (text && text->empty()) {
+      *text = item.dump(4) + "\n";
+    } else if (kind == "Node" || text) {
       return Status::InvalidArgument(what + " is a List of more than one " + kind);
     } else {
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
-      return Status::InvalidArgument(what + " holds " + said + " in its List: only a Node and an EventList are taken");
+      return Status::InvalidArgument(what + " holds " + said +
+                                     " in its List: only a Node, an EventList and a MetricsCapture are taken");
     }
   }
-  if (node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
-  return std::make_pair(std::move(node), std::move(events));
+  if (parts.node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
+  return parts;
 }
 
 // A supplied object as an artifact of context "cluster", scrubbed as the
 // host's own kubectl output of that artifact is.
 Result<ProbeResult> SuppliedResult(std::string_view name, std::string text, const std::string& source,
-                                   const std::string& staged) {
+                                   const std::string& staged, int64_t read_at_unix_ns) {
   ProbeResult result;
   ManifestArtifact& a = result.artifact;
   a.name = std::string(name);
@@ -98,7 +106,7 @@ Result<ProbeResult> SuppliedResult(std::string_view name, std::string text, cons
   a.path = source;
   a.context = "cluster";
   a.phase = kPhasePassive;
-  a.started_at_unix_ns = a.ended_at_unix_ns = WallClockNowNs();
+  a.started_at_unix_ns = a.ended_at_unix_ns = read_at_unix_ns;
   a.status = ProbeStatus::kOk;
   a.redactions = RedactText(text, RedactionFor(a.name));
   GPUF_RETURN_IF_ERROR(WriteWholeFile(staged, text));
@@ -115,9 +123,10 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   const std::string what = "--node-object " + source;
   auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Status::InvalidArgument(what + " is not a JSON object");
-  std::string events_json;
+  ListParts parts;
   if (KindOf(doc) == "List") {
-    GPUF_ASSIGN_OR_RETURN(std::tie(doc, events_json), SplitNodeList(doc, what));
+    GPUF_ASSIGN_OR_RETURN(parts, SplitNodeList(doc, what));
+    doc = std::move(parts.node);
     text = doc.dump(4) + "\n";
   }
   if (KindOf(doc) != "Node") {
@@ -129,7 +138,12 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   if (!metadata.is_object() || name == metadata.end() || !name->is_string() || name->get<std::string>().empty()) {
     return Status::InvalidArgument(what + " is a Node without metadata.name");
   }
-  return SuppliedNode{name->get<std::string>(), std::move(text), std::move(source), std::move(events_json)};
+  return SuppliedNode{.name = name->get<std::string>(),
+                      .json = std::move(text),
+                      .source = std::move(source),
+                      .events_json = std::move(parts.events),
+                      .metrics_json = std::move(parts.metrics),
+                      .read_at_unix_ns = WallClockNowNs()};
 }
 
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms) {
@@ -146,11 +160,18 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
 }
 
 Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sNode, node.json, node.source, staging_dir + "/supplied-node.stdout");
+  return SuppliedResult(artifact::kK8sNode, node.json, node.source, staging_dir + "/supplied-node.stdout",
+                        node.read_at_unix_ns);
 }
 
 Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sEvents, node.events_json, node.source, staging_dir + "/supplied-events.stdout");
+  return SuppliedResult(artifact::kK8sEvents, node.events_json, node.source, staging_dir + "/supplied-events.stdout",
+                        node.read_at_unix_ns);
+}
+
+Result<ProbeResult> SuppliedMetricsResult(const SuppliedNode& node, const std::string& staging_dir) {
+  return SuppliedResult(artifact::kK8sMetrics, node.metrics_json, node.source, staging_dir + "/supplied-metrics.stdout",
+                        node.read_at_unix_ns);
 }
 
 }  // namespace gpuf

@@ -25,6 +25,10 @@ struct SuppliedNode {
   std::string json;         // the Node object
   std::string source;       // where collect read it: a path, or "-" for stdin
   std::string events_json;  // the EventList handed with it; "" when none came
+  std::string metrics_json;  // the MetricsCapture handed with it (kube/metrics_capture.h); "" when none came
+  // When collect read it, by the node's clock: against the plugin's clock
+  // in the MetricsCapture, how far apart the two are.
+  int64_t read_at_unix_ns = 0;
 };
 
 // Reads the object from `path` ("-": stdin, which must not be a terminal),
@@ -34,8 +38,9 @@ struct SuppliedNode {
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms);
 
 // Checks that `text` is one Node with a name, alone or in a v1 List with
-// the EventList of the events about it (what the kubectl plugin hands over:
-// {"kind":"List","items":[{"kind":"Node",...},{"kind":"EventList","items":[...]}]}).
+// the EventList of the events about it and the MetricsCapture of its
+// series (what the kubectl plugin hands over: {"kind":"List","items":
+// [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"MetricsCapture",...}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
@@ -47,6 +52,10 @@ Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::stri
 // "cluster"), in place of the host's own `kubectl get events`; call only
 // when events_json is not empty.
 Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir);
+
+// The k8s.metrics artifact of the MetricsCapture handed with the Node
+// (context "cluster"); call only when metrics_json is not empty.
+Result<ProbeResult> SuppliedMetricsResult(const SuppliedNode& node, const std::string& staging_dir);
 
 }  // namespace gpuf
 

@@ -1,12 +1,12 @@
 #include "collector/supplied_node.h"
 
-#include <unistd.h>
-
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "common/bundle_layout.h"
+#include "common/time_format.h"
 #include "tests/test_support.h"
 
 namespace gpuf {
@@ -128,6 +128,30 @@ TEST_CASE("ParseSuppliedNode: a List of the Node and its EventList, as the kubec
   CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == events);
 }
 
+TEST_CASE("ParseSuppliedNode: a List with the MetricsCapture the plugin read, stored as k8s.metrics") {
+  const std::string metrics =
+      R"({"apiVersion":"gpuforensics.io/v1","kind":"MetricsCapture","source":"https://prom:9090","node":"x",)"
+      R"("queries":[{"name":"alerts","query":"ALERTS{node=\"x\"}","error":"HTTP 503: unavailable"}]})";
+  const int64_t before = WallClockNowNs();
+  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + metrics + "]}", "-");
+  REQUIRE(node.ok());
+  CHECK(node->events_json.empty());
+  CHECK(nlohmann::json::parse(node->metrics_json) == nlohmann::json::parse(metrics));
+  CHECK(node->read_at_unix_ns >= before);
+  test::TempDir dir;
+  auto result = SuppliedMetricsResult(*node, dir.path());
+  REQUIRE(result.ok());
+  CHECK(result->artifact.name == "k8s.metrics");
+  CHECK(result->artifact.context == "cluster");
+  // Stamped when collect read it: the plugin's clock in it is measured against this.
+  CHECK(result->artifact.started_at_unix_ns == node->read_at_unix_ns);
+  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(metrics));
+  CHECK(
+      ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + metrics + "," + metrics + "]}", "-")
+          .status()
+          .message() == "--node-object - is a List of more than one MetricsCapture");
+}
+
 TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventList") {
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[]})", "-").status().message() ==
         "--node-object - is a List without a Node");
@@ -136,9 +160,9 @@ TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventLis
             .status()
             .message() == "--node-object - is a List of more than one Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
-        "--node-object - holds a 'Secret' in its List: only a Node and an EventList are taken");
+        "--node-object - holds a 'Secret' in its List: only a Node, an EventList and a MetricsCapture are taken");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Event"}]})", "-").status().message() ==
-        "--node-object - holds a 'Event' in its List: only a Node and an EventList are taken");
+        "--node-object - holds a 'Event' in its List: only a Node, an EventList and a MetricsCapture are taken");
 }
 
 }  // TEST_SUITE

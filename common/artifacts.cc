@@ -454,6 +454,13 @@ constexpr ArtifactRow kArtifacts[] = {
      .description = "the Node's events (-o json; the API server keeps them 1 h by default), or saved events as text",
      .capture =
          "kubectl get events -n default --field-selector involvedObject.kind=Node,involvedObject.name=<node> -o json"},
+    {.name = kK8sMetrics,
+     .kind = kCommand,
+     .driver_can_change = kNotDriver,
+     .keeps_lines = kNoLines,
+     .description = "the node's GPU count, plugin restarts and alerts in the metrics store (MetricsCapture JSON)",
+     .capture =
+         "kubectl gpuforensics collect <node> --metrics <url> (or --metrics-service <namespace>/<service>:<port>)"},
     // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sPodText,
      .kind = kCommand,

@@ -21,6 +21,8 @@
 #include "common/terminal_text.h"
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
+#include "kube/metrics_fetch.h"
+#include "kube/metrics_query.h"
 #include "kube/node_collection.h"
 #include "kube/yaml_text.h"
 
@@ -43,6 +45,8 @@ struct Request {
   NodeCollectionPlan plan;
   int jobs = 4;
   std::string dry_run_format;  // "" unless --dry-run: yaml | json
+  std::string metrics_service;   // --metrics-service, as given
+  DirectMetricsOptions metrics;  // --metrics URL and its token; url "" when not given
 };
 
 po::options_description Options() {
@@ -72,6 +76,19 @@ po::options_description Options() {
       ("output,o", po::value<std::string>()->value_name("PATH|FORMAT"),
        "one node's bundle file (a new file; several nodes: --output-dir); with --dry-run, as kubectl's: yaml "
        "(default) | json")
+      ("metrics", po::value<std::string>()->value_name("URL"),
+       "a Prometheus-compatible query API (Prometheus, VictoriaMetrics, Thanos, Mimir): the node's GPU count, its "
+       "plugin's restarts and the alerts naming it over --metrics-window go into the bundle; https unless "
+       "--metrics-insecure")
+      ("metrics-service", po::value<std::string>()->value_name("NAMESPACE/SERVICE:PORT"),
+       "the same through the API server's service proxy, with kubectl's credentials (RBAC: get on services/proxy)")
+      ("metrics-window", po::value<std::string>()->value_name("DURATION")->default_value("24h"),
+       "how far back before the capture the metrics are read (up to 7d)")
+      ("metrics-node-label", po::value<std::string>()->value_name("LABEL")->default_value("node"),
+       "the label that names the node in the store (kube-state-metrics writes node)")
+      ("metrics-token-file", po::value<std::string>()->value_name("FILE"),
+       "a bearer token for --metrics URL, sent there only and written nowhere")
+      ("metrics-insecure", "let --metrics URL be plain http")
       ("namespace,n", po::value<std::string>()->value_name("NAMESPACE"), "namespace of the pods (default: the kubeconfig context's)")
       ("context", po::value<std::string>()->value_name("CONTEXT"), "kubeconfig context to use (default: the current one)")
       ("kubeconfig", po::value<std::string>()->value_name("FILE"), "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
@@ -89,6 +106,30 @@ std::string RandomRunId() {
   char id[9];
   std::snprintf(id, sizeof id, "%02x%02x%02x%02x", bytes[0], bytes[1], bytes[2], bytes[3]);
   return id;
+}
+
+Status MetricsRequestFrom(const po::variables_map& v, Request& r) {
+  if (v.count("metrics") && v.count("metrics-service")) {
+    return Status::InvalidArgument("--metrics and --metrics-service name the same store: give one");
+  }
+  if (!v.count("metrics") && (v.count("metrics-token-file") || v.count("metrics-insecure"))) {
+    return Status::InvalidArgument("--metrics-token-file and --metrics-insecure go with --metrics URL");
+  }
+  if (v.count("metrics")) r.metrics.url = v["metrics"].as<std::string>();
+  if (v.count("metrics-token-file")) r.metrics.token_file = v["metrics-token-file"].as<std::string>();
+  r.metrics.insecure = v.count("metrics-insecure") > 0;
+  if (v.count("metrics-service")) r.metrics_service = v["metrics-service"].as<std::string>();
+  GPUF_ASSIGN_OR_RETURN(r.plan.metrics.window_s, ParseWindowSeconds(v["metrics-window"].as<std::string>()));
+  r.plan.metrics.node_label = v["metrics-node-label"].as<std::string>();
+  return CheckLabelName(r.plan.metrics.node_label);
+}
+
+// The fetcher the metrics options ask for; nullptr when none.
+Result<std::unique_ptr<MetricsFetcher>> MetricsFetcherFor(Request& r, const KubectlRunner& kubectl) {
+  if (!r.metrics_service.empty()) return ServiceProxyFetcher(&kubectl, r.metrics_service);
+  if (r.metrics.url.empty()) return std::unique_ptr<MetricsFetcher>();
+  r.metrics.work_dir = kubectl.work_dir();
+  return DirectFetcher(r.metrics);
 }
 
 Result<Request> RequestFrom(const po::variables_map& v) {
@@ -117,6 +158,7 @@ Result<Request> RequestFrom(const po::variables_map& v) {
   r.plan.output_dir = v["output-dir"].as<std::string>();
   r.plan.no_driver = v.count("no-driver") > 0;
   r.plan.run_id = RandomRunId();
+  GPUF_RETURN_IF_ERROR(MetricsRequestFrom(v, r));
   if (v.count("dry-run")) {
     if (v["dry-run"].as<std::string>() != "client") {
       return Status::InvalidArgument("--dry-run takes 'client' only (nothing is sent to the server)");
@@ -343,6 +385,13 @@ int RunKubectlCollect(const std::vector<std::string>& args) {
   auto work_dir = MakeWorkDir();
   if (!work_dir.ok()) return Fail(work_dir.status());
   KubectlRunner kubectl(kubectl_path, request->kubectl_flags, *work_dir);
+  auto fetcher = MetricsFetcherFor(*request, kubectl);
+  if (!fetcher.ok()) {
+    std::error_code ec;
+    std::filesystem::remove_all(*work_dir, ec);
+    return Fail(fetcher.status());
+  }
+  request->plan.metrics.fetcher = fetcher->get();
   int status = Collect(*request, kubectl);
   std::error_code ec;
   std::filesystem::remove_all(*work_dir, ec);

@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "collector/supplied_node.h"
 #include "common/bundle_layout.h"
@@ -16,6 +15,7 @@
 #include "common/output_file.h"
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
+#include "kube/metrics_capture.h"
 #include "kube/triage_verdict.h"
 
 namespace gpuf {
@@ -109,32 +109,55 @@ std::string ReadNodeEvents(const NodeTarget& node, const NodeCollectionPlan& pla
   return *text;
 }
 
-// What collect reads on stdin: the Node and the EventList of its events in
-// one v1 List, or the Node alone, as read, when its events were not read.
-std::string NodeWithEvents(const std::string& node_text, const std::string& events_text) {
-  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
-  const auto object = nlohmann::json::parse(node_text, nullptr, false);
-  if (object.is_discarded() || !event_list.is_object() || !event_list.contains("items")) return node_text;
-  event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
-  const nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object, event_list}}};
-  return list.dump();
+// The node's series in the metrics store, when asked for; null when not.
+nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns) {
+  if (!plan.metrics.fetcher) return nullptr;
+  Tell(plan, node.name, "reading metrics from " + plan.metrics.fetcher->Source());
+  MetricsOutcome metrics = CaptureMetrics(plan.metrics, node.name, deadline_ns, plan.interrupt);
+  if (!metrics.problem.empty()) Tell(plan, node.name, metrics.problem + "; the capture goes on");
+  return std::move(metrics.document);
 }
 
-// The Node as the API serves it now, with its Events, for collect to store
-// (--node-object): the pod has no API access of its own, and GKE's,
-// Bottlerocket's and RHCOS' hosts no kubectl. Its path, or "" when the Node
-// could not be read; collect then asks the host's kubectl, if any.
+// What collect reads on stdin: the Node alone, as read, or in one v1 List
+// with the EventList of its events and the MetricsCapture, those that
+// were read.
+std::string NodeList(const std::string& node_text, const std::string& events_text, nlohmann::json metrics) {
+  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
+  const auto object = nlohmann::json::parse(node_text, nullptr, false);
+  const bool events = event_list.is_object() && event_list.contains("items");
+  if (object.is_discarded() || (!events && metrics.is_null())) return node_text;
+  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
+  if (events) {
+    event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
+    list["items"].push_back(std::move(event_list));
+  }
+  if (!metrics.is_null()) {
+    metrics["handed_unix_ms"] = WallClockNowNs() / kNsPerMs;
+    list["items"].push_back(std::move(metrics));
+  }
+  // A server's error text may hold bytes that are not UTF-8; they are kept as U+FFFD.
+  return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The Node as the API serves it now, with its Events and its metrics, for
+// collect to store (--node-object): the pod has no API access of its own,
+// and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its path, or ""
+// when the Node could not be read; collect then asks the host's kubectl,
+// if any.
 std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
                            int64_t deadline_ns) {
   auto node_text = plan.kubectl->Output({"get", "node", node.name, "-o", "json"}, deadline_ns, plan.interrupt,
                                         kMaxNodeObjectBytes / 2);
   if (!node_text.ok()) {
-    Tell(plan, node.name, "Node object not read (" + node_text.status().message() +
-                              "); collect asks the node's own kubectl");
+    Tell(plan, node.name,
+         "Node object not read (" + node_text.status().message() + "); collect asks the node's own kubectl" +
+             (plan.metrics.fetcher ? ", and the metrics are not read" : ""));
     return "";
   }
+  const std::string events = ReadNodeEvents(node, plan, deadline_ns);
+  nlohmann::json metrics = ReadNodeMetrics(node, plan, deadline_ns);
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
-  if (!WriteWholeFile(path, NodeWithEvents(*node_text, ReadNodeEvents(node, plan, deadline_ns))).ok()) return "";
+  if (!WriteWholeFile(path, NodeList(*node_text, events, std::move(metrics))).ok()) return "";
   return path;
 }
 

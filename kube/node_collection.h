@@ -4,8 +4,9 @@
 //   2. kubectl create the collector pod (collector_pod.h)
 //   3. kubectl get it until its container runs; a pod that can never run
 //      (image pull refused, evicted) is reported at once
-//   4. kubectl get node NAME -o json, then kubectl exec -i collect --output -
-//      --node-object - with the Node on stdin and stdout into "<bundle>.partial"
+//   4. kubectl get node NAME -o json, its events, and with --metrics its
+//      series (metrics_capture.h); then kubectl exec -i collect --output -
+//      --node-object - with them on stdin and stdout into "<bundle>.partial"
 //   5. verify the bundle (sizes and sha256 of every member, as `gpuforensics
 //      verify`) and give it its name, gpuforensics-<node>-<UTC time>.tar.zst
 //   6. kubectl delete the pod, whatever happened before (also on interrupt)
@@ -22,6 +23,7 @@
 
 #include "kube/cluster_objects.h"
 #include "kube/kubectl_runner.h"
+#include "kube/metrics_capture.h"
 
 namespace gpuf {
 
@@ -33,6 +35,7 @@ struct NodeCollectionPlan {
   std::string output_path;       // one node's bundle, as -o named it; "" for a name of its own in output_dir
   int64_t deadline_ms = 300000;  // per node, pod creation to verified bundle
   bool no_driver = false;
+  MetricsPlan metrics;  // --metrics or --metrics-service; no fetcher: none asked for
   const std::atomic<bool>* interrupt = nullptr;
   // Told what happens, one short line at a time ("pod gpuforensics-a-1 running").
   std::function<void(const std::string& node, const std::string& line)> progress;

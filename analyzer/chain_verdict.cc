@@ -1,8 +1,11 @@
 #include "analyzer/chain_verdict.h"
 
+#include <cstdlib>
+
 #include "analyzer/query.h"
 #include "analyzer/timeline_lines.h"
 #include "common/artifacts.h"
+#include "common/parse_int.h"
 #include "common/vocabulary.h"
 
 namespace gpuf {
@@ -249,12 +252,102 @@ Status ReadNode(Database& db, int64_t bundle, ChainFacts& f) {
   return Status::Ok();
 }
 
+std::optional<int64_t> IntOf(const std::optional<std::string>& text) {
+  return text ? ParseInt64(*text) : std::nullopt;
+}
+
+std::optional<double> DoubleOf(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text->c_str(), &end);
+  return end == text->c_str() + text->size() && !text->empty() ? std::optional<double>(value) : std::nullopt;
+}
+
+// The first drop of a GPU resource's allocatable in the window, and when
+// it came back to where it was, if it did.
+Status ReadFirstDrop(Database& db, int64_t bundle, ChainFacts::Metrics& m) {
+  GPUF_ASSIGN_OR_RETURN(auto drop, QueryRow(db, R"sql(
+WITH points AS (
+  SELECT m.artifact_id, m.series, m.resource, m.time_ns, m.value,
+         lag(m.value) OVER (PARTITION BY m.artifact_id, m.series ORDER BY m.time_ns) AS value_before
+  FROM metric_samples m JOIN artifacts a USING (artifact_id)
+  WHERE a.bundle_id = :bundle AND m.query = 'allocatable')
+SELECT d.resource, d.time_ns, d.value_before, d.value,
+       (SELECT min(r.time_ns) FROM points r WHERE r.artifact_id = d.artifact_id AND r.series = d.series
+        AND r.time_ns > d.time_ns AND r.value >= d.value_before)
+FROM points d WHERE d.value < d.value_before ORDER BY d.time_ns LIMIT 1)sql", bundle));
+  if (!drop) return Status::Ok();
+  const Row& d = *drop;
+  m.first_drop = ChainFacts::Metrics::Drop{d[0].value_or("?"), IntOf(d[1]).value_or(0), DoubleOf(d[2]).value_or(0),
+                                           DoubleOf(d[3]).value_or(0), IntOf(d[4])};
+  return Status::Ok();
+}
+
+// The first alert naming the node to fire at or after the drop (in the
+// window, without one): the start of a run of firing samples, and a step
+// after its last, unless that is the end of the window (still firing).
+Status ReadFirstAlert(Database& db, int64_t bundle, ChainFacts::Metrics& m) {
+  const int64_t since = m.first_drop ? m.first_drop->at_ns : 0;
+  GPUF_ASSIGN_OR_RETURN(auto alert, QueryRow(db, R"sql(
+WITH points AS (
+  SELECT m.artifact_id, m.series, m.alertname, m.time_ns, q.end_ns, q.step_s * 1000000000 AS step_ns,
+         lag(m.time_ns) OVER w AS time_before, lead(m.time_ns) OVER w AS time_after
+  FROM metric_samples m JOIN artifacts a USING (artifact_id)
+       JOIN metric_queries q ON q.artifact_id = m.artifact_id AND q.name = m.query
+  WHERE a.bundle_id = :bundle AND m.query = 'alerts' AND m.alertstate = 'firing'
+  WINDOW w AS (PARTITION BY m.artifact_id, m.series ORDER BY m.time_ns)),
+run_ends AS (
+  SELECT * FROM points WHERE coalesce(time_after - time_ns > 2 * step_ns, time_ns < end_ns - 2 * step_ns))
+SELECT s.alertname, s.time_ns,
+       (SELECT e.time_ns + e.step_ns FROM run_ends e WHERE e.artifact_id = s.artifact_id AND e.series = s.series
+        AND e.time_ns >= s.time_ns ORDER BY e.time_ns LIMIT 1)
+FROM points s
+WHERE (s.time_before IS NULL OR s.time_ns - s.time_before > 2 * s.step_ns) AND s.time_ns >= )sql" +
+                                                 std::to_string(since) + " ORDER BY s.time_ns LIMIT 1",
+                                             bundle));
+  if (!alert) return Status::Ok();
+  m.alert = ChainFacts::Metrics::Alert{(*alert)[0].value_or("?"), IntOf((*alert)[1]).value_or(0), IntOf((*alert)[2])};
+  return Status::Ok();
+}
+
+Status ReadMetrics(Database& db, int64_t bundle, ChainFacts& f) {
+  GPUF_ASSIGN_OR_RETURN(auto capture, QueryRow(db, R"sql(
+SELECT q.node_label || '="' || q.node || '"', q.end_ns, q.end_ns - q.start_ns, q.step_s,
+       (SELECT error FROM metric_queries e WHERE e.artifact_id = q.artifact_id AND e.name = 'allocatable'),
+       (SELECT error FROM metric_queries e WHERE e.artifact_id = q.artifact_id AND e.name = 'alerts'),
+       (SELECT count(*) FROM metric_samples s WHERE s.artifact_id = q.artifact_id AND s.query = 'allocatable'),
+       (SELECT max(time_ns) FROM metric_samples s WHERE s.artifact_id = q.artifact_id AND s.query = 'allocatable'),
+       (SELECT value FROM metric_samples s WHERE s.artifact_id = q.artifact_id AND s.query = 'allocatable'
+        AND s.resource = 'nvidia_com_gpu' ORDER BY time_ns DESC LIMIT 1),
+       (SELECT max(value) FROM metric_samples s WHERE s.artifact_id = q.artifact_id AND s.query = 'allocatable'
+        AND s.resource = 'nvidia_com_gpu')
+FROM metric_queries q JOIN artifacts a USING (artifact_id)
+WHERE a.bundle_id = :bundle ORDER BY q.artifact_id DESC LIMIT 1)sql", bundle));
+  if (!capture) return Status::Ok();
+  const Row& c = *capture;
+  ChainFacts::Metrics m;
+  m.selector = c[0].value_or("node");
+  m.end_ns = IntOf(c[1]).value_or(0);
+  m.window_s = IntOf(c[2]).value_or(0) / 1'000'000'000;
+  m.step_s = IntOf(c[3]).value_or(30);
+  m.allocatable_error = c[4].value_or("");
+  m.alerts_error = c[5].value_or("");
+  m.allocatable_series = IntOf(c[6]).value_or(0) > 0;
+  m.last_sample_ns = IntOf(c[7]);
+  m.gpu_last = DoubleOf(c[8]);
+  m.gpu_max = DoubleOf(c[9]);
+  GPUF_RETURN_IF_ERROR(ReadFirstDrop(db, bundle, m));
+  GPUF_RETURN_IF_ERROR(ReadFirstAlert(db, bundle, m));
+  f.metrics = std::move(m);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ChainFacts> ReadChainFacts(Database& db, int64_t bundle) {
   ChainFacts f;
   for (auto read : {ReadPci, ReadDriver, ReadDeviceNodes, ReadHostNvml, ReadRuntime, ReadKubelet, ReadPlugin,
-                    ReadNode}) {
+                    ReadNode, ReadMetrics}) {
     GPUF_RETURN_IF_ERROR(read(db, bundle, f));
   }
   return f;

@@ -206,8 +206,8 @@ Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::str
     if (std::string_view(q.section) == "gpu_counts") {
       // The chain verdict follows the counts, before sockets and findings.
       for (const auto& step : JudgeChain(chain)) {
-        // A step with no evidence on the node (metrics and alerting) has nothing to compare.
-        if (step.id == ChainStepId::kMetrics) continue;
+        // The steps outside the node are judged from the laptop's capture only: nothing to compare.
+        if (OutsideTheNode(step.id)) continue;
         snap.facts.push_back({"chain", step.name, FactKind::kText, StepStatusName(step.status)});
         if (step.id == ChainStepId::kRegistration) snap.registration = StepStatusName(step.status);
       }

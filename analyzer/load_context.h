@@ -90,6 +90,7 @@ class LoadContext {
   static void BindOne(Statement& s, int i, int64_t v) { s.Bind(i, v); }
   static void BindOne(Statement& s, int i, int v) { s.Bind(i, static_cast<int64_t>(v)); }
   static void BindOne(Statement& s, int i, bool v) { s.Bind(i, static_cast<int64_t>(v)); }
+  static void BindOne(Statement& s, int i, double v) { s.BindDouble(i, v); }
   // The values outlive the statement's Run: they are the arguments of the
   // call that runs it (each row's text was copied once per column before).
   static void BindOne(Statement& s, int i, std::string_view v) { s.BindUncopied(i, v); }

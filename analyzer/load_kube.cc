@@ -1,8 +1,12 @@
 // Loaders for what kubectl printed for people (saved by hand and imported):
-// events, pod descriptions and `get pods` rows, a Node's text.
+// events, pod descriptions and `get pods` rows, a Node's text; and the
+// metrics store's record the kubectl plugin read.
+#include <cmath>
+
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/kube_events.h"
 #include "analyzer/parsers/kube_text.h"
+#include "analyzer/parsers/metrics_capture.h"
 
 namespace gpuf {
 
@@ -53,6 +57,30 @@ void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in) {
             l.value);
   }
   ctx.WarnAll(in.artifact_id, in.output.member, node.warnings);
+}
+
+void LoadKubeMetrics(LoadContext& ctx, const MemberInput& in) {
+  const MetricsCapture capture = ParseMetricsCapture(in.bytes, in.artifact.started_at_unix_ns);
+  for (const auto& q : capture.queries) {
+    ctx.Run(
+        "INSERT INTO metric_queries (artifact_id, name, query, source, node, node_label, start_ns, end_ns, "
+        "step_s, clock_offset_ns, error, series) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        in.artifact_id, q.name, q.query, capture.source, capture.node, capture.node_label, capture.start_ns,
+        capture.end_ns, capture.step_s, capture.clock_offset_ns, NullIfEmpty(q.error), q.series);
+  }
+  for (size_t i = 0; i < capture.series.size(); ++i) {
+    const MetricSeries& s = capture.series[i];
+    for (const MetricSample& sample : s.samples) {
+      std::optional<double> value;
+      if (!std::isnan(sample.value)) value = sample.value;
+      ctx.Run(
+          "INSERT INTO metric_samples (artifact_id, query, series, metric, resource, alertname, alertstate, pod, "
+          "labels, time_ns, value) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+          in.artifact_id, s.query, static_cast<int64_t>(i + 1), NullIfEmpty(s.metric), NullIfEmpty(s.resource),
+          NullIfEmpty(s.alertname), NullIfEmpty(s.alertstate), NullIfEmpty(s.pod), s.labels, sample.time_ns, value);
+    }
+  }
+  ctx.WarnAll(in.artifact_id, in.output.member, capture.warnings);
 }
 
 }  // namespace gpuf

@@ -119,6 +119,8 @@ void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& 
   out << "</p>\n";
   out << "<div class=\"banner " << VerdictClass(r) << "\" id=\"verdict\">GPU chain: " << E(ChainVerdictLine(r))
       << "<small>" << E(FindingsLine(r)) << "</small></div>\n";
+  if (r.detection)
+    out << "<p id=\"detection\"><strong>Detection:</strong> " << E(DetectionLine(*r.detection, zone)) << "</p>\n";
   if (!r.integrity_issues.empty()) {
     out << "<ul class=\"plain\">";
     for (const auto& issue : r.integrity_issues) out << "<li>" << E(issue) << "</li>";

@@ -71,6 +71,23 @@ Json FindingJson(const Finding& f) {
           {"against", AgainstJson(f)}};
 }
 
+// The detection delay: the moments on the node's clock, and the spans
+// between them in seconds (null where a moment is unknown).
+Json DetectionJson(const Detection& d) {
+  const auto at = [](std::optional<int64_t> ns) { return ns ? Json(FormatRfc3339Utc(*ns)) : Json(nullptr); };
+  const auto seconds = [](std::optional<int64_t> from, std::optional<int64_t> to) {
+    return from && to ? Json(static_cast<double>(*to - *from) / 1e9) : Json(nullptr);
+  };
+  return {{"cause_rule", Nullable(d.cause_rule)},
+          {"cause_at", at(d.cause_ns)},
+          {"drop", d.drop},
+          {"dropped_at", at(d.dropped_ns)},
+          {"alert", Nullable(d.alert)},
+          {"alert_at", at(d.alert_ns)},
+          {"cause_to_drop_s", seconds(d.cause_ns, d.dropped_ns)},
+          {"drop_to_alert_s", seconds(d.dropped_ns, d.alert_ns)}};
+}
+
 Json DiagnosisJson(const Report& r) {
   Json entries = Json::array();
   for (const auto& e : r.diagnosis.entries) {
@@ -196,6 +213,7 @@ std::string RenderJson(const Report& r) {
       {"chain_summary", ChainVerdictLine(r)},
       {"versions", VersionsJson(r)},
   };
+  if (r.detection) doc["detection"] = DetectionJson(*r.detection);
   // Only bundles that record how the Node was named carry it.
   if (!r.node_identity.empty()) doc["bundle"]["node_identity"] = r.node_identity;
   // Collected bundles only: an import's manifest is this analysis's own.

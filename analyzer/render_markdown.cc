@@ -37,7 +37,7 @@ std::string Fence(const std::vector<std::string>& lines) {
   return std::string(longest + 1, '`');
 }
 
-void RenderHeader(const Report& r, std::ostringstream& out) {
+void RenderHeader(const Report& r, const DisplayZone& zone, std::ostringstream& out) {
   out << "# GPU node report: " << MarkdownText(r.node.empty() ? "(unknown node)" : r.node) << "\n\n";
   out << "| | |\n|---|---|\n";
   out << "| Node | " << Code(r.node.empty() ? "(unknown)" : r.node)
@@ -54,6 +54,7 @@ void RenderHeader(const Report& r, std::ostringstream& out) {
   }
   out << " |\n";
   out << "| GPU chain | **" << MarkdownText(ChainVerdictLine(r)) << "** |\n";
+  if (r.detection) out << "| Detection | " << MarkdownText(DetectionLine(*r.detection, zone)) << " |\n";
   std::string next = NextActionLine(r);
   if (!next.empty()) {
     out << "| Next action | " << MarkdownText(next)
@@ -264,7 +265,7 @@ std::string MarkdownText(const std::string& text) {
 
 std::string RenderMarkdown(const Report& r, const DisplayZone& zone) {
   std::ostringstream out;
-  RenderHeader(r, out);
+  RenderHeader(r, zone, out);
   RenderDiagnosis(r, out);
   RenderChain(r, out);
   RenderFindings(r, zone, out);

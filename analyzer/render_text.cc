@@ -84,7 +84,7 @@ void RenderBundle(const Report& r, const Painter& paint, std::ostringstream& out
 
 // The first screen: verdict, root cause with confidence, what hangs under
 // it, and the single safest next action with this node's command.
-void RenderFirstScreen(const Report& r, const Painter& paint, std::ostringstream& out) {
+void RenderFirstScreen(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
   out << "\n" << paint(kBold, "GPU chain verdict: " + ChainVerdictLine(r)) << "\n";
   const DiagnosisEntry* leader = r.diagnosis.Leader();
   if (const Finding* f = leader ? FindFinding(r, leader->rule_id) : nullptr) {
@@ -102,6 +102,7 @@ void RenderFirstScreen(const Report& r, const Painter& paint, std::ostringstream
     out << paint(kBold, "Root cause: ") << "no current known issue recognized\n";
   }
   for (const auto& f : r.ruled_out) out << "  considered and ruled out: " << f.rule_id << " - " << f.tense_reason << "\n";
+  if (r.detection) out << paint(kBold, "Detection: ") << DetectionLine(*r.detection, zone) << "\n";
   std::string next = NextActionLine(r);
   if (!next.empty()) out << paint(kBold, "Next action: ") << next << "\n";
   if (!r.next_action.command.empty()) out << "    " << r.next_action.command << "\n";
@@ -265,7 +266,7 @@ std::string RenderText(const Report& r, const DisplayZone& zone, const TextStyle
   Painter paint(style);
   std::ostringstream out;
   RenderHeader(r, zone, paint, out);
-  RenderFirstScreen(r, paint, out);
+  RenderFirstScreen(r, zone, paint, out);
   RenderBundle(r, paint, out);
   RenderChainSteps(r, paint, out);
   RenderFindings(r, zone, paint, out);

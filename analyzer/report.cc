@@ -1,12 +1,14 @@
 #include "analyzer/report.h"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "analyzer/chain_verdict.h"
 #include "analyzer/display_zone.h"
 #include "analyzer/node_commands.h"
 #include "analyzer/query.h"
-#include "common/vocabulary.h"
 #include "common/exit_codes.h"
+#include "common/vocabulary.h"
 
 namespace gpuf {
 
@@ -134,6 +136,35 @@ Result<std::optional<int64_t>> NodeEventsSince(Database& db, int64_t bundle) {
   return std::optional<int64_t>(std::min(collected - kEventTtlNs, oldest));
 }
 
+std::string FormatCount(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The detection delay's three moments, when the store recorded a drop.
+std::optional<Detection> DetectionOf(const ChainFacts& chain, const Report& r) {
+  if (!chain.metrics || !chain.metrics->first_drop) return std::nullopt;
+  const ChainFacts::Metrics& m = *chain.metrics;
+  Detection d;
+  d.drop = m.first_drop->resource + " allocatable " + FormatCount(m.first_drop->from) + " -> " +
+           FormatCount(m.first_drop->to);
+  d.dropped_ns = m.first_drop->at_ns;
+  d.end_ns = m.end_ns;
+  if (m.alert) {
+    d.alert = m.alert->name;
+    d.alert_ns = m.alert->fired_ns;
+  }
+  const DiagnosisEntry* leader = r.diagnosis.Leader();
+  const Finding* f = leader ? FindFinding(r, leader->rule_id) : nullptr;
+  if (!f) return d;
+  d.cause_rule = f->rule_id;
+  for (const auto& e : f->evidence) {
+    if (e.shows == "event" && e.time_ns && (!d.cause_ns || *e.time_ns < *d.cause_ns)) d.cause_ns = e.time_ns;
+  }
+  return d;
+}
+
 }  // namespace
 
 const Finding* FindFinding(const Report& report, const std::string& rule_id) {
@@ -246,7 +277,9 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   }
   if (m.redaction.redacted) r.redacted_by = m.redaction.by;
   for (const auto& issue : loaded.integrity_issues) r.integrity_issues.push_back(issue.member + ": " + issue.problem);
-  GPUF_ASSIGN_OR_RETURN(r.verdict, ComputeChainVerdict(db, bundle));
+  GPUF_ASSIGN_OR_RETURN(ChainFacts chain, ReadChainFacts(db, bundle));
+  r.verdict = JudgeChain(chain);
+  r.detection = DetectionOf(chain, r);
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));
   GPUF_ASSIGN_OR_RETURN(r.intervals, ReadIntervals(db, bundle));
   GPUF_ASSIGN_OR_RETURN(r.node_events_since_ns, NodeEventsSince(db, bundle));

@@ -42,6 +42,20 @@ struct NextAction {
   std::string command;  // the exact command for this node; "" when the step has none or facts are missing
 };
 
+// How the outage was noticed, from the metrics store's record (k8s.metrics,
+// on the node's clock): the leading finding's first timed sign, the first
+// drop of a GPU resource's allocatable, and the first alert naming the node
+// at or after it.
+struct Detection {
+  std::string cause_rule;           // the leading finding; "" when there is none
+  std::optional<int64_t> cause_ns;  // its earliest timed event evidence; nullopt when none is timed
+  std::string drop;                 // "nvidia_com_gpu allocatable 8 -> 0"
+  int64_t dropped_ns = 0;
+  std::string alert;                // the alert's name; "" when none fired by the capture
+  std::optional<int64_t> alert_ns;
+  int64_t end_ns = 0;               // the capture, where the record ends
+};
+
 struct Report {
   std::string bundle_path;
   // The collected bundle's ID (BundleId: its manifest's hash, the same after
@@ -71,6 +85,8 @@ struct Report {
   // keeps events one hour by default, so an older NodeNotReady may be gone,
   // not absent. Unset when no events were read at capture.
   std::optional<int64_t> node_events_since_ns;
+  // Set when the metrics store recorded a drop of the node's GPU count.
+  std::optional<Detection> detection;
   int64_t artifacts_total = 0;
   int64_t artifacts_ok = 0;
   int64_t artifacts_failed = 0;  // nonzero exit, signal, timeout, error

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <map>
 #include <vector>
+
+#include "chain/cluster_steps.h"
 #include "common/text_lines.h"
 #include "common/vocabulary.h"
 
@@ -42,8 +44,8 @@ bool Broken(const Report& r) {
   return false;
 }
 
-// Every step on the node ok - all but metrics and alerting, which no node
-// capture shows - no current finding at medium or above, a whole and intact
+// Every step on the node ok - those outside it (kube-state-metrics, the
+// metrics store, alerting) only the laptop's capture shows - no current finding at medium or above, a whole and intact
 // collection, and every rule evaluated: the one case the report may call
 // the node healthy (the no-findings caveat says the opposite otherwise).
 bool Healthy(const Report& r) {
@@ -51,7 +53,7 @@ bool Healthy(const Report& r) {
   if (r.verdict.empty() || r.verdict.front().status != StepStatus::kOk) return false;
   for (const auto& step : r.verdict) {
     const bool fine = step.status == StepStatus::kOk || step.status == StepStatus::kNotApplicable;
-    if (!fine && step.id != ChainStepId::kMetrics) return false;
+    if (!fine && !OutsideTheNode(step.id)) return false;
   }
   for (const auto& f : r.findings) {
     if (f.tense == "current" && Serious(f.severity)) return false;
@@ -60,17 +62,27 @@ bool Healthy(const Report& r) {
 }
 
 std::string HealthyLine(const Report& r) {
-  size_t ok = 0, not_applicable = 0, metrics = 0;
-  for (size_t i = 0; i < r.verdict.size(); ++i) {
-    if (r.verdict[i].id == ChainStepId::kMetrics) {
-      metrics = i + 1;
-    } else {
-      (r.verdict[i].status == StepStatus::kOk ? ok : not_applicable)++;
+  size_t ok = 0, not_applicable = 0;
+  std::vector<std::string> outside_ok, outside_unchecked;
+  int first_outside = 0, number = 0;
+  for (const auto& step : r.verdict) {
+    ++number;
+    if (!OutsideTheNode(step.id)) {
+      (step.status == StepStatus::kOk ? ok : not_applicable)++;
+      continue;
     }
+    if (!first_outside) first_outside = number;
+    (step.status == StepStatus::kOk ? outside_ok : outside_unchecked).push_back(step.name);
   }
   std::string line = "HEALTHY: all " + std::to_string(ok + not_applicable) + " steps on the node ok";
   if (not_applicable) line += " (" + std::to_string(not_applicable) + " not applicable)";
-  if (metrics) line += "; step " + std::to_string(metrics) + ", metrics and alerting, is outside it and not checked";
+  if (!outside_ok.empty()) line += "; outside it, " + Join(outside_ok, ", ") + " ok";
+  if (!outside_unchecked.empty() && outside_ok.empty()) {
+    line += "; steps " + std::to_string(first_outside) + " to " + std::to_string(number) + " (" +
+            Join(outside_unchecked, ", ") + ") are outside it and not checked";
+  } else if (!outside_unchecked.empty()) {
+    line += "; " + Join(outside_unchecked, ", ") + " not checked";
+  }
   return line;
 }
 
@@ -237,6 +249,22 @@ std::string FormatSeconds(double seconds) {
 std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone) {
   return "The Node's events (k8s.events) go back to about " + zone.Format(since_ns) +
          ": the API server keeps events 1 h by default, so an earlier NodeNotReady may be gone, not absent.";
+}
+
+std::string DetectionLine(const Detection& d, const DisplayZone& zone) {
+  std::string line = "the GPU count dropped at " + zone.Format(d.dropped_ns) + " (" + d.drop + ")";
+  if (d.cause_ns) {
+    const int64_t delay = d.dropped_ns - *d.cause_ns;
+    line += ", " + SpanText(delay) + (delay >= 0 ? " after" : " before") + " the first sign of " + d.cause_rule + " (" +
+            zone.Format(*d.cause_ns) + ")";
+  }
+  if (d.alert_ns) {
+    line += "; alert " + d.alert + " fired at " + zone.Format(*d.alert_ns) + ", " +
+            SpanText(*d.alert_ns - d.dropped_ns) + " after the drop";
+  } else {
+    line += "; no alert naming the node fired in the " + SpanText(d.end_ns - d.dropped_ns) + " to the capture";
+  }
+  return line;
 }
 
 }  // namespace gpuf

@@ -73,6 +73,12 @@ std::string FormatSeconds(double seconds);
 // may be gone, not absent."
 std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone);
 
+// "the GPU count dropped at 03:18:37 (nvidia_com_gpu allocatable 8 -> 0),
+// 23 s after the first sign of dp-nvml-init-race (03:18:14); alert
+// GPUUnschedulable fired at 03:23:37, 5 min after the drop": when the
+// outage began and when it was noticed.
+std::string DetectionLine(const Detection& detection, const DisplayZone& zone);
+
 // One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel
 // (local times read as UTC ...)" or "not read case.yaml: not recognised:
 // first line `source: ...`".

@@ -24,19 +24,29 @@ TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kFailed})) == "BROKEN at step 2, step 2; no known issue explains it");
   CHECK(ChainVerdictLine(WithSteps({S::kOk, S::kOk, S::kUnknown})) == "no step failed, 1 of 3 unknown from this bundle");
   CHECK(ChainVerdictLine(WithSteps({S::kOk})) == "every step ok");  // no rule ran: not called healthy
-  Report node = WithSteps({S::kOk, S::kOk, S::kUnknown});
-  node.verdict.back().id = ChainStepId::kMetrics;
+  Report node = WithSteps({S::kOk, S::kOk, S::kUnknown, S::kUnknown, S::kUnknown});
+  node.verdict[2] = {ChainStepId::kKubeStateMetrics, "kube-state-metrics", S::kUnknown, "", "", ""};
+  node.verdict[3] = {ChainStepId::kMetricsStore, "metrics store", S::kUnknown, "", "", ""};
+  node.verdict[4] = {ChainStepId::kAlerting, "alerting", S::kUnknown, "", "", ""};
   node.complete = true;
   node.rule_runs = {{.rule_id = "xid-79", .outcome = "pass"}};
   CHECK(ChainVerdictLine(node) ==
-        "HEALTHY: all 2 steps on the node ok; step 3, metrics and alerting, is outside it and not checked");
+        "HEALTHY: all 2 steps on the node ok; steps 3 to 5 (kube-state-metrics, metrics "
+        "store, alerting) are outside it and not checked");
+  Report checked = node;
+  for (size_t i = 2; i < 5; ++i) checked.verdict[i].status = S::kOk;
+  CHECK(ChainVerdictLine(checked) ==
+        "HEALTHY: all 2 steps on the node ok; outside it, kube-state-metrics, metrics store, alerting ok");
+  checked.verdict[4].status = S::kUnknown;
+  CHECK(ChainVerdictLine(checked) ==
+        "HEALTHY: all 2 steps on the node ok; outside it, kube-state-metrics, metrics store ok; alerting not checked");
   Report skipped_rule = node;
   skipped_rule.rule_runs.push_back({.rule_id = "xid-48", .outcome = "skipped"});
-  CHECK(ChainVerdictLine(skipped_rule) == "no step failed, 1 of 3 unknown from this bundle");
+  CHECK(ChainVerdictLine(skipped_rule) == "no step failed, 3 of 5 unknown from this bundle");
   Finding serious;
   serious.severity = Severity::kMedium;
   node.findings.push_back(serious);
-  CHECK(ChainVerdictLine(node) == "no step failed, 1 of 3 unknown from this bundle");
+  CHECK(ChainVerdictLine(node) == "no step failed, 3 of 5 unknown from this bundle");
   CHECK(ChainVerdictLine(Report{}) == "not computed");
 }
 

@@ -51,6 +51,9 @@ constexpr LaneRule kLaneRules[] = {
     {Milestone::kKubeletListAndWatchEnded, "registration", "ListAndWatch ended", Mark::kBad},
     {Milestone::kNodeConditionChanged, "cluster", "condition", Mark::kNeutral},
     {Milestone::kClusterEvent, "cluster", "event", Mark::kNeutral},
+    {Milestone::kMetricDropped, "metrics", "GPU count dropped", Mark::kBad},
+    {Milestone::kAlertFiring, "metrics", "alert firing", Mark::kBad},
+    {Milestone::kAlertResolved, "metrics", "alert resolved", Mark::kOk},
 };
 
 struct FixedLane {
@@ -71,6 +74,8 @@ constexpr FixedLane kLanesBeforePlugins[] = {
 constexpr FixedLane kRegistrationLane = {"registration", "registration", true};
 // The API server's record comes last: it follows from everything above it.
 constexpr FixedLane kClusterLane = {"cluster", "cluster (API server)", false};
+// What the metrics store recorded of the count, and the alerts: how the outage was noticed.
+constexpr FixedLane kMetricsLane = {"metrics", "metrics and alerts", false};
 
 // Geometry, in SVG user units (pixels at 100 %).
 constexpr double kWidth = 1040, kPlotLeft = 214, kPlotRight = kWidth - 28;
@@ -179,6 +184,7 @@ std::vector<Lane> BuildLanes(const std::vector<TimelineRow>& milestones, int64_t
   if (plugin_order.empty()) take("plugin-none", "device plugin", true);
   take(kRegistrationLane.id, std::string(kRegistrationLane.title), kRegistrationLane.always);
   take(kClusterLane.id, std::string(kClusterLane.title), kClusterLane.always);
+  take(kMetricsLane.id, std::string(kMetricsLane.title), kMetricsLane.always);
   return lanes;
 }
 

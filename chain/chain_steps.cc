@@ -1,5 +1,6 @@
 #include "chain/chain_steps.h"
 
+#include "chain/cluster_steps.h"
 #include "common/artifacts.h"
 #include "common/parse_int.h"
 
@@ -268,8 +269,7 @@ std::vector<ChainStep> JudgeChain(const ChainFacts& f) {
   std::vector<ChainStep> steps = {
       Pci(f),     Driver(f),       DeviceNodes(f), HostNvml(f),       Runtime(f),
       Kubelet(f), PluginNvml(f),   Registration(f), NodeResources(f),
-      {ChainStepId::kMetrics, "metrics and alerting", StepStatus::kUnknown, "", "",
-       "outside the node: check kube_node_status_allocatable and the alert rule separately"}};
+      KubeStateMetricsStep(f), MetricsStoreStep(f), AlertingStep(f)};
   if (NotAGpuNode(f)) {
     for (auto& step : steps) {
       step.status = StepStatus::kNotApplicable;

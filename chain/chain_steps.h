@@ -23,8 +23,13 @@ enum class StepStatus { kOk, kFailed, kUnknown, kNotApplicable };
 const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown" | "not_applicable"
 
 enum class ChainStepId {
-  kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources, kMetrics
+  kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources,
+  kKubeStateMetrics, kMetricsStore, kAlerting
 };
+
+// kube-state-metrics, the metrics store and alerting: judged only from what
+// the kubectl plugin read off the node (--metrics), never by collect on it.
+inline bool OutsideTheNode(ChainStepId id) { return id >= ChainStepId::kKubeStateMetrics; }
 
 struct ChainStep {
   ChainStepId id = ChainStepId::kPci;
@@ -104,9 +109,40 @@ struct ChainFacts {
   // Why not, from the capture: "kubectl was not found where the collector
   // ran", "the capture holds no Node object"; "" when it does not say.
   std::string node_missing;
+
+  // The metrics store's record of the window before the capture
+  // (k8s.metrics: kubectl gpuforensics collect --metrics), times on the
+  // node's clock; nullopt: not asked.
+  struct Metrics {
+    std::string selector;     // how the node was named there: node="gpu-7"
+    int64_t end_ns = 0;       // the end of the window: the capture
+    int64_t window_s = 0;
+    int64_t step_s = 30;
+    std::string allocatable_error;  // why kube_node_status_allocatable was not answered; "" when it was
+    bool allocatable_series = false;  // the answer held a series of some nvidia_com_* resource
+    std::optional<int64_t> last_sample_ns;   // the newest sample of any of them
+    std::optional<double> gpu_last;          // nvidia_com_gpu's newest value
+    std::optional<double> gpu_max;           // and its most in the window
+    struct Drop {
+      std::string resource;
+      int64_t at_ns = 0;
+      double from = 0, to = 0;
+      std::optional<int64_t> restored_ns;  // back to `from` or more, later in the window
+    };
+    std::optional<Drop> first_drop;  // the first drop of a GPU resource in the window
+    std::string alerts_error;        // why ALERTS was not answered; "" when it was
+    struct Alert {
+      std::string name;
+      int64_t fired_ns = 0;
+      std::optional<int64_t> resolved_ns;  // nullopt: still firing at the capture
+    };
+    std::optional<Alert> alert;  // the first to fire after the drop (or in the window, without one)
+  };
+  std::optional<Metrics> metrics;
 };
 
-// The steps in chain order, the last (metrics and alerting) outside the node.
+// The steps in chain order, the last three (kube-state-metrics, the metrics
+// store, alerting) outside the node.
 std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
 
 // No NVIDIA function on the PCI bus, and nothing else that shows one: no

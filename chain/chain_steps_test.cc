@@ -48,18 +48,18 @@ TEST_CASE("JudgeChain: a hung nvidia-smi is said to have timed out, not 'other'"
 
 TEST_CASE("JudgeChain: a healthy node is ok to the Node, metrics are outside it") {
   auto steps = JudgeChain(Healthy());
-  CHECK(Statuses(steps) == "ok ok ok ok ok ok ok ok ok unknown");
+  CHECK(Statuses(steps) == "ok ok ok ok ok ok ok ok ok unknown unknown unknown");
   CHECK(steps[0].detail == "2 NVIDIA GPU functions on the PCI bus");
   CHECK(steps[1].detail == "module 570.133.20, 2 GPUs in /proc/driver/nvidia/gpus");
   CHECK(steps[4].detail == "plugin container 3f9a2c1d8e7b6 CONTAINER_RUNNING; default runtime not captured; "
                            "nvidia-smi in the container lists 2 GPUs");
   CHECK(steps[8].detail == "nvidia.com/gpu capacity 2, allocatable 2");
-  CHECK(steps[9].missing == "outside the node: check kube_node_status_allocatable and the alert rule separately");
+  CHECK(steps[9].missing == "the metrics store's record: collect with kubectl gpuforensics collect --metrics URL (or --metrics-service)");
 }
 
 TEST_CASE("JudgeChain: what a reader did not see is unknown, with what is missing") {
   auto steps = JudgeChain(ChainFacts{});
-  CHECK(Statuses(steps) == "unknown unknown unknown unknown unknown unknown unknown unknown unknown unknown");
+  CHECK(Statuses(steps) == "unknown unknown unknown unknown unknown unknown unknown unknown unknown unknown unknown unknown");
   CHECK(steps[0].missing == "the NVIDIA PCI functions were not captured");
   CHECK(steps[3].missing == "host nvidia-smi -L did not run");
   CHECK(steps[7].missing == "no device-plugin log of the boot at capture");
@@ -78,7 +78,7 @@ TEST_CASE("JudgeChain: a plugin that runs as a host unit has no container step")
   CHECK(JudgeChain(f)[4].missing == "no device-plugin container found in the runtime's state");
   f.plugin.host_unit = "nvidia-k8s-device-plugin.service";
   auto steps = JudgeChain(f);
-  CHECK(Statuses(steps) == "ok ok ok ok not_applicable ok ok ok ok unknown");
+  CHECK(Statuses(steps) == "ok ok ok ok not_applicable ok ok ok ok unknown unknown unknown");
   CHECK(steps[4].detail ==
         "the plugin runs on the host as nvidia-k8s-device-plugin.service: no container between it and the GPUs");
 }
@@ -99,7 +99,7 @@ TEST_CASE("JudgeChain: the plugin's NVML failure, a module not loaded, fewer GPU
   f.driver = ChainFacts::Driver{false, "", 0};
   f.node->gpu_allocatable = "1";
   auto steps = JudgeChain(f);
-  CHECK(Statuses(steps) == "ok failed ok ok ok ok failed failed failed unknown");
+  CHECK(Statuses(steps) == "ok failed ok ok ok ok failed failed failed unknown unknown unknown");
   CHECK(steps[1].detail == "no /proc/driver/nvidia/version: the NVIDIA module is not loaded");
   CHECK(steps[6].detail == "Failed to initialize NVML: ERROR_UNKNOWN");
 }
@@ -111,7 +111,7 @@ TEST_CASE("JudgeChain: a plugin container that exited on its NVML failure breaks
   f.plugin = ChainFacts::Plugin{true, "failed to initialize nvml: Unknown Error", 0, std::nullopt, ""};
   f.node = ChainFacts::Node{"0", "0", false, false};
   auto steps = JudgeChain(f);
-  CHECK(Statuses(steps) == "ok ok ok ok unknown ok failed failed failed unknown");
+  CHECK(Statuses(steps) == "ok ok ok ok unknown ok failed failed failed unknown unknown unknown");
   CHECK(steps[4].detail == "plugin container 52000a7887eed CONTAINER_EXITED; default runtime not captured; it exited "
                            "after its NVML init failed");
   CHECK(steps[4].missing ==

@@ -62,7 +62,7 @@ int RunCollect(const std::vector<std::string>& args) {
       ("force", "replace an existing regular file at --output (never a device, FIFO, directory or link)")
       ("root", po::value<std::string>()->value_name("DIR")->default_value("/"), "where the host's files are (e.g. /host in a pod)")
       ("node", po::value<std::string>()->value_name("NODE"), "node name (default $NODE_NAME, the kubelet's --hostname-override or hostnameOverride, its mirror pods or journal, then the hostname)")
-      ("node-object", po::value<std::string>()->value_name("FILE"), "the Node as the API served it (kubectl get node NAME -o json), from FILE or - (stdin): stored as k8s.node where the host has no kubectl to ask; or a v1 List of the Node and the EventList of its events, stored as k8s.node and k8s.events; kubectl gpuforensics collect passes the List")
+      ("node-object", po::value<std::string>()->value_name("FILE"), "the Node as the API served it (kubectl get node NAME -o json), from FILE or - (stdin): stored as k8s.node where the host has no kubectl to ask; or a v1 List of the Node with the EventList of its events, the PodList of its pods and a MetricsCapture, stored as k8s.node, k8s.events, k8s.node_pods and k8s.metrics; kubectl gpuforensics collect passes the List")
       ("kubeconfig", po::value<std::string>()->value_name("FILE"), "kubeconfig for kubectl (default $KUBECONFIG, the kubelet's --kubeconfig, the platform's, then in a pod its service account)")
       ("plugin-pattern", po::value<std::string>()->value_name("RE2")->default_value(std::string(kDefaultPluginPattern)),
        "RE2 (case-insensitive) matching device-plugin container, pod and log names")

@@ -349,10 +349,15 @@ std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
   std::vector<ProbeTask> tasks;
   for (const auto& row : StaticProbes()) {
     // A Node given with --node-object is stored as k8s.node instead, and
-    // its Events, when they came with it, as k8s.events (supplied_node.h).
+    // its Events and pods, when they came with it, as k8s.events and
+    // k8s.node_pods (supplied_node.h).
     if (row.name == artifact::kK8sNode && plan.options->node_object) continue;
     if (row.name == artifact::kK8sEvents && plan.options->node_object &&
         !plan.options->node_object->events_json.empty()) {
+      continue;
+    }
+    if (row.name == artifact::kK8sNodePods && plan.options->node_object &&
+        !plan.options->node_object->pods_json.empty()) {
       continue;
     }
     if (row.phase == kPhasePassive) PlanStaticRow(row, plan, tasks);

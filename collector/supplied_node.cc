@@ -64,11 +64,13 @@ std::string KindOf(const nlohmann::json& object) {
 
 // What a List handed by the kubectl plugin holds besides its one Node: the
 // EventList read with it (`kubectl get events -o json` of the Node's
-// events, marked so by the plugin) and the MetricsCapture of its series;
+// events, marked so by the plugin), the PodList of its pods and the
+// MetricsCapture of its series;
 // "" for what did not come: events that were not read are unknown, not none.
 struct ListParts {
   nlohmann::json node;
   std::string events;
+  std::string pods;
   std::string metrics;
 };
 
@@ -78,7 +80,10 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
   ListParts parts;
   for (const auto& item : *items) {
     const std::string kind = item.is_object() ? KindOf(item) : "";
-    std::string* text = kind == "EventList" ? &parts.events : kind == "MetricsCapture" ? &parts.metrics : nullptr;
+    std::string* text = kind == "EventList"        ? &parts.events
+                        : kind == "PodList"        ? &parts.pods
+                        : kind == "MetricsCapture" ? &parts.metrics
+                                                   : nullptr;
     if (kind == "Node" && parts.node.is_null()) {
       parts.node = item;
     } else if (text && text->empty()) {
@@ -87,8 +92,9 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
       return Status::InvalidArgument(what + " is a List of more than one " + kind);
     } else {
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
-      return Status::InvalidArgument(what + " holds " + said +
-                                     " in its List: only a Node, an EventList and a MetricsCapture are taken");
+      return Status::InvalidArgument(
+          what + " holds " + said +
+          " in its List: only a Node, an EventList, a PodList and a MetricsCapture are taken");
     }
   }
   if (parts.node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
@@ -142,6 +148,7 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
                       .json = std::move(text),
                       .source = std::move(source),
                       .events_json = std::move(parts.events),
+                      .pods_json = std::move(parts.pods),
                       .metrics_json = std::move(parts.metrics),
                       .read_at_unix_ns = WallClockNowNs()};
 }
@@ -166,6 +173,11 @@ Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::stri
 
 Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir) {
   return SuppliedResult(artifact::kK8sEvents, node.events_json, node.source, staging_dir + "/supplied-events.stdout",
+                        node.read_at_unix_ns);
+}
+
+Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir) {
+  return SuppliedResult(artifact::kK8sNodePods, node.pods_json, node.source, staging_dir + "/supplied-pods.stdout",
                         node.read_at_unix_ns);
 }
 

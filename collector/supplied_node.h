@@ -25,6 +25,7 @@ struct SuppliedNode {
   std::string json;         // the Node object
   std::string source;       // where collect read it: a path, or "-" for stdin
   std::string events_json;  // the EventList handed with it; "" when none came
+  std::string pods_json;    // the PodList of the node's pods handed with it; "" when none came
   std::string metrics_json;  // the MetricsCapture handed with it (kube/metrics_capture.h); "" when none came
   // When collect read it, by the node's clock: against the plugin's clock
   // in the MetricsCapture, how far apart the two are.
@@ -40,7 +41,8 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
 // Checks that `text` is one Node with a name, alone or in a v1 List with
 // the EventList of the events about it and the MetricsCapture of its
 // series (what the kubectl plugin hands over: {"kind":"List","items":
-// [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"MetricsCapture",...}]}).
+// [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"PodList","items":[...]},
+// {"kind":"MetricsCapture",...}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
@@ -52,6 +54,11 @@ Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::stri
 // "cluster"), in place of the host's own `kubectl get events`; call only
 // when events_json is not empty.
 Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir);
+
+// The k8s.node_pods artifact of the PodList handed with the Node (context
+// "cluster"), in place of the host's own `kubectl get pods`; call only
+// when pods_json is not empty.
+Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir);
 
 // The k8s.metrics artifact of the MetricsCapture handed with the Node
 // (context "cluster"); call only when metrics_json is not empty.

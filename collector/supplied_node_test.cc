@@ -152,6 +152,21 @@ TEST_CASE("ParseSuppliedNode: a List with the MetricsCapture the plugin read, st
           .message() == "--node-object - is a List of more than one MetricsCapture");
 }
 
+TEST_CASE("ParseSuppliedNode: the node's pods, stored as k8s.node_pods in place of the host's") {
+  const std::string pods =
+      R"({"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"nvidia-device-plugin-daemonset-7xk2p",)"
+      R"("namespace":"gpu-operator"},"status":{"phase":"Running"}}]})";
+  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + pods + "]}", "-");
+  REQUIRE(node.ok());
+  CHECK(nlohmann::json::parse(node->pods_json) == nlohmann::json::parse(pods));
+  test::TempDir dir;
+  auto result = SuppliedPodsResult(*node, dir.path());
+  REQUIRE(result.ok());
+  CHECK(result->artifact.name == "k8s.node_pods");
+  CHECK(result->artifact.context == "cluster");
+  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(pods));
+}
+
 TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventList") {
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[]})", "-").status().message() ==
         "--node-object - is a List without a Node");
@@ -160,9 +175,11 @@ TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventLis
             .status()
             .message() == "--node-object - is a List of more than one Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
-        "--node-object - holds a 'Secret' in its List: only a Node, an EventList and a MetricsCapture are taken");
+        "--node-object - holds a 'Secret' in its List: only a Node, an EventList, a PodList and a MetricsCapture are "
+        "taken");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Event"}]})", "-").status().message() ==
-        "--node-object - holds a 'Event' in its List: only a Node, an EventList and a MetricsCapture are taken");
+        "--node-object - holds a 'Event' in its List: only a Node, an EventList, a PodList and a MetricsCapture are "
+        "taken");
 }
 
 }  // TEST_SUITE

@@ -220,7 +220,7 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifes
   Row(out, "Node", NodeLine(manifest));
   Row(out, "kubeconfig", KubeconfigLine(manifest));
   for (const auto& step : JudgeChain(TriageFacts(results, read, plugin_pattern))) {
-    if (step.id == ChainStepId::kMetrics) continue;
+    if (OutsideTheNode(step.id)) continue;
     std::string said = step.status == StepStatus::kUnknown && !step.missing.empty() ? step.missing : step.detail;
     if (step.id == ChainStepId::kNodeResources && step.status == StepStatus::kUnknown) {
       if (std::string why = NoResources(results, manifest, read); !why.empty()) said = why;

@@ -46,14 +46,15 @@ enum class Milestone {
   kKubeletSockCreated, kPluginContainerCreated, kPluginContainerStarted, kPluginContainerFinished,
   kPluginServiceStarted, kPluginNvmlInitFailed, kPluginServing, kPluginRegistered, kPluginKubeletRestartSeen,
   kKubeletRegistrationReceived, kKubeletListAndWatchEnded, kDaemonReload, kXid, kDeviceUnhealthy,
-  kNodeConditionChanged, kClusterEvent, kBoot, kCollection
+  kNodeConditionChanged, kClusterEvent, kMetricDropped, kAlertFiring, kAlertResolved, kBoot, kCollection
 };
 inline constexpr std::string_view kMilestoneNames[] = {
     "driver_loaded", "persistenced_started", "fabricmanager_started", "containerd_started", "kubelet_started",
     "kubelet_sock_created", "plugin_container_created", "plugin_container_started", "plugin_container_finished",
     "plugin_service_started", "plugin_nvml_init_failed", "plugin_serving", "plugin_registered",
     "plugin_kubelet_restart_seen", "kubelet_registration_received", "kubelet_list_and_watch_ended",
-    "daemon_reload", "xid", "device_unhealthy", "node_condition_changed", "cluster_event", "boot", "collection"};
+    "daemon_reload", "xid", "device_unhealthy", "node_condition_changed", "cluster_event",
+    "metric_dropped", "alert_firing", "alert_resolved", "boot", "collection"};
 
 // Each enum's names, in its order.
 template <typename E> constexpr std::span<const std::string_view> Names();

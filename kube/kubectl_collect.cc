@@ -276,6 +276,9 @@ std::vector<NodeOutcome> CollectAll(const Request& r, const std::vector<NodeTarg
         o.problem = problem;
       }
       std::lock_guard<std::mutex> lock(mutex);
+      if (!o.metrics_problem.empty()) {
+        std::fprintf(stderr, "%s: metrics: %s\n", o.node.c_str(), TerminalSafe(o.metrics_problem).c_str());
+      }
       if (o.bundle.empty()) {
         std::fprintf(stderr, "%s: FAILED: %s\n", o.node.c_str(), TerminalSafe(o.problem).c_str());
         if (!o.kept.empty()) std::fprintf(stderr, "%s: kept what came back as %s\n", o.node.c_str(), o.kept.c_str());

@@ -40,10 +40,15 @@ nlohmann::json ReadClock(const MetricsPlan& plan, int64_t deadline_ns, const std
   clock["asked_unix_ms"] = WallClockNowNs() / kNsPerMs;
   auto answer = Answer(plan.fetcher->Get(ServerTimePath(), deadline_ns, interrupt));
   clock["answered_unix_ms"] = WallClockNowNs() / kNsPerMs;
-  // {"status":"success","data":{"resultType":"scalar","result":[1733548800.123,"1733548800.123"]}}
-  const nlohmann::json::json_pointer at("/data/result/0");
-  if (answer.ok() && answer->contains(at) && answer->at(at).is_number()) {
-    clock["server_unix_ms"] = std::llround(answer->at(at).get<double>() * 1000);
+  // Prometheus: {"status":"success","data":{"resultType":"scalar","result":[1733548800.123,"1733548800.123"]}}
+  // VictoriaMetrics:
+  // {"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1733548800,"..."]}]}}
+  const nlohmann::json::json_pointer scalar("/data/result/0"), vector("/data/result/0/value/0");
+  const nlohmann::json* at = nullptr;
+  if (answer.ok() && answer->contains(scalar) && answer->at(scalar).is_number()) at = &answer->at(scalar);
+  if (answer.ok() && answer->contains(vector) && answer->at(vector).is_number()) at = &answer->at(vector);
+  if (at) {
+    clock["server_unix_ms"] = std::llround(at->get<double>() * 1000);
   } else {
     clock["error"] = answer.ok() ? "time() gave no number" : answer.status().message();
   }
@@ -82,8 +87,7 @@ MetricsOutcome CaptureMetrics(const MetricsPlan& plan, const std::string& node, 
   }
   if (doc["clock"].contains("error"))
     failed.insert(failed.begin(), "time(): " + doc["clock"]["error"].get<std::string>());
-  if (!failed.empty())
-    outcome.problem = "metrics from " + plan.fetcher->Source() + " incomplete: " + Join(failed, "; ");
+  if (!failed.empty()) outcome.problem = "from " + plan.fetcher->Source() + " incomplete: " + Join(failed, "; ");
   return outcome;
 }
 

@@ -37,7 +37,7 @@ struct MetricsPlan {
 
 struct MetricsOutcome {
   nlohmann::json document;  // the MetricsCapture
-  std::string problem;      // one line when a query failed, "" when none did
+  std::string problem;      // "from SOURCE incomplete: alerts: HTTP 503: ..."; "" when every query was answered
 };
 
 // Asks the server's time, then every query of MetricsQueries() for `node`

@@ -16,6 +16,7 @@
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
 #include "kube/metrics_capture.h"
+#include "kube/plugin_pods.h"
 #include "kube/triage_verdict.h"
 
 namespace gpuf {
@@ -109,55 +110,107 @@ std::string ReadNodeEvents(const NodeTarget& node, const NodeCollectionPlan& pla
   return *text;
 }
 
+// The node's pods, as kubectl prints them (a List); "" when they could not
+// be read (no `list` on pods across namespaces).
+std::string ReadNodePods(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns) {
+  auto text =
+      plan.kubectl->Output({"get", "pods", "-A", "--field-selector", "spec.nodeName=" + node.name, "-o", "json"},
+                           deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 4);
+  if (!text.ok()) {
+    Tell(plan, node.name, "pods on the node not read (" + text.status().message() + ")");
+    return "";
+  }
+  return *text;
+}
+
+// The device plugin pods' own events (BackOff, Killing, Unhealthy) added
+// to the Node's, each pod's as far as its namespace's events can be listed.
+void AddPluginPodEvents(const NodeTarget& node, const nlohmann::json& pods, const NodeCollectionPlan& plan,
+                        int64_t deadline_ns, nlohmann::json& events) {
+  for (const PodRef& pod : DevicePluginPods(pods)) {
+    auto text = plan.kubectl->Output({"get", "events", "-n", pod.namespace_, "--field-selector",
+                                      "involvedObject.kind=Pod,involvedObject.name=" + pod.name, "-o", "json"},
+                                     deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 8);
+    if (!text.ok()) {
+      Tell(plan, node.name,
+           "events of pod " + pod.namespace_ + "/" + pod.name + " not read (" + text.status().message() + ")");
+      continue;
+    }
+    AppendEvents(events, nlohmann::json::parse(*text, nullptr, false));
+  }
+}
+
 // The node's series in the metrics store, when asked for; null when not.
-nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns) {
+nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns,
+                               NodeOutcome& outcome) {
   if (!plan.metrics.fetcher) return nullptr;
   Tell(plan, node.name, "reading metrics from " + plan.metrics.fetcher->Source());
   MetricsOutcome metrics = CaptureMetrics(plan.metrics, node.name, deadline_ns, plan.interrupt);
-  if (!metrics.problem.empty()) Tell(plan, node.name, metrics.problem + "; the capture goes on");
+  outcome.metrics_problem = metrics.problem;
   return std::move(metrics.document);
 }
 
 // What collect reads on stdin: the Node alone, as read, or in one v1 List
-// with the EventList of its events and the MetricsCapture, those that
-// were read.
-std::string NodeList(const std::string& node_text, const std::string& events_text, nlohmann::json metrics) {
-  auto event_list = nlohmann::json::parse(events_text, nullptr, false);
+// with what else was read of it: the EventList of its events (and its
+// device plugin pods'), the PodList of its pods and the MetricsCapture.
+// kubectl prints lists as a List; each is marked with the kind collect
+// takes it as. Parts that would make the List larger than collect reads
+// are left out, the pods first.
+struct NodeParts {
+  nlohmann::json events;   // null: not read
+  nlohmann::json pods;     // null: not read
+  nlohmann::json metrics;  // null: not asked for
+};
+
+std::string NodeList(const std::string& node_text, NodeParts parts) {
   const auto object = nlohmann::json::parse(node_text, nullptr, false);
-  const bool events = event_list.is_object() && event_list.contains("items");
-  if (object.is_discarded() || (!events && metrics.is_null())) return node_text;
-  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
-  if (events) {
-    event_list["kind"] = "EventList";  // kubectl prints a List; collect takes what is marked as the events read
-    list["items"].push_back(std::move(event_list));
+  if (object.is_discarded()) return node_text;
+  if (!parts.metrics.is_null()) parts.metrics["handed_unix_ms"] = WallClockNowNs() / kNsPerMs;
+  for (nlohmann::json* left_out : {static_cast<nlohmann::json*>(nullptr), &parts.pods, &parts.events}) {
+    if (left_out) *left_out = nullptr;
+    nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
+    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.metrics}) {
+      if (!part->is_null()) list["items"].push_back(*part);
+    }
+    if (list["items"].size() == 1) return node_text;
+    // A server's error text may hold bytes that are not UTF-8; they are kept as U+FFFD.
+    std::string text = list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (static_cast<int64_t>(text.size()) <= kMaxNodeObjectBytes) return text;
   }
-  if (!metrics.is_null()) {
-    metrics["handed_unix_ms"] = WallClockNowNs() / kNsPerMs;
-    list["items"].push_back(std::move(metrics));
-  }
-  // A server's error text may hold bytes that are not UTF-8; they are kept as U+FFFD.
-  return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return node_text;
 }
 
-// The Node as the API serves it now, with its Events and its metrics, for
-// collect to store (--node-object): the pod has no API access of its own,
+// A list kubectl printed, marked as `kind`; null when it is not one.
+nlohmann::json MarkedList(const std::string& text, const char* kind) {
+  auto list = nlohmann::json::parse(text, nullptr, false);
+  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return nullptr;
+  list["kind"] = kind;
+  return list;
+}
+
+// The Node as the API serves it now, with its Events, its pods and its
+// metrics, for collect to store (--node-object): the pod has no API access of its own,
 // and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its path, or ""
 // when the Node could not be read; collect then asks the host's kubectl,
 // if any.
 std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
-                           int64_t deadline_ns) {
+                           int64_t deadline_ns, NodeOutcome& outcome) {
   auto node_text = plan.kubectl->Output({"get", "node", node.name, "-o", "json"}, deadline_ns, plan.interrupt,
                                         kMaxNodeObjectBytes / 2);
   if (!node_text.ok()) {
     Tell(plan, node.name,
-         "Node object not read (" + node_text.status().message() + "); collect asks the node's own kubectl" +
-             (plan.metrics.fetcher ? ", and the metrics are not read" : ""));
+         "Node object not read (" + node_text.status().message() + "); collect asks the node's own kubectl");
+    if (plan.metrics.fetcher)
+      outcome.metrics_problem = "not read: they go to collect with the Node, which was not read";
     return "";
   }
-  const std::string events = ReadNodeEvents(node, plan, deadline_ns);
-  nlohmann::json metrics = ReadNodeMetrics(node, plan, deadline_ns);
+  NodeParts parts;
+  parts.events = MarkedList(ReadNodeEvents(node, plan, deadline_ns), "EventList");
+  parts.pods = MarkedList(ReadNodePods(node, plan, deadline_ns), "PodList");
+  if (!parts.events.is_null()) AddPluginPodEvents(node, parts.pods, plan, deadline_ns, parts.events);
+  parts.metrics = ReadNodeMetrics(node, plan, deadline_ns, outcome);
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
-  if (!WriteWholeFile(path, NodeList(*node_text, events, std::move(metrics))).ok()) return "";
+  if (!WriteWholeFile(path, NodeList(*node_text, std::move(parts))).ok()) return "";
   return path;
 }
 
@@ -177,7 +230,7 @@ void CollectWithPod(const NodeTarget& node, const std::string& pod_name, const N
           ? plan.output_path
           : (std::filesystem::path(plan.output_dir) / DefaultBundleFileName(node.name, now_ns)).string();
   const std::string partial = final_path + ".partial";
-  const std::string node_object = ReadNodeObject(node, pod_name, plan, deadline_ns);
+  const std::string node_object = ReadNodeObject(node, pod_name, plan, deadline_ns, outcome);
   // What is left once the Node was read: collect must end before the stream is cut.
   const int64_t remaining_ms = (deadline_ns - MonotonicNowNs()) / kNsPerMs;
   Tell(plan, node.name, "collecting");

@@ -51,6 +51,9 @@ struct NodeOutcome {
   int64_t bytes = 0;
   int members = 0;
   std::string bundle_id;  // the verified bundle's ID (BundleId)
+  // With --metrics: what of the metrics store's record is missing and why
+  // ("metrics from URL incomplete: alerts: HTTP 503: ..."); "" when none is.
+  std::string metrics_problem;
 };
 
 NodeOutcome CollectNode(const NodeTarget& node, const NodeCollectionPlan& plan);

@@ -1,7 +1,8 @@
 -- The timeline's marks, built after loading, with how each time was
 -- obtained: the boots, the plugin containers' starts and ends, the
 -- device-plugin socket files, the collection, the Node's condition changes
--- and the Kubernetes events with a time (the cluster's record), and every journal entry or
+-- and the Kubernetes events with a time (the cluster's record), the drops of
+-- the Node's GPU resources and the alerts in the metrics store, and every journal entry or
 -- plugin log line that marks a step of the GPU chain (see `milestone`);
 -- where a boot shows no start of the plugin's container or unit, also the
 -- plugin's first line of that boot, which its intervals start from.
@@ -22,7 +23,8 @@ CREATE TABLE events (
                                    -- 'year_inferred' | 'boot_relative' | 'file_mtime'
   source          TEXT NOT NULL,   -- 'kernel' | 'systemd' | 'kubelet' | 'containerd' | 'nvidia-persistenced' |
                                    -- 'nvidia-fabricmanager' | 'plugin' | 'runtime' | 'kubelet-dir' | 'host' | 'collector' |
-                                   -- 'cluster' (the API server's record: Node conditions, events)
+                                   -- 'cluster' (the API server's record: Node conditions, events) |
+                                   -- 'metrics' (the metrics store's record: the GPU count's drops, alerts)
   boot_id         TEXT,            -- 32 hex without dashes, when known
   boot_offset     INTEGER,         -- 0 = the boot at capture, -1 the one before; NULL when unknown
   container_id    TEXT,            -- the container the event is about, when known
@@ -34,7 +36,8 @@ CREATE TABLE events (
                    'plugin_nvml_init_failed', 'plugin_serving', 'plugin_registered',
                    'plugin_kubelet_restart_seen', 'kubelet_registration_received',
                    'kubelet_list_and_watch_ended', 'daemon_reload', 'xid', 'device_unhealthy',
-                   'node_condition_changed', 'cluster_event', 'boot', 'collection')),
+                   'node_condition_changed', 'cluster_event', 'metric_dropped', 'alert_firing',
+                   'alert_resolved', 'boot', 'collection')),
   message         TEXT NOT NULL    -- the line or a description of the event
 );
 CREATE INDEX events_by_time ON events(bundle_id, time_ns);

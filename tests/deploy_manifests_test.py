@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 POD_TEMPLATE_KINDS = {"Job", "DaemonSet", "Deployment", "StatefulSet", "Pod"}
-OTHER_KINDS = {"Namespace", "ResourceQuota"}
+OTHER_KINDS = {"Namespace", "ResourceQuota", "ClusterRole", "Role"}
 KUBECONFIG = """apiVersion: v1
 kind: Config
 clusters: [{name: none, cluster: {server: "https://127.0.0.1:9"}}]

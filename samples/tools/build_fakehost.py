@@ -7,6 +7,7 @@ Builds the fake host of one scenario:
   OUT_DIR/sysbin symlinks to this machine's tools minus the stubbable ones,
                  so PATH=OUT_DIR/bin:OUT_DIR/sysbin hides tools the scenario
                  lacks (e.g. kubectl) even where the build machine has them
+  OUT_DIR/api/node.json  the Node as the API serves it (tests/kube/ serve it)
   OUT_DIR/collect.env  COLLECT_AT=<RFC3339> and PATH_PREFIX for scripts; on a
                  platform whose hosts have no kubectl, NODE_OBJECT=api/node.json:
                  the Node as `kubectl gpuforensics collect` reads it from the
@@ -59,10 +60,9 @@ def main(argv):
     o.write()
     sysbin(os.path.abspath(out))
     node_object = "kubectl" in host.layout.absent and host.cfg["host"].get("kubectl", True)
-    if node_object:
-        os.makedirs(os.path.join(out, "api"), exist_ok=True)
-        with open(os.path.join(out, "api", "node.json"), "w") as f:
-            f.write(kube_fake.node_json(host))
+    os.makedirs(os.path.join(out, "api"), exist_ok=True)
+    with open(os.path.join(out, "api", "node.json"), "w") as f:
+        f.write(kube_fake.node_json(host))
     with open(os.path.join(out, "collect.env"), "w") as f:
         f.write("COLLECT_AT=%s\n" % host.cfg["scenario"]["collect_at"])
         f.write("SCENARIO=%s\n" % host.name)

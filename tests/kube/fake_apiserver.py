@@ -8,8 +8,13 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
   discovery   GET /api, /apis, /api/v1 (the legacy forms, which every
               kubectl since 1.20 reads)
   nodes       GET /api/v1/nodes[?labelSelector=...], /api/v1/nodes/NAME
-  events      GET /api/v1/namespaces/default/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME
+  events      GET /api/v1/namespaces/default/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME,
+              and GET /api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Pod,involvedObject.name=POD
+  node pods   GET /api/v1/pods?fieldSelector=spec.nodeName=NAME (kubectl get pods -A)
   pods        POST, GET (one or a list by labelSelector), DELETE
+  services    GET /api/v1/namespaces/NS/services/NAME[:PORT]/proxy/PATH, the API
+              server's service proxy, relayed to the URL the scenario gives
+              the service (a real Prometheus on loopback)
   exec        /api/v1/namespaces/NS/pods/NAME/exec (stdin read to its end
               and logged when asked for), over WebSocket
               (v5.channel.k8s.io, what kubectl 1.30+ asks first) or over
@@ -28,14 +33,20 @@ The scenario (a JSON file) names the nodes and how each behaves:
    "nodes": [{"name": "gpu-a", "labels": {...}, "ready": true,
               "pending_polls": 1,          # GETs of its pod that still say Pending
               "start": "run" | "image-pull-error",
-              "exec": "bundle" | "fail" | "hang",
+              "exec": "bundle" | "fail" | "hang" | "command",
               "bundle": "/path/to/bundle.tar.zst",
+              "command": ["gpuforensics", "collect", ...],  # run with exec's stdin; its stdout streamed
+              "command_env": {"PATH": "..."},               # added to this process's environment
+              "object_file": "/path/to/node.json",          # the Node served, in place of a made-up one
+              "pods": [{"metadata": {"name": "nvidia-device-plugin-x", "namespace": "gpu-operator"}, ...}],
+              "pod_events": {"gpu-operator/nvidia-device-plugin-x": [{"type": "Warning", "reason": "BackOff", ...}]},
               "stderr": "what collect says on stderr",
               "exit_code": 74,
               "node_reads": 1,             # GETs of the Node answered; later ones Forbidden
               "events": [{"type": "Warning", "reason": "Rebooted", "message": "...",
                           "lastTimestamp": "2026-11-18T03:18:07Z"}],  # about the Node; none when absent
-              "events_forbidden": true}]}  # listing events is refused, as for a user without that verb
+              "events_forbidden": true}],  # listing events is refused, as for a user without that verb
+   "services": {"monitoring/prometheus:9090": "http://127.0.0.1:39090"}}
 
 usage: fake_apiserver.py SCENARIO LOG PORT_FILE CERT KEY
 Serves HTTPS with CERT (kubectl sends no credentials over plain HTTP).
@@ -49,10 +60,13 @@ import os
 import socket
 import ssl
 import struct
+import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -79,6 +93,9 @@ def status(code, reason, message):
 
 
 def node_object(node):
+    if node.get("object_file"):
+        with open(node["object_file"]) as f:
+            return json.load(f)
     ready = "True" if node.get("ready", True) else "Unknown"
     condition = {"type": "Ready", "status": ready,
                  "reason": "KubeletReady" if ready == "True" else "NodeStatusUnknown",
@@ -185,6 +202,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.nodes(parts[3:], query)
         if parts == ["api", "v1", "namespaces", "default", "events"]:
             return self.events(query)
+        if parts[:3] == ["api", "v1", "namespaces"] and len(parts) == 5 and parts[4] == "events":
+            return self.pod_events(parts[3], query)
+        if parts == ["api", "v1", "pods"]:
+            return self.node_pods(query)
+        if parts[:3] == ["api", "v1", "namespaces"] and len(parts) >= 7 and parts[4] == "services" \
+                and parts[6] == "proxy":
+            return self.service_proxy(parts[3], parts[5], "/" + "/".join(parts[7:]))
         if parts[:3] == ["api", "v1", "namespaces"] and len(parts) >= 5 and parts[4] == "pods":
             return self.pods(parts[3], parts[5:], query, body)
         self.record()
@@ -210,6 +234,51 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(403, status(403, "Forbidden", f'nodes "{rest[0]}" is forbidden: the stand-in '
                                               f'answers {node["node_reads"]} read(s) of it'))
         return self.send_json(200, node_object(node))
+
+    # --- the node's pods and their events ------------------------------------
+
+    def node_pods(self, query):
+        self.record()
+        fields = dict(f.split("=", 1) for f in query.get("fieldSelector", [""])[0].split(",") if "=" in f)
+        node = self.server.scenario["by_name"].get(fields.get("spec.nodeName", ""), {})
+        return self.send_json(200, {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "9"},
+                                    "items": node.get("pods", [])})
+
+    def pod_events(self, namespace, query):
+        self.record()
+        fields = dict(f.split("=", 1) for f in query.get("fieldSelector", [""])[0].split(",") if "=" in f)
+        said = []
+        for node in self.server.scenario["nodes"]:
+            said += node.get("pod_events", {}).get(f"{namespace}/{fields.get('involvedObject.name', '')}", [])
+        pod = fields.get("involvedObject.name", "")
+        items = [dict(e, apiVersion="v1", kind="Event", firstTimestamp=e["lastTimestamp"],
+                      involvedObject={"kind": "Pod", "namespace": namespace, "name": pod, "uid": pod},
+                      metadata={"name": f"{pod}.{n:016x}", "namespace": namespace})
+                 for n, e in enumerate(said)]
+        return self.send_json(200, {"kind": "EventList", "apiVersion": "v1", "metadata": {"resourceVersion": "9"},
+                                    "items": items})
+
+    # --- services/proxy -----------------------------------------------------
+
+    def service_proxy(self, namespace, service, path):
+        """The API server relays the request to the service and its answer back, status and body."""
+        self.record()
+        target = self.server.scenario.get("services", {}).get(f"{namespace}/{service}")
+        if not target:
+            return self.send_json(404, status(404, "NotFound", f'services "{service.split(":")[0]}" not found'))
+        url = target + path + ("?" + self.url.query if self.url.query else "")
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                code, body, kind = answer.status, answer.read(), answer.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            code, body, kind = e.code, e.read(), e.headers.get("Content-Type", "")
+        except OSError as e:
+            return self.send_json(503, status(503, "ServiceUnavailable", f"error trying to reach service: {e}"))
+        self.send_response(code)
+        self.send_header("Content-Type", kind or "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     # --- events -------------------------------------------------------------
 
@@ -359,6 +428,17 @@ def run_exec(node, stream, wants_stdin, record):
         return
     if node.get("stderr"):
         stream.send("stderr", node["stderr"].encode())
+    if behaviour == "command":
+        ran = subprocess.run(node["command"], input=given if wants_stdin else b"", capture_output=True,
+                             env=dict(os.environ, **node.get("command_env", {})), timeout=120)
+        stream.send("stderr", ran.stderr)
+        for at in range(0, len(ran.stdout), 32768):
+            stream.send("stdout", ran.stdout[at:at + 32768])
+            stream.pump(0)
+        if ran.returncode == 0:
+            stream.finish({"metadata": {}, "status": "Success"})
+            return
+        behaviour, node = "fail", dict(node, exit_code=ran.returncode)
     if behaviour == "bundle":
         with open(node["bundle"], "rb") as f:
             while True:

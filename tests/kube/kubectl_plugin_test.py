@@ -45,13 +45,13 @@ def check(condition, what):
 class Cluster:
     """One stand-in API server with a scenario, and a kubeconfig for it."""
 
-    def __init__(self, tmp, name, nodes, websocket=True):
+    def __init__(self, tmp, name, nodes, websocket=True, services=None):
         self.dir = os.path.join(tmp, name)
         os.makedirs(os.path.join(self.dir, "out"))
         self.log = os.path.join(self.dir, "requests.jsonl")
         scenario = os.path.join(self.dir, "scenario.json")
         with open(scenario, "w") as f:
-            json.dump({"token": "t0k3n", "websocket": websocket, "nodes": nodes}, f)
+            json.dump({"token": "t0k3n", "websocket": websocket, "nodes": nodes, "services": services or {}}, f)
         port_file = os.path.join(self.dir, "port")
         self.server = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "fake_apiserver.py"), scenario, self.log, port_file,
@@ -255,7 +255,8 @@ def case_selector_success(tmp, minor):
                   items[0].get("kind") == "Node" and items[0].get("metadata", {}).get("name") == node,
                   f"selector: {node}: collect's stdin is a List of that Node's JSON first, then closed "
                   f"({given[-1:]!r})")
-            event_list = items[1] if len(items) == 2 and items[1].get("kind") == "EventList" else {}
+            event_lists = [i for i in items if i.get("kind") == "EventList"]
+            event_list = event_lists[0] if len(event_lists) == 1 else {}
             reasons = [e["reason"] for e in event_list.get("items", [])]
             check(reasons == (["Rebooted", "NodeNotReady"] if node == "gpu-a" else []),
                   f"selector: {node}: the EventList of the Node's events follows it in the List ({reasons})")
@@ -416,8 +417,12 @@ def case_spdy_fallback(tmp, minor):
         check(len(bundles) == 1 and sha256(os.path.join(c.dir, "out", bundles[0])) == sha256(SAMPLE),
               "spdy: the bundle arrives whole")
         given = [r for r in c.requests() if r["path"].endswith("/exec/stdin")]
-        check(given and given[-1]["stdin_closed"] and json.loads(given[-1]["stdin"])["metadata"]["name"] == "gpu-a",
-              f"spdy: collect's stdin is the Node's JSON alone where events may not be listed ({given[-1:]!r})")
+        handed = json.loads(given[-1]["stdin"]) if given else {}
+        kinds = [i.get("kind") for i in handed.get("items", [])]
+        check(given and given[-1]["stdin_closed"] and kinds == ["Node", "PodList"] and
+              handed["items"][0].get("metadata", {}).get("name") == "gpu-a",
+              f"spdy: collect's stdin is the Node and its pods, no EventList, where events may not be listed "
+              f"({given[-1:]!r})")
         check(rc == 0 and any(r["path"] == "/api/v1/namespaces/default/events" for r in c.requests()),
               "spdy: the events were asked for and refused, and the collection went on")
         check(c.pods_left() == [], "spdy: no pod left")

@@ -6,7 +6,7 @@
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/kube_events.h"
 #include "analyzer/parsers/kube_text.h"
-#include "analyzer/parsers/metrics_capture.h"
+#include "analyzer/parsers/metric_series.h"
 
 namespace gpuf {
 

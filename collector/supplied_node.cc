@@ -15,6 +15,7 @@
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
+#include "common/json_depth.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
@@ -127,6 +128,10 @@ Result<ProbeResult> SuppliedResult(std::string_view name, std::string text, cons
 
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   const std::string what = "--node-object " + source;
+  // What is written out again (dump) must not recurse past the stack.
+  if (JsonNestingDepth(text) > kMaxJsonDepth) {
+    return Status::InvalidArgument(what + " is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Status::InvalidArgument(what + " is not a JSON object");
   ListParts parts;

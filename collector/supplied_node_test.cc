@@ -167,6 +167,12 @@ TEST_CASE("ParseSuppliedNode: the node's pods, stored as k8s.node_pods in place 
   CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(pods));
 }
 
+TEST_CASE("ParseSuppliedNode: a document nested past any real object is refused before it is built") {
+  const std::string deep = R"({"kind":"List","items":[)" + std::string(kNode) + "," + std::string(200000, '[') +
+                           std::string(200000, ']') + "]}";
+  CHECK(ParseSuppliedNode(deep, "-").status().message() == "--node-object - is nested deeper than 64 levels");
+}
+
 TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventList") {
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[]})", "-").status().message() ==
         "--node-object - is a List without a Node");

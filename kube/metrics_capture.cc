@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/json_depth.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "kube/metrics_query.h"
@@ -22,6 +23,9 @@ std::string StringField(const nlohmann::json& doc, const char* key) {
 // The answer as JSON, or why it is not one the analyzer can read.
 Result<nlohmann::json> Answer(const Result<std::string>& body) {
   if (!body.ok()) return body.status();
+  if (JsonNestingDepth(*body) > kMaxJsonDepth) {
+    return Status::IoError("not a query API answer: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   auto doc = nlohmann::json::parse(*body, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("status")) {
     return Status::IoError("not a query API answer: " + FirstLine(body->substr(0, 120)));

@@ -1,4 +1,4 @@
-#include "analyzer/parsers/metrics_capture.h"
+#include "analyzer/parsers/metric_series.h"
 
 #include <doctest/doctest.h>
 
@@ -30,7 +30,7 @@ constexpr int64_t kReadAtNs = 1763435898'500'000'000;  // the node, 2 s behind t
 
 }  // namespace
 
-TEST_SUITE("metrics_capture") {
+TEST_SUITE("metric_series") {
   TEST_CASE("ParseMetricsCapture: each query, its series on the node's clock, and what failed") {
     MetricsCapture c = ParseMetricsCapture(kCapture, kReadAtNs);
     CHECK(c.source == "https://prometheus.example:9090");
@@ -86,7 +86,11 @@ TEST_SUITE("metrics_capture") {
       CHECK(c.series.empty());
       CHECK_FALSE(c.warnings.empty());
     }
-    // Damaged parts are skipped, the rest read.
+    // Nested past any real answer: refused before it is built.
+  MetricsCapture deep = ParseMetricsCapture(std::string(100000, '[') + std::string(100000, ']'), kReadAtNs);
+  REQUIRE(deep.warnings.size() == 1);
+  CHECK(deep.warnings[0].message == "nested deeper than 64 levels: not read");
+  // Damaged parts are skipped, the rest read.
     MetricsCapture c = ParseMetricsCapture(
         R"({"kind":"MetricsCapture","queries":[{"query":"x"},{"name":"alerts","answer":{"data":{"result":[7,{"metric":{},"values":[]}]}}},{"name":"capacity"}]})",
         kReadAtNs);

@@ -17,8 +17,8 @@
 // against the plugin's when it handed it over. Samples are given on the
 // node's clock when both were taken; otherwise as the store gave them,
 // with a warning.
-#ifndef GPUF_ANALYZER_PARSERS_METRICS_CAPTURE_H_
-#define GPUF_ANALYZER_PARSERS_METRICS_CAPTURE_H_
+#ifndef GPUF_ANALYZER_PARSERS_METRIC_SERIES_H_
+#define GPUF_ANALYZER_PARSERS_METRIC_SERIES_H_
 
 #include <cstdint>
 #include <optional>
@@ -74,4 +74,4 @@ MetricsCapture ParseMetricsCapture(std::string_view text, int64_t read_at_ns);
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_PARSERS_METRICS_CAPTURE_H_
+#endif  // GPUF_ANALYZER_PARSERS_METRIC_SERIES_H_

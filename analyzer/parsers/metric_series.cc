@@ -1,8 +1,10 @@
-#include "analyzer/parsers/metrics_capture.h"
+#include "analyzer/parsers/metric_series.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+
+#include "common/json_depth.h"
 
 namespace gpuf {
 
@@ -41,6 +43,15 @@ std::optional<int64_t> ClockOffsetNs(const Json& doc, int64_t read_at_ns) {
   return read_at_ns - *handed * kNsPerMs + plugin_minus_server_ms * kNsPerMs;
 }
 
+// A series' labels as JSON: Prometheus' are strings; anything else is left out.
+std::string LabelsJson(const Json& metric) {
+  Json labels = Json::object();
+  for (const auto& [key, value] : metric.items()) {
+    if (value.is_string()) labels[key] = value;
+  }
+  return labels.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 // One [time, "value"] pair: seconds as a number, the value as a string
 // ("NaN", "+Inf" are read as such).
 std::optional<MetricSample> ReadSample(const Json& pair, int64_t offset_ns) {
@@ -66,7 +77,7 @@ void ReadSeries(const std::string& query, const Json& result, int64_t offset_ns,
                         .alertname = StringAt(metric, "alertname"),
                         .alertstate = StringAt(metric, "alertstate"),
                         .pod = StringAt(metric, "pod"),
-                        .labels = metric.dump(-1, ' ', false, Json::error_handler_t::replace),
+                        .labels = LabelsJson(metric),
                         .samples = {}};
     int64_t skipped = 0;
     for (const Json& pair : values) {
@@ -88,6 +99,10 @@ void ReadSeries(const std::string& query, const Json& result, int64_t offset_ns,
 
 MetricsCapture ParseMetricsCapture(std::string_view text, int64_t read_at_ns) {
   MetricsCapture out;
+  if (JsonNestingDepth(text) > kMaxJsonDepth) {
+    out.warnings.push_back({0, "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels: not read"});
+    return out;
+  }
   const Json doc = Json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || StringAt(doc, "kind") != "MetricsCapture") {
     out.warnings.push_back({0, "not a MetricsCapture (kubectl gpuforensics collect --metrics writes one)"});

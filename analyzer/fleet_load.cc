@@ -58,6 +58,21 @@ constexpr TableCopy kCopies[] = {
      "INSERT INTO fleet_versions VALUES (?1, ?2, ?3)"},
     {"ITR", "SELECT boot_offset, name, seconds FROM intervals WHERE bundle_id = :bundle ORDER BY rowid",
      "INSERT INTO fleet_intervals VALUES (?1, ?2, ?3, ?4)"},
+    // The report's detection (analyzer/report.h): the leader's first timed
+    // evidence, the first drop, the first alert at or after it.
+    {"TTITITI", R"sql(
+WITH leader AS (SELECT rule_id, finding_id FROM diagnoses WHERE bundle_id = :bundle AND symptom_group = 1 AND rank = 1),
+     dropped AS (SELECT time_ns, message FROM events WHERE bundle_id = :bundle AND milestone = $milestone(metric_dropped)
+                 ORDER BY time_ns LIMIT 1),
+     alert AS (SELECT e.time_ns, e.message FROM events e, dropped d WHERE e.bundle_id = :bundle
+               AND e.milestone = $milestone(alert_firing) AND e.time_ns >= d.time_ns ORDER BY e.time_ns LIMIT 1)
+SELECT (SELECT c.kube_system_uid FROM cluster_identity c JOIN artifacts a USING (artifact_id)
+        WHERE a.bundle_id = :bundle LIMIT 1),
+       (SELECT rule_id FROM leader),
+       (SELECT min(v.time_ns) FROM finding_evidence v, leader l WHERE v.finding_id = l.finding_id AND v.shows = 'event'),
+       d.message, d.time_ns, (SELECT message FROM alert), (SELECT time_ns FROM alert)
+FROM dropped d)sql",
+     "INSERT INTO fleet_detections VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
 };
 constexpr const char* kChainStepInsert = "INSERT INTO fleet_chain_steps VALUES (?1, ?2, ?3, ?4, ?5)";
 

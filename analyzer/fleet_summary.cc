@@ -111,6 +111,55 @@ Status SpreadIntervals(Database& db, FleetSummary& summary) {
   return Status::Ok();
 }
 
+std::optional<double> Median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const size_t half = values.size() / 2;
+  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
+}
+
+// Fleet databases written before fleet_detections have none to group.
+Status GroupDetections(Database& db, FleetSummary& summary) {
+  GPUF_ASSIGN_OR_RETURN(Statement exists, db.Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                                                     "name = 'fleet_detections'"));
+  if (!exists.Step() || exists.ColumnInt(0) == 0) return exists.status();
+  GPUF_ASSIGN_OR_RETURN(
+      Statement select,
+      db.Prepare(std::string("SELECT coalesce(cluster_uid, ''), coalesce(cause_rule, ''), ") + kNode +
+                 ", (dropped_at_ns - cause_at_ns) / 1e9, (alert_at_ns - dropped_at_ns) / 1e9 "
+                 "FROM fleet_detections d JOIN fleet_bundles b USING (fleet_bundle_id) ORDER BY b.collected_at_ns"));
+  struct Delays {
+    std::string cluster, cause;
+    std::optional<double> to_drop, to_alert;
+  };
+  std::map<std::string, Delays> latest;  // node -> its latest bundle's
+  while (select.Step()) {
+    Delays d{select.ColumnText(0), select.ColumnText(1), std::nullopt, std::nullopt};
+    if (!select.ColumnIsNull(3)) d.to_drop = select.ColumnDouble(3);
+    if (!select.ColumnIsNull(4)) d.to_alert = select.ColumnDouble(4);
+    latest[select.ColumnText(2)] = d;
+  }
+  GPUF_RETURN_IF_ERROR(select.status());
+  std::map<std::pair<std::string, std::string>, std::vector<const Delays*>> groups;
+  for (const auto& [node, d] : latest) groups[{d.cluster, d.cause}].push_back(&d);
+  for (const auto& [key, members] : groups) {
+    FleetDetectionGroup g;
+    g.cluster_uid = key.first;
+    g.cause_rule = key.second;
+    g.nodes = static_cast<int64_t>(members.size());
+    std::vector<double> to_drop, to_alert;
+    for (const Delays* d : members) {
+      if (d->to_drop) to_drop.push_back(*d->to_drop);
+      if (d->to_alert) to_alert.push_back(*d->to_alert);
+      if (!d->to_alert) ++g.without_alert;
+    }
+    g.median_cause_to_drop_s = Median(to_drop);
+    g.median_drop_to_alert_s = Median(to_alert);
+    summary.detections.push_back(std::move(g));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<FleetSummary> SummarizeFleet(Database& db, double within_seconds) {
@@ -122,6 +171,7 @@ Result<FleetSummary> SummarizeFleet(Database& db, double within_seconds) {
   GPUF_RETURN_IF_ERROR(CountSteps(db, summary));
   GPUF_RETURN_IF_ERROR(CountVersions(db, summary));
   GPUF_RETURN_IF_ERROR(SpreadIntervals(db, summary));
+  GPUF_RETURN_IF_ERROR(GroupDetections(db, summary));
   return summary;
 }
 

@@ -7,6 +7,7 @@
 #define GPUF_ANALYZER_FLEET_SUMMARY_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,18 @@ struct FleetIntervalSpread {
   double max_seconds = 0;
 };
 
+// The detection delays of the nodes whose bundles hold the metrics store's
+// record of a drop, by cluster (the kube-system Namespace's UID) and cause
+// (the leading finding): one value per node, its latest bundle's.
+struct FleetDetectionGroup {
+  std::string cluster_uid;  // "" when the cluster was not read
+  std::string cause_rule;   // "" when no finding led
+  int64_t nodes = 0;
+  std::optional<double> median_cause_to_drop_s;  // nullopt: no node's cause was timed
+  std::optional<double> median_drop_to_alert_s;  // nullopt: no alert fired on any of them
+  int64_t without_alert = 0;                     // nodes whose drop no alert followed
+};
+
 struct FleetSummary {
   int64_t bundles = 0;
   int64_t analyzed = 0;
@@ -54,6 +67,7 @@ struct FleetSummary {
   std::vector<FleetStepCount> steps;        // chain order; only steps failed or unknown somewhere
   std::vector<FleetVersionCount> versions;  // by component, then most nodes first
   std::vector<FleetIntervalSpread> intervals;  // by name
+  std::vector<FleetDetectionGroup> detections;  // by cluster, then cause
 };
 
 // Fails with BadInput when `db` is not a fleet database, Internal when a

@@ -2,11 +2,14 @@
 // events, pod descriptions and `get pods` rows, a Node's text; and the
 // metrics store's record the kubectl plugin read.
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "analyzer/member_loaders.h"
 #include "analyzer/parsers/kube_events.h"
 #include "analyzer/parsers/kube_text.h"
 #include "analyzer/parsers/metric_series.h"
+#include "common/json_depth.h"
+#include "common/time_format.h"
 
 namespace gpuf {
 
@@ -81,6 +84,22 @@ void LoadKubeMetrics(LoadContext& ctx, const MemberInput& in) {
     }
   }
   ctx.WarnAll(in.artifact_id, in.output.member, capture.warnings);
+}
+
+void LoadKubeCluster(LoadContext& ctx, const MemberInput& in) {
+  const auto ns = nlohmann::json::parse(in.bytes, nullptr, false);
+  const nlohmann::json::json_pointer uid("/metadata/uid"), created("/metadata/creationTimestamp");
+  if (JsonNestingDepth(in.bytes) > kMaxJsonDepth || !ns.is_object() || !ns.contains(uid) || !ns.at(uid).is_string()) {
+    ctx.WarnAll(in.artifact_id, in.output.member, {{0, "not a Namespace with a uid"}});
+    return;
+  }
+  std::optional<int64_t> created_ns;
+  if (ns.contains(created) && ns.at(created).is_string()) {
+    auto parsed = ParseRfc3339(ns.at(created).get<std::string>());
+    if (parsed.ok()) created_ns = *parsed;
+  }
+  ctx.Run("INSERT INTO cluster_identity (artifact_id, kube_system_uid, created_ns) VALUES (?,?,?)", in.artifact_id,
+          ns.at(uid).get<std::string>(), created_ns);
 }
 
 }  // namespace gpuf

@@ -123,6 +123,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
      .reads = {kK8sMetrics},
      .writes = {"metric_queries"sv, "metric_samples"sv},
      .load = LoadKubeMetrics},
+    {.id = "kube_cluster", .reads = {kK8sCluster}, .writes = {"cluster_identity"sv}, .load = LoadKubeCluster},
     {.id = "kube_pod_text",
      .reads = {kK8sPodText},
      .writes = {"k8s_pod_states"sv, "k8s_events"sv},

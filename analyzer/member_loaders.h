@@ -110,6 +110,7 @@ void LoadVersions(LoadContext& ctx, const MemberInput& in);
 // load_kube.cc
 void LoadKubeEvents(LoadContext& ctx, const MemberInput& in);
 void LoadKubeMetrics(LoadContext& ctx, const MemberInput& in);
+void LoadKubeCluster(LoadContext& ctx, const MemberInput& in);
 void LoadKubePodText(LoadContext& ctx, const MemberInput& in);
 void LoadKubePods(LoadContext& ctx, const MemberInput& in);
 void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in);

@@ -56,6 +56,23 @@ std::string RenderFleetText(const FleetSummary& s) {
     AppendLine(out, "  %-42s %6lld %8lld %7lld %10.3f %10.3f %10.3f\n", i.name.c_str(), L(i.nodes), L(i.negative),
                L(i.within), i.min_seconds, i.median_seconds, i.max_seconds);
   }
+  if (!s.detections.empty()) {
+    out +=
+        "\ndetection delay by cluster and cause (nodes; median seconds from the cause's first sign to the drop, "
+        "from the drop to the alert)\n";
+    AppendLine(out, "  %-36s %-36s %6s %12s %12s %9s\n", "cluster (kube-system uid)", "cause", "nodes", "to drop s",
+               "to alert s", "no alert");
+  }
+  for (const auto& d : s.detections) {
+    const auto seconds = [](const std::optional<double>& v) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.0f", v.value_or(0));
+      return v ? std::string(text) : std::string("-");
+    };
+    AppendLine(out, "  %-36s %-36s %6lld %12s %12s %9lld\n", d.cluster_uid.empty() ? "?" : d.cluster_uid.c_str(),
+               d.cause_rule.empty() ? "?" : d.cause_rule.c_str(), L(d.nodes), seconds(d.median_cause_to_drop_s).c_str(),
+               seconds(d.median_drop_to_alert_s).c_str(), L(d.without_alert));
+  }
   return out;
 }
 
@@ -80,6 +97,16 @@ std::string RenderFleetJson(const FleetSummary& s) {
                          {"median_seconds", i.median_seconds},
                          {"max_seconds", i.max_seconds}});
   }
+  Json detections = Json::array();
+  for (const auto& d : s.detections) {
+    const auto nullable = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+    detections.push_back({{"cluster_uid", d.cluster_uid.empty() ? Json(nullptr) : Json(d.cluster_uid)},
+                          {"cause_rule", d.cause_rule.empty() ? Json(nullptr) : Json(d.cause_rule)},
+                          {"nodes", d.nodes},
+                          {"median_cause_to_drop_seconds", nullable(d.median_cause_to_drop_s)},
+                          {"median_drop_to_alert_seconds", nullable(d.median_drop_to_alert_s)},
+                          {"without_alert", d.without_alert}});
+  }
   Json doc = {{"format", "gpuforensics-fleet"},
               {"format_version", kFleetJsonVersion},
               {"bundles", s.bundles},
@@ -90,7 +117,8 @@ std::string RenderFleetJson(const FleetSummary& s) {
               {"findings", findings},
               {"chain_steps_not_ok", steps},
               {"versions", versions},
-              {"intervals", intervals}};
+              {"intervals", intervals},
+              {"detections", detections}};
   return DumpJson(doc, 2, NonUtf8::kEscaped) + "\n";
 }
 

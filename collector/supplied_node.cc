@@ -65,14 +65,15 @@ std::string KindOf(const nlohmann::json& object) {
 
 // What a List handed by the kubectl plugin holds besides its one Node: the
 // EventList read with it (`kubectl get events -o json` of the Node's
-// events, marked so by the plugin), the PodList of its pods and the
-// MetricsCapture of its series;
+// events, marked so by the plugin), the PodList of its pods, the
+// MetricsCapture of its series and the kube-system Namespace (the cluster);
 // "" for what did not come: events that were not read are unknown, not none.
 struct ListParts {
   nlohmann::json node;
   std::string events;
   std::string pods;
   std::string metrics;
+  std::string cluster;
 };
 
 Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& what) {
@@ -84,6 +85,7 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
     std::string* text = kind == "EventList"        ? &parts.events
                         : kind == "PodList"        ? &parts.pods
                         : kind == "MetricsCapture" ? &parts.metrics
+                        : kind == "Namespace"      ? &parts.cluster
                                                    : nullptr;
     if (kind == "Node" && parts.node.is_null()) {
       parts.node = item;
@@ -95,7 +97,7 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
       return Status::InvalidArgument(
           what + " holds " + said +
-          " in its List: only a Node, an EventList, a PodList and a MetricsCapture are taken");
+          " in its List: only a Node, an EventList, a PodList, a MetricsCapture and a Namespace are taken");
     }
   }
   if (parts.node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
@@ -155,6 +157,7 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
                       .events_json = std::move(parts.events),
                       .pods_json = std::move(parts.pods),
                       .metrics_json = std::move(parts.metrics),
+                      .cluster_json = std::move(parts.cluster),
                       .read_at_unix_ns = WallClockNowNs()};
 }
 
@@ -183,6 +186,11 @@ Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::st
 
 Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir) {
   return SuppliedResult(artifact::kK8sNodePods, node.pods_json, node.source, staging_dir + "/supplied-pods.stdout",
+                        node.read_at_unix_ns);
+}
+
+Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir) {
+  return SuppliedResult(artifact::kK8sCluster, node.cluster_json, node.source, staging_dir + "/supplied-cluster.stdout",
                         node.read_at_unix_ns);
 }
 

@@ -27,6 +27,7 @@ struct SuppliedNode {
   std::string events_json;  // the EventList handed with it; "" when none came
   std::string pods_json;    // the PodList of the node's pods handed with it; "" when none came
   std::string metrics_json;  // the MetricsCapture handed with it (kube/metrics_capture.h); "" when none came
+  std::string cluster_json;  // the kube-system Namespace handed with it, which names the cluster; "" when none came
   // When collect read it, by the node's clock: against the plugin's clock
   // in the MetricsCapture, how far apart the two are.
   int64_t read_at_unix_ns = 0;
@@ -42,7 +43,7 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
 // the EventList of the events about it and the MetricsCapture of its
 // series (what the kubectl plugin hands over: {"kind":"List","items":
 // [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"PodList","items":[...]},
-// {"kind":"MetricsCapture",...}]}).
+// {"kind":"MetricsCapture",...},{"kind":"Namespace","metadata":{"name":"kube-system","uid":...}}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
@@ -59,6 +60,10 @@ Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::st
 // "cluster"), in place of the host's own `kubectl get pods`; call only
 // when pods_json is not empty.
 Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir);
+
+// The k8s.cluster artifact of the kube-system Namespace handed with the
+// Node (context "cluster"); call only when cluster_json is not empty.
+Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir);
 
 // The k8s.metrics artifact of the MetricsCapture handed with the Node
 // (context "cluster"); call only when metrics_json is not empty.

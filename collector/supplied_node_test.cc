@@ -167,6 +167,18 @@ TEST_CASE("ParseSuppliedNode: the node's pods, stored as k8s.node_pods in place 
   CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(pods));
 }
 
+TEST_CASE("ParseSuppliedNode: the kube-system Namespace, stored as k8s.cluster") {
+  const std::string ns = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system",)"
+                         R"("uid":"8f3c2a4e-1b7d-4c9a-9e2f-5d6b7c8a9f01","creationTimestamp":"2026-03-09T07:00:02Z"}})";
+  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + ns + "]}", "-");
+  REQUIRE(node.ok());
+  test::TempDir dir;
+  auto result = SuppliedClusterResult(*node, dir.path());
+  REQUIRE(result.ok());
+  CHECK(result->artifact.name == "k8s.cluster");
+  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(ns));
+}
+
 TEST_CASE("ParseSuppliedNode: a document nested past any real object is refused before it is built") {
   const std::string deep = R"({"kind":"List","items":[)" + std::string(kNode) + "," + std::string(200000, '[') +
                            std::string(200000, ']') + "]}";
@@ -181,11 +193,11 @@ TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventLis
             .status()
             .message() == "--node-object - is a List of more than one Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
-        "--node-object - holds a 'Secret' in its List: only a Node, an EventList, a PodList and a MetricsCapture are "
-        "taken");
+        "--node-object - holds a 'Secret' in its List: only a Node, an EventList, a PodList, a MetricsCapture and a "
+        "Namespace are taken");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Event"}]})", "-").status().message() ==
-        "--node-object - holds a 'Event' in its List: only a Node, an EventList, a PodList and a MetricsCapture are "
-        "taken");
+        "--node-object - holds a 'Event' in its List: only a Node, an EventList, a PodList, a MetricsCapture and a "
+        "Namespace are taken");
 }
 
 }  // TEST_SUITE

@@ -461,6 +461,12 @@ constexpr ArtifactRow kArtifacts[] = {
      .description = "the node's GPU count, plugin restarts and alerts in the metrics store (MetricsCapture JSON)",
      .capture =
          "kubectl gpuforensics collect <node> --metrics <url> (or --metrics-service <namespace>/<service>:<port>)"},
+    {.name = kK8sCluster,
+     .kind = kCommand,
+     .driver_can_change = kNotDriver,
+     .keeps_lines = kNoLines,
+     .description = "the kube-system Namespace, whose UID names the cluster (fleet summaries group by it)",
+     .capture = "kubectl get namespace kube-system -o json (off the node)"},
     // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sPodText,
      .kind = kCommand,

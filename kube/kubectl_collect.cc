@@ -322,6 +322,14 @@ bool SweepRun(const KubectlRunner& kubectl, const std::string& run_id) {
   return swept.ok();
 }
 
+// The kube-system Namespace, read once for every node: its UID names the
+// cluster in fleet summaries. "" without `get` on namespaces.
+std::string ReadClusterNamespace(const KubectlRunner& kubectl, const std::atomic<bool>* interrupt) {
+  auto text = kubectl.Output({"get", "namespace", "kube-system", "-o", "json"}, MonotonicNowNs() + kListTimeoutNs,
+                             interrupt, 1 << 20);
+  return text.ok() ? *text : "";
+}
+
 Result<std::string> MakeWorkDir() {
   const char* tmp = std::getenv("TMPDIR");
   std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/kubectl-gpuforensics-XXXXXX";
@@ -347,6 +355,7 @@ int Collect(Request& r, const KubectlRunner& kubectl) {
     return targets.status().code() == Status::Code::kNotFound ? status : kExitFindings;
   }
   if (!r.dry_run_format.empty()) return PrintDryRun(r, *targets);
+  r.plan.cluster_namespace = ReadClusterNamespace(kubectl, interrupt);
   std::vector<NodeOutcome> outcomes = CollectAll(r, *targets, kubectl, r.plan);
   bool swept = SweepRun(kubectl, r.plan.run_id);
   size_t collected = 0;

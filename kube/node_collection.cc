@@ -152,7 +152,8 @@ nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan&
 
 // What collect reads on stdin: the Node alone, as read, or in one v1 List
 // with what else was read of it: the EventList of its events (and its
-// device plugin pods'), the PodList of its pods and the MetricsCapture.
+// device plugin pods'), the PodList of its pods, the MetricsCapture and
+// the kube-system Namespace.
 // kubectl prints lists as a List; each is marked with the kind collect
 // takes it as. Parts that would make the List larger than collect reads
 // are left out, the pods first.
@@ -160,6 +161,7 @@ struct NodeParts {
   nlohmann::json events;   // null: not read
   nlohmann::json pods;     // null: not read
   nlohmann::json metrics;  // null: not asked for
+  nlohmann::json cluster;  // the kube-system Namespace; null: not read
 };
 
 std::string NodeList(const std::string& node_text, NodeParts parts) {
@@ -169,7 +171,7 @@ std::string NodeList(const std::string& node_text, NodeParts parts) {
   for (nlohmann::json* left_out : {static_cast<nlohmann::json*>(nullptr), &parts.pods, &parts.events}) {
     if (left_out) *left_out = nullptr;
     nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
-    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.metrics}) {
+    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.metrics, &parts.cluster}) {
       if (!part->is_null()) list["items"].push_back(*part);
     }
     if (list["items"].size() == 1) return node_text;
@@ -209,6 +211,8 @@ std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, 
   parts.pods = MarkedList(ReadNodePods(node, plan, deadline_ns), "PodList");
   if (!parts.events.is_null()) AddPluginPodEvents(node, parts.pods, plan, deadline_ns, parts.events);
   parts.metrics = ReadNodeMetrics(node, plan, deadline_ns, outcome);
+  parts.cluster = nlohmann::json::parse(plan.cluster_namespace, nullptr, false);
+  if (!parts.cluster.is_object() || parts.cluster.value("kind", "") != "Namespace") parts.cluster = nullptr;
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
   if (!WriteWholeFile(path, NodeList(*node_text, std::move(parts))).ok()) return "";
   return path;

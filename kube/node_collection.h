@@ -36,6 +36,9 @@ struct NodeCollectionPlan {
   int64_t deadline_ms = 300000;  // per node, pod creation to verified bundle
   bool no_driver = false;
   MetricsPlan metrics;  // --metrics or --metrics-service; no fetcher: none asked for
+  // The kube-system Namespace as the API served it, which names the
+  // cluster (its UID); "" when it could not be read.
+  std::string cluster_namespace;
   const std::atomic<bool>* interrupt = nullptr;
   // Told what happens, one short line at a time ("pod gpuforensics-a-1 running").
   std::function<void(const std::string& node, const std::string& line)> progress;

@@ -11,6 +11,7 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
   events      GET /api/v1/namespaces/default/events?fieldSelector=involvedObject.kind=Node,involvedObject.name=NAME,
               and GET /api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Pod,involvedObject.name=POD
   node pods   GET /api/v1/pods?fieldSelector=spec.nodeName=NAME (kubectl get pods -A)
+  namespace   GET /api/v1/namespaces/kube-system, whose uid names the cluster
   pods        POST, GET (one or a list by labelSelector), DELETE
   services    GET /api/v1/namespaces/NS/services/NAME[:PORT]/proxy/PATH, the API
               server's service proxy, relayed to the URL the scenario gives
@@ -46,7 +47,8 @@ The scenario (a JSON file) names the nodes and how each behaves:
               "events": [{"type": "Warning", "reason": "Rebooted", "message": "...",
                           "lastTimestamp": "2026-11-18T03:18:07Z"}],  # about the Node; none when absent
               "events_forbidden": true}],  # listing events is refused, as for a user without that verb
-   "services": {"monitoring/prometheus:9090": "http://127.0.0.1:39090"}}
+   "services": {"monitoring/prometheus:9090": "http://127.0.0.1:39090"},
+   "cluster_uid": "8f3c2a4e-..."}  # kube-system's uid; without it, reading the namespace is Forbidden
 
 usage: fake_apiserver.py SCENARIO LOG PORT_FILE CERT KEY
 Serves HTTPS with CERT (kubectl sends no credentials over plain HTTP).
@@ -131,6 +133,8 @@ API_RESOURCES = {
          "verbs": ["create", "get"]},
         {"name": "events", "singularName": "event", "namespaced": True, "kind": "Event",
          "verbs": ["create", "delete", "get", "list", "watch"], "shortNames": ["ev"]},
+        {"name": "namespaces", "singularName": "namespace", "namespaced": False, "kind": "Namespace",
+         "verbs": ["create", "delete", "get", "list", "watch"], "shortNames": ["ns"]},
     ]}
 
 
@@ -206,6 +210,16 @@ class Handler(BaseHTTPRequestHandler):
             return self.pod_events(parts[3], query)
         if parts == ["api", "v1", "pods"]:
             return self.node_pods(query)
+        if parts == ["api", "v1", "namespaces", "kube-system"]:
+            self.record()
+            uid = self.server.scenario.get("cluster_uid")
+            if not uid:
+                return self.send_json(403, status(403, "Forbidden", 'namespaces "kube-system" is forbidden: User '
+                                                  '"tester" cannot get resource "namespaces" in API group ""'))
+            return self.send_json(200, {"kind": "Namespace", "apiVersion": "v1",
+                                        "metadata": {"name": "kube-system", "uid": uid,
+                                                     "creationTimestamp": "2026-03-09T07:00:02Z"},
+                                        "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}})
         if parts[:3] == ["api", "v1", "namespaces"] and len(parts) >= 7 and parts[4] == "services" \
                 and parts[6] == "proxy":
             return self.service_proxy(parts[3], parts[5], "/" + "/".join(parts[7:]))

@@ -45,13 +45,14 @@ def check(condition, what):
 class Cluster:
     """One stand-in API server with a scenario, and a kubeconfig for it."""
 
-    def __init__(self, tmp, name, nodes, websocket=True, services=None):
+    def __init__(self, tmp, name, nodes, websocket=True, services=None, cluster_uid=None):
         self.dir = os.path.join(tmp, name)
         os.makedirs(os.path.join(self.dir, "out"))
         self.log = os.path.join(self.dir, "requests.jsonl")
         scenario = os.path.join(self.dir, "scenario.json")
         with open(scenario, "w") as f:
-            json.dump({"token": "t0k3n", "websocket": websocket, "nodes": nodes, "services": services or {}}, f)
+            json.dump({"token": "t0k3n", "websocket": websocket, "nodes": nodes, "services": services or {},
+                       "cluster_uid": cluster_uid}, f)
         port_file = os.path.join(self.dir, "port")
         self.server = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "fake_apiserver.py"), scenario, self.log, port_file,

@@ -198,6 +198,7 @@ class TokenGate:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
+CLUSTER_UID = "8f3c2a4e-1b7d-4c9a-9e2f-5d6b7c8a9f01"
 # The seed's plugin, an ACK static pod, and what the API recorded of it.
 PLUGIN_POD = "nvidia-device-plugin-{node}"
 PLUGIN_EVENT = {"type": "Normal", "reason": "Started", "message": "Started container nvidia-device-plugin-ctr",
@@ -216,7 +217,7 @@ def start_cluster(tmp, name, host, node, collect_at, store_url):
         "command": [GPUF, "collect", "--root", os.path.join(host, "root"), "--fixed-time", collect_at,
                     "--node-object", "-", "--output", "-"],
         "command_env": {"PATH": f"{host}/bin:{host}/sysbin", "NODE_NAME": "", "KUBECONFIG": ""}}
-    return plugin_test.Cluster(tmp, name, [node_entry], services={SERVICE: store_url})
+    return plugin_test.Cluster(tmp, name, [node_entry], services={SERVICE: store_url}, cluster_uid=CLUSTER_UID)
 
 
 def analyze(bundle):
@@ -276,10 +277,30 @@ def case_service_proxy(tmp, host, node, collect_at, prometheus):
                   f"the device plugin pod's own events are on the timeline ({said})")
             contexts = subprocess.run([GPUF, "sql", path, "SELECT name FROM artifacts WHERE context = 'cluster' "
                                        "ORDER BY name"], capture_output=True, text=True).stdout.split()[1:]
-            check(contexts == ["k8s.events", "k8s.metrics", "k8s.node", "k8s.node_pods"],
-                  f"the Node, its events and pods and the store's record came from the API ({contexts})")
+            check(contexts == ["k8s.cluster", "k8s.events", "k8s.metrics", "k8s.node", "k8s.node_pods"],
+                  f"the Node, its events and pods, the cluster and the store's record came from the API ({contexts})")
+            case_fleet(tmp, path, report)
     finally:
         cluster.stop()
+
+
+def case_fleet(tmp, bundle, report):
+    """The fleet summary gives the detection delay by cluster and cause."""
+    fleet = os.path.join(tmp, "fleet.sqlite")
+    again = os.path.join(tmp, "again.tar.zst")  # the node collected twice: counted once, by its latest
+    shutil.copy(bundle, again)
+    loaded = subprocess.run([GPUF, "analyze", "--db", fleet, bundle, again], capture_output=True, text=True)
+    summary = subprocess.run([GPUF, "fleet", fleet, "--format", "json"], capture_output=True, text=True)
+    doc = json.loads(summary.stdout) if summary.stdout.startswith("{") else {}
+    groups = doc.get("detections", [])
+    leader = report["diagnosis"]["leader"]
+    check(loaded.returncode in (0, 1) and len(groups) == 1 and groups[0]["cluster_uid"] == CLUSTER_UID and
+          groups[0]["cause_rule"] == leader and groups[0]["nodes"] == 1 and
+          groups[0]["median_drop_to_alert_seconds"] == 600 and groups[0]["without_alert"] == 0 and
+          abs(groups[0]["median_cause_to_drop_seconds"] - report["detection"]["cause_to_drop_s"]) < 0.001,
+          f"fleet: the detection delay by cluster and cause ({groups}, {loaded.stderr.strip()[-200:]})")
+    text = subprocess.run([GPUF, "fleet", fleet], capture_output=True, text=True).stdout
+    check(f"{CLUSTER_UID} {leader}" in " ".join(text.split()), "fleet: the text summary names the cluster and cause")
 
 
 def case_direct(tmp, host, node, collect_at, store, name):

@@ -9,6 +9,7 @@
 #include "analyzer/parsers/kube_text.h"
 #include "analyzer/parsers/metric_series.h"
 #include "common/json_depth.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 
 namespace gpuf {
@@ -100,6 +101,44 @@ void LoadKubeCluster(LoadContext& ctx, const MemberInput& in) {
   }
   ctx.Run("INSERT INTO cluster_identity (artifact_id, kube_system_uid, created_ns) VALUES (?,?,?)", in.artifact_id,
           ns.at(uid).get<std::string>(), created_ns);
+}
+
+void LoadKubeDaemonSet(LoadContext& ctx, const MemberInput& in) {
+  using Json = nlohmann::json;
+  const Json ds = JsonNestingDepth(in.bytes) > kMaxJsonDepth ? Json() : Json::parse(in.bytes, nullptr, false);
+  const auto text = [&](const char* pointer) -> std::optional<std::string> {
+    const Json::json_pointer at(pointer);
+    return ds.is_object() && ds.contains(at) && ds.at(at).is_string() ? std::optional(ds.at(at).get<std::string>())
+                                                                      : std::nullopt;
+  };
+  const auto count = [&](const char* pointer) -> std::optional<int64_t> {
+    const Json::json_pointer at(pointer);
+    return ds.is_object() && ds.contains(at) && ds.at(at).is_number_integer() ? std::optional(ds.at(at).get<int64_t>())
+                                                                              : std::nullopt;
+  };
+  const std::optional<std::string> name = text("/metadata/name");
+  if (!name || text("/kind").value_or("") != "DaemonSet") {
+    ctx.WarnAll(in.artifact_id, in.output.member, {{0, "not a DaemonSet with a name"}});
+    return;
+  }
+  std::vector<std::string> images;
+  const Json::json_pointer containers("/spec/template/spec/containers");
+  if (ds.contains(containers) && ds.at(containers).is_array()) {
+    for (const auto& c : ds.at(containers)) {
+      if (c.is_object() && c.contains("image") && c["image"].is_string())
+        images.push_back(c["image"].get<std::string>());
+    }
+  }
+  // numberUnavailable is left out of the status when it is 0.
+  std::optional<int64_t> unavailable = count("/status/numberUnavailable");
+  if (!unavailable && count("/status/desiredNumberScheduled")) unavailable = 0;
+  ctx.Run(
+      "INSERT INTO daemonset_rollouts (artifact_id, namespace, name, generation, observed_generation, desired, "
+      "updated, available, unavailable, update_strategy, images) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+      in.artifact_id, text("/metadata/namespace"), *name, count("/metadata/generation"),
+      count("/status/observedGeneration"), count("/status/desiredNumberScheduled"),
+      count("/status/updatedNumberScheduled"), count("/status/numberAvailable"), unavailable,
+      text("/spec/updateStrategy/type"), Join(images, ", "));
 }
 
 }  // namespace gpuf

@@ -111,6 +111,7 @@ void LoadVersions(LoadContext& ctx, const MemberInput& in);
 void LoadKubeEvents(LoadContext& ctx, const MemberInput& in);
 void LoadKubeMetrics(LoadContext& ctx, const MemberInput& in);
 void LoadKubeCluster(LoadContext& ctx, const MemberInput& in);
+void LoadKubeDaemonSet(LoadContext& ctx, const MemberInput& in);
 void LoadKubePodText(LoadContext& ctx, const MemberInput& in);
 void LoadKubePods(LoadContext& ctx, const MemberInput& in);
 void LoadKubeNodeText(LoadContext& ctx, const MemberInput& in);

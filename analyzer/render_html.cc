@@ -184,6 +184,7 @@ void RenderSwimlanes(const Report& r, const DisplayZone& zone, std::ostringstrea
         << "<span class=\"dot\" style=\"background:#fb8f44\"></span>driver ready to device-plugin start</p>\n";
   }
   if (r.node_events_since_ns) out << "<p>" << HtmlEscape(NodeEventsWindow(*r.node_events_since_ns, zone)) << "</p>\n";
+  if (r.plugin_rollout) out << "<p>" << HtmlEscape(RolloutLine(*r.plugin_rollout)) << "</p>\n";
   out << "</section>\n";
 }
 

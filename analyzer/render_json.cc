@@ -149,6 +149,17 @@ Json TimelineJson(const Report& r) {
   }
   Json timeline = {{"milestones", milestones}, {"intervals", intervals}};
   if (r.node_events_since_ns) timeline["node_events_since"] = FormatRfc3339Utc(*r.node_events_since_ns);
+  if (const auto& d = r.plugin_rollout) {
+    timeline["plugin_daemonset"] = {{"name", d->name},
+                                    {"generation", Nullable(d->generation)},
+                                    {"observed_generation", Nullable(d->observed_generation)},
+                                    {"desired", Nullable(d->desired)},
+                                    {"updated", Nullable(d->updated)},
+                                    {"available", Nullable(d->available)},
+                                    {"unavailable", Nullable(d->unavailable)},
+                                    {"update_strategy", Nullable(d->update_strategy)},
+                                    {"line", RolloutLine(*d)}};
+  }
   return timeline;
 }
 

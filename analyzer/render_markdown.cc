@@ -203,6 +203,7 @@ void RenderTimeline(const Report& r, const DisplayZone& zone, std::ostringstream
         << MarkdownText(std::string(m.milestone_name())) << " | " << MarkdownText(message) << " |\n";
   }
   if (r.node_events_since_ns) out << "\n" << MarkdownText(NodeEventsWindow(*r.node_events_since_ns, zone)) << "\n";
+  if (r.plugin_rollout) out << "\n" << MarkdownText(RolloutLine(*r.plugin_rollout)) << "\n";
   if (r.intervals.empty()) return;
   out << "\n### Intervals\n\n| Boot | Interval | Seconds |\n|---|---|---|\n";
   for (const auto& i : r.intervals) {

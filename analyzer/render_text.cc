@@ -199,6 +199,7 @@ void RenderMilestones(const Report& r, const DisplayZone& zone, const Painter& p
         << Pad(std::string(m.milestone_name()), 31) << message << "\n";
   }
   if (r.node_events_since_ns) out << "  " << NodeEventsWindow(*r.node_events_since_ns, zone) << "\n";
+  if (r.plugin_rollout) out << "  " << RolloutLine(*r.plugin_rollout) << "\n";
   if (r.intervals.empty()) return;
   out << "\n" << paint(kBold, "Intervals") << "\n";
   for (const auto& i : r.intervals) {

@@ -136,6 +136,23 @@ Result<std::optional<int64_t>> NodeEventsSince(Database& db, int64_t bundle) {
   return std::optional<int64_t>(std::min(collected - kEventTtlNs, oldest));
 }
 
+Result<std::optional<PluginRollout>> ReadPluginRollout(Database& db, int64_t bundle) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement s, db.Prepare("SELECT coalesce(d.namespace || '/', '') || d.name, d.generation, d.observed_generation, "
+                              "d.desired, d.updated, "
+                              "d.available, d.unavailable, coalesce(d.update_strategy, '') FROM daemonset_rollouts d "
+                              "JOIN artifacts a USING (artifact_id) WHERE a.bundle_id = :bundle LIMIT 1"));
+  s.BindNamed(":bundle", bundle);
+  std::optional<PluginRollout> rollout;
+  if (s.Step()) {
+    const auto count = [&](int i) { return s.ColumnIsNull(i) ? std::nullopt : std::optional(s.ColumnInt(i)); };
+    rollout =
+        PluginRollout{s.ColumnText(0), count(1), count(2), count(3), count(4), count(5), count(6), s.ColumnText(7)};
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  return rollout;
+}
+
 std::string FormatCount(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
@@ -283,6 +300,7 @@ Result<Report> BuildReport(Database& db, const Analysis& analysis, const std::st
   GPUF_ASSIGN_OR_RETURN(r.milestones, ReadTimeline(db, bundle, /*milestones_only=*/true));
   GPUF_ASSIGN_OR_RETURN(r.intervals, ReadIntervals(db, bundle));
   GPUF_ASSIGN_OR_RETURN(r.node_events_since_ns, NodeEventsSince(db, bundle));
+  GPUF_ASSIGN_OR_RETURN(r.plugin_rollout, ReadPluginRollout(db, bundle));
   GPUF_RETURN_IF_ERROR(AddCoverage(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddArtifactNotes(db, bundle, r));
   GPUF_RETURN_IF_ERROR(AddVersions(db, bundle, r));

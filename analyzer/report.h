@@ -56,6 +56,14 @@ struct Detection {
   int64_t end_ns = 0;               // the capture, where the record ends
 };
 
+// The device plugin's DaemonSet at capture (k8s.plugin_daemonset): was a
+// rollout under way? Counts are nullopt where its status left them out.
+struct PluginRollout {
+  std::string name;  // namespace/name
+  std::optional<int64_t> generation, observed_generation, desired, updated, available, unavailable;
+  std::string update_strategy;  // RollingUpdate | OnDelete | ""
+};
+
 struct Report {
   std::string bundle_path;
   // The collected bundle's ID (BundleId: its manifest's hash, the same after
@@ -87,6 +95,7 @@ struct Report {
   std::optional<int64_t> node_events_since_ns;
   // Set when the metrics store recorded a drop of the node's GPU count.
   std::optional<Detection> detection;
+  std::optional<PluginRollout> plugin_rollout;  // set when the plugin's DaemonSet was read
   int64_t artifacts_total = 0;
   int64_t artifacts_ok = 0;
   int64_t artifacts_failed = 0;  // nonzero exit, signal, timeout, error

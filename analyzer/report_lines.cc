@@ -267,4 +267,23 @@ std::string DetectionLine(const Detection& d, const DisplayZone& zone) {
   return line;
 }
 
+std::string RolloutLine(const PluginRollout& d) {
+  const std::string head = "The device plugin's DaemonSet " + d.name + ": ";
+  const auto n = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); };
+  if (d.generation && d.observed_generation && *d.observed_generation < *d.generation) {
+    return head + "generation " + n(d.generation) + " not yet acted on by its controller (it has " +
+           n(d.observed_generation) + "): a change to it is pending";
+  }
+  const bool updated = d.updated && d.desired && *d.updated >= *d.desired;
+  const bool available = d.unavailable && *d.unavailable == 0;
+  if (updated && available)
+    return head + "rolled out, " + n(d.updated) + " of " + n(d.desired) + " pods updated and available";
+  std::string line = head +
+                     (d.update_strategy == "OnDelete" ? "pods of an older template stay until deleted (OnDelete), "
+                                                      : "a rollout under way, ") +
+                     n(d.updated) + " of " + n(d.desired) + " pods updated";
+  if (d.unavailable && *d.unavailable > 0) line += ", " + n(d.unavailable) + " unavailable";
+  return line;
+}
+
 }  // namespace gpuf

@@ -79,6 +79,11 @@ std::string NodeEventsWindow(int64_t since_ns, const DisplayZone& zone);
 // outage began and when it was noticed.
 std::string DetectionLine(const Detection& detection, const DisplayZone& zone);
 
+// "The device plugin's DaemonSet gpu-operator/nvidia-device-plugin-daemonset:
+// a rollout under way, 3 of 10 pods updated, 2 unavailable" (or "rolled
+// out: 10 of 10 pods updated and available").
+std::string RolloutLine(const PluginRollout& rollout);
+
 // One file of an imported input: "read dmesg.txt as dmesg -T: journal.kernel
 // (local times read as UTC ...)" or "not read case.yaml: not recognised:
 // first line `source: ...`".

@@ -122,6 +122,21 @@ TEST_CASE("FindingsLine: counts by severity, most severe first") {
   CHECK(FindingsLine(r) == "no current known issue among 28 checked, 1 from history, 1 ruled out");
 }
 
+TEST_CASE("RolloutLine: settled, under way, pending, or held by OnDelete") {
+  PluginRollout d{"gpu-operator/nvidia-device-plugin-daemonset", 4, 4, 10, 10, 10, 0, "RollingUpdate"};
+  const std::string head = "The device plugin's DaemonSet gpu-operator/nvidia-device-plugin-daemonset: ";
+  CHECK(RolloutLine(d) == head + "rolled out, 10 of 10 pods updated and available");
+  d.updated = 3;
+  d.unavailable = 2;
+  CHECK(RolloutLine(d) == head + "a rollout under way, 3 of 10 pods updated, 2 unavailable");
+  d.update_strategy = "OnDelete";
+  d.unavailable = 0;
+  CHECK(RolloutLine(d) == head + "pods of an older template stay until deleted (OnDelete), 3 of 10 pods updated");
+  d.generation = 5;
+  CHECK(RolloutLine(d) ==
+        head + "generation 5 not yet acted on by its controller (it has 4): a change to it is pending");
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("NodeEventsWindow: how far back the captured events reach, in the zone shown") {

@@ -168,6 +168,10 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
       GPUF_ASSIGN_OR_RETURN(ProbeResult pods, SuppliedPodsResult(*options.node_object, staging));
       all.push_back(std::move(pods));
     }
+    if (!options.node_object->daemonset_json.empty()) {
+      GPUF_ASSIGN_OR_RETURN(ProbeResult daemonset, SuppliedDaemonSetResult(*options.node_object, staging));
+      all.push_back(std::move(daemonset));
+    }
     if (!options.node_object->cluster_json.empty()) {
       GPUF_ASSIGN_OR_RETURN(ProbeResult cluster, SuppliedClusterResult(*options.node_object, staging));
       all.push_back(std::move(cluster));

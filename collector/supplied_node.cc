@@ -65,8 +65,9 @@ std::string KindOf(const nlohmann::json& object) {
 
 // What a List handed by the kubectl plugin holds besides its one Node: the
 // EventList read with it (`kubectl get events -o json` of the Node's
-// events, marked so by the plugin), the PodList of its pods, the
-// MetricsCapture of its series and the kube-system Namespace (the cluster);
+// events, marked so by the plugin), the PodList of its pods, the device
+// plugin's DaemonSet, the MetricsCapture of its series and the kube-system
+// Namespace (the cluster);
 // "" for what did not come: events that were not read are unknown, not none.
 struct ListParts {
   nlohmann::json node;
@@ -74,6 +75,7 @@ struct ListParts {
   std::string pods;
   std::string metrics;
   std::string cluster;
+  std::string daemonset;
 };
 
 Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& what) {
@@ -86,6 +88,7 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
                         : kind == "PodList"        ? &parts.pods
                         : kind == "MetricsCapture" ? &parts.metrics
                         : kind == "Namespace"      ? &parts.cluster
+                        : kind == "DaemonSet"      ? &parts.daemonset
                                                    : nullptr;
     if (kind == "Node" && parts.node.is_null()) {
       parts.node = item;
@@ -97,7 +100,8 @@ Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& w
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
       return Status::InvalidArgument(
           what + " holds " + said +
-          " in its List: only a Node, an EventList, a PodList, a MetricsCapture and a Namespace are taken");
+          " in its List: only a Node, an EventList, a PodList, a DaemonSet, a MetricsCapture and a Namespace "
+          "are taken");
     }
   }
   if (parts.node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
@@ -158,6 +162,7 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
                       .pods_json = std::move(parts.pods),
                       .metrics_json = std::move(parts.metrics),
                       .cluster_json = std::move(parts.cluster),
+                      .daemonset_json = std::move(parts.daemonset),
                       .read_at_unix_ns = WallClockNowNs()};
 }
 
@@ -192,6 +197,11 @@ Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::stri
 Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir) {
   return SuppliedResult(artifact::kK8sCluster, node.cluster_json, node.source, staging_dir + "/supplied-cluster.stdout",
                         node.read_at_unix_ns);
+}
+
+Result<ProbeResult> SuppliedDaemonSetResult(const SuppliedNode& node, const std::string& staging_dir) {
+  return SuppliedResult(artifact::kK8sPluginDaemonSet, node.daemonset_json, node.source,
+                        staging_dir + "/supplied-daemonset.stdout", node.read_at_unix_ns);
 }
 
 Result<ProbeResult> SuppliedMetricsResult(const SuppliedNode& node, const std::string& staging_dir) {

@@ -28,6 +28,7 @@ struct SuppliedNode {
   std::string pods_json;    // the PodList of the node's pods handed with it; "" when none came
   std::string metrics_json;  // the MetricsCapture handed with it (kube/metrics_capture.h); "" when none came
   std::string cluster_json;  // the kube-system Namespace handed with it, which names the cluster; "" when none came
+  std::string daemonset_json;  // the device plugin's DaemonSet handed with it; "" when none came
   // When collect read it, by the node's clock: against the plugin's clock
   // in the MetricsCapture, how far apart the two are.
   int64_t read_at_unix_ns = 0;
@@ -43,7 +44,8 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
 // the EventList of the events about it and the MetricsCapture of its
 // series (what the kubectl plugin hands over: {"kind":"List","items":
 // [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"PodList","items":[...]},
-// {"kind":"MetricsCapture",...},{"kind":"Namespace","metadata":{"name":"kube-system","uid":...}}]}).
+// {"kind":"DaemonSet",...},{"kind":"MetricsCapture",...},
+// {"kind":"Namespace","metadata":{"name":"kube-system","uid":...}}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
@@ -64,6 +66,11 @@ Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::stri
 // The k8s.cluster artifact of the kube-system Namespace handed with the
 // Node (context "cluster"); call only when cluster_json is not empty.
 Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir);
+
+// The k8s.plugin_daemonset artifact of the device plugin's DaemonSet
+// handed with the Node (context "cluster"); call only when daemonset_json
+// is not empty.
+Result<ProbeResult> SuppliedDaemonSetResult(const SuppliedNode& node, const std::string& staging_dir);
 
 // The k8s.metrics artifact of the MetricsCapture handed with the Node
 // (context "cluster"); call only when metrics_json is not empty.

@@ -193,11 +193,11 @@ TEST_CASE("ParseSuppliedNode: a List must hold one Node and at most one EventLis
             .status()
             .message() == "--node-object - is a List of more than one Node");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Secret"}]})", "-").status().message() ==
-        "--node-object - holds a 'Secret' in its List: only a Node, an EventList, a PodList, a MetricsCapture and a "
-        "Namespace are taken");
+        "--node-object - holds a 'Secret' in its List: only a Node, an EventList, a PodList, a DaemonSet, a "
+        "MetricsCapture and a Namespace are taken");
   CHECK(ParseSuppliedNode(R"({"kind":"List","items":[{"kind":"Event"}]})", "-").status().message() ==
-        "--node-object - holds a 'Event' in its List: only a Node, an EventList, a PodList, a MetricsCapture and a "
-        "Namespace are taken");
+        "--node-object - holds a 'Event' in its List: only a Node, an EventList, a PodList, a DaemonSet, a "
+        "MetricsCapture and a Namespace are taken");
 }
 
 }  // TEST_SUITE

@@ -467,6 +467,12 @@ constexpr ArtifactRow kArtifacts[] = {
      .keeps_lines = kNoLines,
      .description = "the kube-system Namespace, whose UID names the cluster (fleet summaries group by it)",
      .capture = "kubectl get namespace kube-system -o json (off the node)"},
+    {.name = kK8sPluginDaemonSet,
+     .kind = kCommand,
+     .driver_can_change = kNotDriver,
+     .keeps_lines = kNoLines,
+     .description = "the device plugin's DaemonSet: its rollout (generation, updated, unavailable pods)",
+     .capture = "kubectl get daemonset -n <namespace> <plugin daemonset> -o json (off the node)"},
     // Saved by hand and imported (docs/inputs.md), as the person saved them.
     {.name = kK8sPodText,
      .kind = kCommand,

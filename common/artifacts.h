@@ -88,6 +88,7 @@ inline constexpr std::string_view kK8sNodePods = "k8s.node_pods";
 inline constexpr std::string_view kK8sEvents = "k8s.events";
 inline constexpr std::string_view kK8sMetrics = "k8s.metrics";
 inline constexpr std::string_view kK8sCluster = "k8s.cluster";
+inline constexpr std::string_view kK8sPluginDaemonSet = "k8s.plugin_daemonset";
 inline constexpr std::string_view kK8sPodText = "k8s.pod_text";
 inline constexpr std::string_view kK8sPods = "k8s.pods";
 inline constexpr std::string_view kK8sNodeText = "k8s.node_text";

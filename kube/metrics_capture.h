@@ -22,8 +22,9 @@
 
 #include <atomic>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "kube/metrics_fetch.h"
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "collector/capped_file.h"

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "collector/supplied_node.h"
 #include "common/bundle_layout.h"
@@ -140,6 +141,26 @@ void AddPluginPodEvents(const NodeTarget& node, const nlohmann::json& pods, cons
   }
 }
 
+// The DaemonSet of the node's device plugin, as the API serves it (its
+// rollout: generation, updated and unavailable pods); null when the
+// plugin is no DaemonSet's pod or the DaemonSet could not be read.
+nlohmann::json ReadPluginDaemonSet(const NodeTarget& node, const nlohmann::json& pods, const NodeCollectionPlan& plan,
+                                   int64_t deadline_ns) {
+  for (const PodRef& pod : DevicePluginPods(pods)) {
+    if (pod.daemonset.empty()) continue;
+    auto text = plan.kubectl->Output({"get", "daemonset", "-n", pod.namespace_, pod.daemonset, "-o", "json"},
+                                     deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 16);
+    if (!text.ok()) {
+      Tell(plan, node.name,
+           "DaemonSet " + pod.namespace_ + "/" + pod.daemonset + " not read (" + text.status().message() + ")");
+      return nullptr;
+    }
+    auto daemonset = nlohmann::json::parse(*text, nullptr, false);
+    return daemonset.is_object() ? daemonset : nullptr;
+  }
+  return nullptr;
+}
+
 // The node's series in the metrics store, when asked for; null when not.
 nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan& plan, int64_t deadline_ns,
                                NodeOutcome& outcome) {
@@ -152,16 +173,16 @@ nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan&
 
 // What collect reads on stdin: the Node alone, as read, or in one v1 List
 // with what else was read of it: the EventList of its events (and its
-// device plugin pods'), the PodList of its pods, the MetricsCapture and
-// the kube-system Namespace.
-// kubectl prints lists as a List; each is marked with the kind collect
-// takes it as. Parts that would make the List larger than collect reads
-// are left out, the pods first.
+// device plugin pods'), the PodList of its pods, the device plugin's
+// DaemonSet, the MetricsCapture and the kube-system Namespace. kubectl prints lists as a List; each is
+// marked with the kind collect takes it as. Parts that would make the List
+// larger than collect reads are left out, the pods first.
 struct NodeParts {
-  nlohmann::json events;   // null: not read
-  nlohmann::json pods;     // null: not read
-  nlohmann::json metrics;  // null: not asked for
-  nlohmann::json cluster;  // the kube-system Namespace; null: not read
+  nlohmann::json events;     // null: not read
+  nlohmann::json pods;       // null: not read
+  nlohmann::json daemonset;  // the device plugin's; null: none, or not read
+  nlohmann::json metrics;    // null: not asked for
+  nlohmann::json cluster;    // the kube-system Namespace; null: not read
 };
 
 std::string NodeList(const std::string& node_text, NodeParts parts) {
@@ -171,7 +192,7 @@ std::string NodeList(const std::string& node_text, NodeParts parts) {
   for (nlohmann::json* left_out : {static_cast<nlohmann::json*>(nullptr), &parts.pods, &parts.events}) {
     if (left_out) *left_out = nullptr;
     nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
-    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.metrics, &parts.cluster}) {
+    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.daemonset, &parts.metrics, &parts.cluster}) {
       if (!part->is_null()) list["items"].push_back(*part);
     }
     if (list["items"].size() == 1) return node_text;
@@ -191,10 +212,10 @@ nlohmann::json MarkedList(const std::string& text, const char* kind) {
 }
 
 // The Node as the API serves it now, with its Events, its pods and its
-// metrics, for collect to store (--node-object): the pod has no API access of its own,
-// and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its path, or ""
-// when the Node could not be read; collect then asks the host's kubectl,
-// if any.
+// metrics, for collect to store (--node-object): the pod has no API access
+// of its own, and GKE's, Bottlerocket's and RHCOS' hosts no kubectl. Its
+// path, or "" when the Node could not be read; collect then asks the
+// host's kubectl, if any.
 std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, const NodeCollectionPlan& plan,
                            int64_t deadline_ns, NodeOutcome& outcome) {
   auto node_text = plan.kubectl->Output({"get", "node", node.name, "-o", "json"}, deadline_ns, plan.interrupt,
@@ -202,17 +223,21 @@ std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, 
   if (!node_text.ok()) {
     Tell(plan, node.name,
          "Node object not read (" + node_text.status().message() + "); collect asks the node's own kubectl");
-    if (plan.metrics.fetcher)
+    if (plan.metrics.fetcher) {
       outcome.metrics_problem = "not read: they go to collect with the Node, which was not read";
+    }
     return "";
   }
   NodeParts parts;
   parts.events = MarkedList(ReadNodeEvents(node, plan, deadline_ns), "EventList");
   parts.pods = MarkedList(ReadNodePods(node, plan, deadline_ns), "PodList");
   if (!parts.events.is_null()) AddPluginPodEvents(node, parts.pods, plan, deadline_ns, parts.events);
+  parts.daemonset = ReadPluginDaemonSet(node, parts.pods, plan, deadline_ns);
   parts.metrics = ReadNodeMetrics(node, plan, deadline_ns, outcome);
   parts.cluster = nlohmann::json::parse(plan.cluster_namespace, nullptr, false);
-  if (!parts.cluster.is_object() || parts.cluster.value("kind", "") != "Namespace") parts.cluster = nullptr;
+  if (!parts.cluster.is_object() || !parts.cluster.contains("kind") || parts.cluster["kind"] != "Namespace") {
+    parts.cluster = nullptr;
+  }
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
   if (!WriteWholeFile(path, NodeList(*node_text, std::move(parts))).ok()) return "";
   return path;

@@ -12,6 +12,15 @@ std::string StringAt(const nlohmann::json& object, const char* key) {
 
 bool SaysDevicePlugin(const std::string& text) { return text.find("device-plugin") != std::string::npos; }
 
+std::string OwningDaemonSet(const nlohmann::json& metadata) {
+  auto owners = metadata.is_object() ? metadata.find("ownerReferences") : metadata.end();
+  if (!metadata.is_object() || owners == metadata.end() || !owners->is_array()) return "";
+  for (const auto& owner : *owners) {
+    if (StringAt(owner, "kind") == "DaemonSet") return StringAt(owner, "name");
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<PodRef> DevicePluginPods(const nlohmann::json& pod_list) {
@@ -22,7 +31,7 @@ std::vector<PodRef> DevicePluginPods(const nlohmann::json& pod_list) {
   for (const auto& pod : *items) {
     const nlohmann::json metadata = pod.is_object() ? pod.value("metadata", nlohmann::json::object()) : nullptr;
     const nlohmann::json labels = metadata.is_object() ? metadata.value("labels", nlohmann::json::object()) : nullptr;
-    PodRef ref{StringAt(metadata, "namespace"), StringAt(metadata, "name")};
+    PodRef ref{StringAt(metadata, "namespace"), StringAt(metadata, "name"), OwningDaemonSet(metadata)};
     if (ref.name.empty() || ref.namespace_.empty()) continue;
     if (SaysDevicePlugin(ref.name) || SaysDevicePlugin(StringAt(labels, "app")) ||
         SaysDevicePlugin(StringAt(labels, "app.kubernetes.io/name"))) {

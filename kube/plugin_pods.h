@@ -9,21 +9,24 @@
 #ifndef GPUF_KUBE_PLUGIN_PODS_H_
 #define GPUF_KUBE_PLUGIN_PODS_H_
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace gpuf {
 
 struct PodRef {
   std::string namespace_;
   std::string name;
+  std::string daemonset;  // the DaemonSet that owns it; "" for a static pod or a bare one
 };
 
 // The pods of `pod_list` whose name, or app / app.kubernetes.io/name label,
 // says device-plugin (the NVIDIA chart's, the GPU Operator's, GKE's
-// nvidia-gpu-device-plugin, vendors' builds), in the list's order. None
-// for what is not a PodList.
+// nvidia-gpu-device-plugin, vendors' builds), in the list's order, with
+// the DaemonSet that owns each (metadata.ownerReferences). None for what
+// is not a PodList.
 std::vector<PodRef> DevicePluginPods(const nlohmann::json& pod_list);
 
 // `events` (an EventList) with the items of `more` appended; `events`

@@ -831,6 +831,39 @@ TEST_CASE("collect: the EventList handed in a List with the Node is k8s.events, 
   CHECK(timeline.out.find(R"("milestone":"cluster_event")") != std::string::npos);
 }
 
+TEST_CASE("collect: the pods and the plugin's DaemonSet handed with the Node, and the report says a rollout is under way") {
+  FakeHost host;
+  test::BuildFakeNode(host);
+  host.AddStub("kubectl", KubectlKnowing("gpu-node-7"));
+  const std::string given = host.root() + "/../node-pods-daemonset.json";
+  json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", json::array({json::parse(kThisNode)})}};
+  list["items"].push_back(json::parse(R"({"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {
+      "name": "nvidia-device-plugin-daemonset-7xk2p", "namespace": "gpu-operator"}, "status": {"phase": "Running"}}]})"));
+  // As the API serves a DaemonSet mid-rollout (numberUnavailable present, 3 of 10 updated).
+  list["items"].push_back(json::parse(R"({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {
+      "name": "nvidia-device-plugin-daemonset", "namespace": "gpu-operator", "generation": 4},
+      "spec": {"updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
+               "template": {"spec": {"containers": [{"name": "nvidia-device-plugin",
+                                                     "image": "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}]}}},
+      "status": {"currentNumberScheduled": 10, "desiredNumberScheduled": 10, "numberAvailable": 8,
+                 "numberMisscheduled": 0, "numberReady": 8, "numberUnavailable": 2, "observedGeneration": 4,
+                 "updatedNumberScheduled": 3}})"));
+  test::WriteFile(given, list.dump());
+  Collected c = Collect(host, host.root() + "/../rollout.tar.zst", {"--node-object", given});
+  for (const char* name : {"k8s.node_pods", "k8s.plugin_daemonset"}) {
+    const json* a = Artifact(c.manifest, name);
+    REQUIRE_MESSAGE(a, name);
+    CHECK((*a)["context"] == "cluster");
+  }
+  for (const auto& argv : host.LoggedArgv()) CHECK(argv.find(" get pods ") == std::string::npos);
+  auto report = test::RunGpuforensics({"analyze", host.root() + "/../rollout.tar.zst"});
+  CHECK(report.out.find("  The device plugin's DaemonSet gpu-operator/nvidia-device-plugin-daemonset: a rollout under "
+                        "way, 3 of 10 pods updated, 2 unavailable\n") != std::string::npos);
+  auto rows = test::RunGpuforensics({"sql", host.root() + "/../rollout.tar.zst",
+                                     "SELECT images, update_strategy, generation FROM daemonset_rollouts"});
+  CHECK(rows.out == "images\tupdate_strategy\tgeneration\nnvcr.io/nvidia/k8s-device-plugin:v0.17.0\tRollingUpdate\t4\n");
+}
+
 TEST_CASE("collect: a --node-object that is not one named Node, or not the --node, is refused before any probe") {
   FakeHost host;
   test::BuildFakeNode(host);

@@ -12,6 +12,7 @@ kubeconfig. It serves only what kubectl-gpuforensics makes kubectl ask:
               and GET /api/v1/namespaces/NS/events?fieldSelector=involvedObject.kind=Pod,involvedObject.name=POD
   node pods   GET /api/v1/pods?fieldSelector=spec.nodeName=NAME (kubectl get pods -A)
   namespace   GET /api/v1/namespaces/kube-system, whose uid names the cluster
+  daemonsets  GET /apis/apps/v1/namespaces/NS/daemonsets/NAME (the device plugin's), with apps/v1 discovery
   pods        POST, GET (one or a list by labelSelector), DELETE
   services    GET /api/v1/namespaces/NS/services/NAME[:PORT]/proxy/PATH, the API
               server's service proxy, relayed to the URL the scenario gives
@@ -41,6 +42,7 @@ The scenario (a JSON file) names the nodes and how each behaves:
               "object_file": "/path/to/node.json",          # the Node served, in place of a made-up one
               "pods": [{"metadata": {"name": "nvidia-device-plugin-x", "namespace": "gpu-operator"}, ...}],
               "pod_events": {"gpu-operator/nvidia-device-plugin-x": [{"type": "Warning", "reason": "BackOff", ...}]},
+              "daemonsets": {"gpu-operator/nvidia-device-plugin-daemonset": {"kind": "DaemonSet", ...}},
               "stderr": "what collect says on stderr",
               "exit_code": 74,
               "node_reads": 1,             # GETs of the Node answered; later ones Forbidden
@@ -198,7 +200,21 @@ class Handler(BaseHTTPRequestHandler):
                                             {"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}]})
         if parts == ["apis"]:
             self.record()
-            return self.send_json(200, {"kind": "APIGroupList", "apiVersion": "v1", "groups": []})
+            apps = {"groupVersion": "apps/v1", "version": "v1"}
+            return self.send_json(200, {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+                {"name": "apps", "versions": [apps], "preferredVersion": apps}]})
+        if parts == ["apis", "apps", "v1"]:
+            self.record()
+            return self.send_json(200, {"kind": "APIResourceList", "groupVersion": "apps/v1", "resources": [
+                {"name": "daemonsets", "singularName": "daemonset", "namespaced": True, "kind": "DaemonSet",
+                 "verbs": ["get", "list", "watch"], "shortNames": ["ds"]}]})
+        if parts[:4] == ["apis", "apps", "v1", "namespaces"] and len(parts) == 7 and parts[5] == "daemonsets":
+            self.record()
+            for node in self.server.scenario["nodes"]:
+                found = node.get("daemonsets", {}).get(f"{parts[4]}/{parts[6]}")
+                if found:
+                    return self.send_json(200, found)
+            return self.send_json(404, status(404, "NotFound", f'daemonsets.apps "{parts[6]}" not found'))
         if parts == ["api", "v1"]:
             self.record()
             return self.send_json(200, API_RESOURCES)

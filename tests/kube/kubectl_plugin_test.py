@@ -195,6 +195,21 @@ def swept(requests, run_id):
                r["query"].get("labelSelector") == [f"gpuforensics.io/run={run_id}"] for r in requests)
 
 
+# A GPU Operator's device plugin pod on gpu-a, and its DaemonSet mid-rollout, as the API serves them.
+PLUGIN_POD = {"metadata": {"name": "nvidia-device-plugin-daemonset-7xk2p", "namespace": "gpu-operator",
+                           "labels": {"app": "nvidia-device-plugin-daemonset"},
+                           "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet",
+                                                "name": "nvidia-device-plugin-daemonset", "uid": "5c2e",
+                                                "controller": True, "blockOwnerDeletion": True}]},
+              "spec": {"nodeName": "gpu-a"}, "status": {"phase": "Running"}}
+PLUGIN_DAEMONSET = {"apiVersion": "apps/v1", "kind": "DaemonSet",
+                    "metadata": {"name": "nvidia-device-plugin-daemonset", "namespace": "gpu-operator",
+                                 "generation": 4},
+                    "spec": {"updateStrategy": {"type": "RollingUpdate"}},
+                    "status": {"desiredNumberScheduled": 10, "numberAvailable": 8, "numberUnavailable": 2,
+                               "observedGeneration": 4, "updatedNumberScheduled": 3}}
+
+
 def case_selector_success(tmp, minor):
     """Two GPU nodes by selector, one CPU node left alone: both bundles streamed back, verified, named."""
     c = Cluster(tmp, "success", [
@@ -205,7 +220,12 @@ def case_selector_success(tmp, minor):
          "events": [{"type": "Warning", "reason": "Rebooted", "lastTimestamp": "2026-11-18T03:18:07Z",
                      "message": "Node gpu-a has been rebooted, boot id: 7b1bf526-3714-2aab-7cef-3ab192ed85ab"},
                     {"type": "Normal", "reason": "NodeNotReady", "lastTimestamp": "2026-11-18T03:21:05Z",
-                     "message": "Node gpu-a status is now: NodeNotReady"}]},
+                     "message": "Node gpu-a status is now: NodeNotReady"}],
+         "pods": [PLUGIN_POD], "daemonsets": {"gpu-operator/nvidia-device-plugin-daemonset": PLUGIN_DAEMONSET},
+         "pod_events": {"gpu-operator/nvidia-device-plugin-daemonset-7xk2p": [
+             {"type": "Warning", "reason": "BackOff", "lastTimestamp": "2026-11-18T03:19:40Z", "count": 4,
+              "message": "Back-off restarting failed container nvidia-device-plugin-ctr in pod "
+                         "nvidia-device-plugin-daemonset-7xk2p_gpu-operator(3f5c)"}]}},
         {"name": "gpu-b", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE},
         {"name": "cpu-a", "labels": {}, "bundle": SAMPLE}])
     try:
@@ -259,8 +279,12 @@ def case_selector_success(tmp, minor):
             event_lists = [i for i in items if i.get("kind") == "EventList"]
             event_list = event_lists[0] if len(event_lists) == 1 else {}
             reasons = [e["reason"] for e in event_list.get("items", [])]
-            check(reasons == (["Rebooted", "NodeNotReady"] if node == "gpu-a" else []),
-                  f"selector: {node}: the EventList of the Node's events follows it in the List ({reasons})")
+            check(reasons == (["Rebooted", "NodeNotReady", "BackOff"] if node == "gpu-a" else []),
+                  f"selector: {node}: the EventList of the Node's events, then its plugin pod's, follows it ({reasons})")
+            kinds = [i.get("kind") for i in items]
+            want_kinds = ["Node", "EventList", "PodList"] + (["DaemonSet"] if node == "gpu-a" else [])
+            check(kinds == want_kinds, f"selector: {node}: the List holds the Node, its events, its pods and "
+                                       f"its plugin's DaemonSet where it has one ({kinds})")
             event_reads = [r for r in requests if r["path"] == "/api/v1/namespaces/default/events" and
                            r["query"].get("fieldSelector") == [f"involvedObject.kind=Node,involvedObject.name={node}"]]
             check(len(event_reads) == 1, f"selector: {node}: its events are listed once, by field selector")

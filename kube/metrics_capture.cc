@@ -77,8 +77,16 @@ MetricsOutcome CaptureMetrics(const MetricsPlan& plan, const std::string& node, 
   doc["range"] = {{"start", range.start_unix_s}, {"end", range.end_unix_s}, {"step", range.step_s}};
   doc["queries"] = nlohmann::json::array();
   std::vector<std::string> failed;
+  // A store that does not answer time() answers nothing else: one timeout,
+  // not one per query, before the node is collected.
+  const bool unreachable = doc["clock"].contains("error");
   for (const MetricsQueryRow& row : MetricsQueries()) {
     nlohmann::json entry = {{"name", row.name}, {"query", MetricsPromql(row, plan.node_label, node)}};
+    if (unreachable) {
+      entry["error"] = "not asked: time() failed: " + doc["clock"]["error"].get<std::string>();
+      doc["queries"].push_back(std::move(entry));
+      continue;
+    }
     auto answer = Answer(
         plan.fetcher->Get(RangeQueryPath(entry["query"].get<std::string>(), range), query_deadline(), interrupt));
     if (answer.ok()) {
@@ -89,8 +97,9 @@ MetricsOutcome CaptureMetrics(const MetricsPlan& plan, const std::string& node, 
     }
     doc["queries"].push_back(std::move(entry));
   }
-  if (doc["clock"].contains("error"))
-    failed.insert(failed.begin(), "time(): " + doc["clock"]["error"].get<std::string>());
+  if (unreachable) {
+    failed.insert(failed.begin(), "time(): " + doc["clock"]["error"].get<std::string>() + "; nothing else asked");
+  }
   if (!failed.empty()) outcome.problem = "from " + plan.fetcher->Source() + " incomplete: " + Join(failed, "; ");
   return outcome;
 }

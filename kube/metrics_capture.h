@@ -44,7 +44,7 @@ struct MetricsOutcome {
 // Asks the server's time, then every query of MetricsQueries() for `node`
 // over the window ending at the server's now; each query gets its own
 // timeout within `deadline_ns`. A query that fails is kept with its error
-// and the others are still asked.
+// and the others are still asked; when time() fails, none is.
 MetricsOutcome CaptureMetrics(const MetricsPlan& plan, const std::string& node, int64_t deadline_ns,
                               const std::atomic<bool>* interrupt);
 

@@ -55,15 +55,23 @@ TEST_CASE("CaptureMetrics: the server's clock, the range ending at it, and each 
   CHECK(store.asked.size() == 5);
 }
 
-TEST_CASE("CaptureMetrics: garbage and answers nested past any real one are kept as errors, not built") {
+TEST_CASE("CaptureMetrics: garbage, no time(), and answers nested past any real one are kept as errors, not built") {
   CannedStore store;
   store.answers = {{"/api/v1/query?", "<html>502 Bad Gateway</html>"},
                    {"/api/v1/query_range", std::string(100000, '[') + std::string(100000, ']')}};
   MetricsPlan plan{.fetcher = &store, .window_s = 3600, .node_label = "node"};
   MetricsOutcome out = CaptureMetrics(plan, "gpu-7", MonotonicNowNs() + 10'000'000'000, nullptr);
   CHECK(out.document["clock"]["error"] == "not a query API answer: <html>502 Bad Gateway</html>");
+  // A store that does not answer time() is asked nothing else.
+  CHECK(store.asked.size() == 1);
+  CHECK(out.document["queries"][0]["error"] ==
+        "not asked: time() failed: not a query API answer: <html>502 Bad Gateway</html>");
+  CHECK(out.problem == "from https://prom.example:9090 incomplete: time(): not a query API answer: <html>502 Bad "
+                       "Gateway</html>; nothing else asked");
+  store.answers = {{"/api/v1/query?", kTime},
+                   {"/api/v1/query_range", std::string(100000, '[') + std::string(100000, ']')}};
+  out = CaptureMetrics(plan, "gpu-7", MonotonicNowNs() + 10'000'000'000, nullptr);
   CHECK(out.document["queries"][0]["error"] == "not a query API answer: nested deeper than 64 levels");
-  CHECK(out.problem.rfind("from https://prom.example:9090 incomplete: time(): not a query API answer", 0) == 0);
 }
 
 }  // TEST_SUITE

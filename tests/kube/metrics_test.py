@@ -340,16 +340,17 @@ def case_direct(tmp, host, node, collect_at, store, name):
             f.write("wrong\n")
         code, out, err, _ = cluster.run([node, "--metrics", gate.url, "--metrics-insecure", "--metrics-token-file",
                                          token_file], timeout=300)
-        check(code == 0 and f"metrics: from {gate.url} incomplete: time(): HTTP 401: bad token" in err,
+        check(code == 0 and f"metrics: from {gate.url} incomplete: time(): HTTP 401: bad token; nothing else asked"
+              in err,
               f"{name}: a refused token is one line and the capture goes on ({err.strip()[-300:]})")
         if code == 0:
             steps = steps_of(analyze(os.path.join(cluster.dir, "out", out.strip())))
             check(steps.get("metrics store", {}).get("missing") ==
-                  "kube_node_status_allocatable: the store did not answer (HTTP 401: bad token)",
+                  "kube_node_status_allocatable: the store did not answer (not asked: time() failed: HTTP 401: bad token)",
                   f"{name}: with the queries refused, steps 10 to 12 stay unknown with why ({steps.get('metrics store')})")
         gate.garbage = True
         code, out, err, _ = cluster.run([node, "--metrics", gate.url, "--metrics-insecure"], timeout=300)
-        check(code == 0 and "allocatable: not a query API answer: <html>502 Bad Gateway</html>" in err,
+        check(code == 0 and "time(): not a query API answer: <html>502 Bad Gateway</html>" in err,
               f"{name}: garbage from the store is one line and the capture goes on ({err.strip()[-300:]})")
     finally:
         gate.server.shutdown()
@@ -362,7 +363,8 @@ def case_store_down(tmp, host, node, collect_at):
         started = time.monotonic()
         code, out, err, _ = cluster.run([node, "--metrics-service", SERVICE], timeout=300)
         check(code == 0 and out.strip().endswith(".tar.zst") and "metrics: from service " + SERVICE +
-              " through the API server incomplete: time(): Error from server (ServiceUnavailable)" in err,
+              " through the API server incomplete: time(): Error from server (ServiceUnavailable)" in err and
+              "nothing else asked" in err,
               f"a store that is down: one line, and the bundle ({err.strip()[-300:]})")
         check(time.monotonic() - started < 120, "a store that is down does not hold the capture up")
     finally:

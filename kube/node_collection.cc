@@ -14,6 +14,7 @@
 #include "common/bundle_verify.h"
 #include "common/file_io.h"
 #include "common/output_file.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 #include "kube/collector_pod.h"
 #include "kube/metrics_capture.h"
@@ -174,9 +175,11 @@ nlohmann::json ReadNodeMetrics(const NodeTarget& node, const NodeCollectionPlan&
 // What collect reads on stdin: the Node alone, as read, or in one v1 List
 // with what else was read of it: the EventList of its events (and its
 // device plugin pods'), the PodList of its pods, the device plugin's
-// DaemonSet, the MetricsCapture and the kube-system Namespace. kubectl prints lists as a List; each is
-// marked with the kind collect takes it as. Parts that would make the List
-// larger than collect reads are left out, the pods first.
+// DaemonSet, the MetricsCapture and the kube-system Namespace. kubectl
+// prints lists as a List; each is marked with the kind collect takes it
+// as. Parts that would make the List larger than collect reads are left
+// out, the pods first, then the events, then the metrics, and named in
+// `left_out`.
 struct NodeParts {
   nlohmann::json events;     // null: not read
   nlohmann::json pods;       // null: not read
@@ -185,15 +188,20 @@ struct NodeParts {
   nlohmann::json cluster;    // the kube-system Namespace; null: not read
 };
 
-std::string NodeList(const std::string& node_text, NodeParts parts) {
+std::string NodeList(const std::string& node_text, NodeParts parts, std::vector<std::string>& left_out) {
   const auto object = nlohmann::json::parse(node_text, nullptr, false);
   if (object.is_discarded()) return node_text;
   if (!parts.metrics.is_null()) parts.metrics["handed_unix_ms"] = WallClockNowNs() / kNsPerMs;
-  for (nlohmann::json* left_out : {static_cast<nlohmann::json*>(nullptr), &parts.pods, &parts.events}) {
-    if (left_out) *left_out = nullptr;
+  const std::pair<const char*, nlohmann::json*> drops[] = {
+      {"", nullptr}, {"pods", &parts.pods}, {"events", &parts.events}, {"metrics", &parts.metrics}};
+  for (const auto& [name, part] : drops) {
+    if (part && !part->is_null()) {
+      *part = nullptr;
+      left_out.push_back(name);
+    }
     nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", {object}}};
-    for (const nlohmann::json* part : {&parts.events, &parts.pods, &parts.daemonset, &parts.metrics, &parts.cluster}) {
-      if (!part->is_null()) list["items"].push_back(*part);
+    for (const nlohmann::json* item : {&parts.events, &parts.pods, &parts.daemonset, &parts.metrics, &parts.cluster}) {
+      if (!item->is_null()) list["items"].push_back(*item);
     }
     if (list["items"].size() == 1) return node_text;
     // A server's error text may hold bytes that are not UTF-8; they are kept as U+FFFD.
@@ -239,7 +247,17 @@ std::string ReadNodeObject(const NodeTarget& node, const std::string& pod_name, 
     parts.cluster = nullptr;
   }
   const std::string path = plan.kubectl->work_dir() + "/" + pod_name + ".node.json";
-  if (!WriteWholeFile(path, NodeList(*node_text, std::move(parts))).ok()) return "";
+  std::vector<std::string> left_out;
+  const std::string list = NodeList(*node_text, std::move(parts), left_out);
+  if (!left_out.empty()) {
+    Tell(plan, node.name, "left out, the Node's " + Join(left_out, ", ") + ": over " +
+                              std::to_string(kMaxNodeObjectBytes >> 20) + " MiB with it");
+  }
+  if (std::find(left_out.begin(), left_out.end(), "metrics") != left_out.end()) {
+    outcome.metrics_problem = "left out: with the Node, over what collect reads (" +
+                              std::to_string(kMaxNodeObjectBytes >> 20) + " MiB)";
+  }
+  if (!WriteWholeFile(path, list).ok()) return "";
   return path;
 }
 

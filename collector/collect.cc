@@ -158,28 +158,8 @@ Result<CollectOutcome> Collect(const CollectOptions& options, const std::atomic<
 
   std::vector<ProbeResult> all = RunCollectionProbes(plan, options.jobs, env);
   if (options.node_object) {
-    GPUF_ASSIGN_OR_RETURN(ProbeResult supplied, SuppliedNodeResult(*options.node_object, staging));
-    all.push_back(std::move(supplied));
-    if (!options.node_object->events_json.empty()) {
-      GPUF_ASSIGN_OR_RETURN(ProbeResult events, SuppliedEventsResult(*options.node_object, staging));
-      all.push_back(std::move(events));
-    }
-    if (!options.node_object->pods_json.empty()) {
-      GPUF_ASSIGN_OR_RETURN(ProbeResult pods, SuppliedPodsResult(*options.node_object, staging));
-      all.push_back(std::move(pods));
-    }
-    if (!options.node_object->daemonset_json.empty()) {
-      GPUF_ASSIGN_OR_RETURN(ProbeResult daemonset, SuppliedDaemonSetResult(*options.node_object, staging));
-      all.push_back(std::move(daemonset));
-    }
-    if (!options.node_object->cluster_json.empty()) {
-      GPUF_ASSIGN_OR_RETURN(ProbeResult cluster, SuppliedClusterResult(*options.node_object, staging));
-      all.push_back(std::move(cluster));
-    }
-    if (!options.node_object->metrics_json.empty()) {
-      GPUF_ASSIGN_OR_RETURN(ProbeResult metrics, SuppliedMetricsResult(*options.node_object, staging));
-      all.push_back(std::move(metrics));
-    }
+    GPUF_ASSIGN_OR_RETURN(std::vector<ProbeResult> supplied, SuppliedResults(*options.node_object, staging));
+    for (auto& result : supplied) all.push_back(std::move(result));
   }
 
   Manifest manifest = NewBundleManifest(options.tool_version);

@@ -348,18 +348,9 @@ std::string ReadStaged(const ProbeResult& result, std::string_view stream) {
 std::vector<ProbeTask> PlanPhaseOne(const Plan& plan) {
   std::vector<ProbeTask> tasks;
   for (const auto& row : StaticProbes()) {
-    // A Node given with --node-object is stored as k8s.node instead, and
-    // its Events and pods, when they came with it, as k8s.events and
-    // k8s.node_pods (supplied_node.h).
-    if (row.name == artifact::kK8sNode && plan.options->node_object) continue;
-    if (row.name == artifact::kK8sEvents && plan.options->node_object &&
-        !plan.options->node_object->events_json.empty()) {
-      continue;
-    }
-    if (row.name == artifact::kK8sNodePods && plan.options->node_object &&
-        !plan.options->node_object->pods_json.empty()) {
-      continue;
-    }
+    // What came with --node-object is stored instead (supplied_node.h): the
+    // Node, and its events and pods when they came with it.
+    if (plan.options->node_object && plan.options->node_object->Carries(row.name)) continue;
     if (row.phase == kPhasePassive) PlanStaticRow(row, plan, tasks);
   }
   PlanJournal(plan, tasks);

@@ -16,6 +16,7 @@
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
 #include "common/json_depth.h"
+#include "common/text_lines.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
 
@@ -63,49 +64,48 @@ std::string KindOf(const nlohmann::json& object) {
   return kind != object.end() && kind->is_string() ? kind->get<std::string>() : "";
 }
 
-// What a List handed by the kubectl plugin holds besides its one Node: the
-// EventList read with it (`kubectl get events -o json` of the Node's
-// events, marked so by the plugin), the PodList of its pods, the device
-// plugin's DaemonSet, the MetricsCapture of its series and the kube-system
-// Namespace (the cluster);
-// "" for what did not come: events that were not read are unknown, not none.
-struct ListParts {
-  nlohmann::json node;
-  std::string events;
-  std::string pods;
-  std::string metrics;
-  std::string cluster;
-  std::string daemonset;
+constexpr SuppliedKind kSuppliedKinds[] = {
+    {"EventList", "an EventList", artifact::kK8sEvents},            // the Node's events, then its device plugin pods'
+    {"PodList", "a PodList", artifact::kK8sNodePods},               // the node's pods
+    {"DaemonSet", "a DaemonSet", artifact::kK8sPluginDaemonSet},    // the device plugin's
+    {"MetricsCapture", "a MetricsCapture", artifact::kK8sMetrics},  // kube/metrics_capture.h
+    {"Namespace", "a Namespace", artifact::kK8sCluster},            // kube-system, whose UID names the cluster
 };
 
-Result<ListParts> SplitNodeList(const nlohmann::json& list, const std::string& what) {
+const SuppliedKind* FindKind(std::string_view kind) {
+  for (const auto& k : kSuppliedKinds) {
+    if (k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+// A List's one Node, and its other items as their artifacts' bytes.
+Result<std::pair<nlohmann::json, std::map<std::string, std::string, std::less<>>>> SplitNodeList(
+    const nlohmann::json& list, const std::string& what) {
   auto items = list.find("items");
   if (items == list.end() || !items->is_array()) return Status::InvalidArgument(what + " is a List without items");
-  ListParts parts;
+  nlohmann::json node;
+  std::map<std::string, std::string, std::less<>> parts;
   for (const auto& item : *items) {
     const std::string kind = item.is_object() ? KindOf(item) : "";
-    std::string* text = kind == "EventList"        ? &parts.events
-                        : kind == "PodList"        ? &parts.pods
-                        : kind == "MetricsCapture" ? &parts.metrics
-                        : kind == "Namespace"      ? &parts.cluster
-                        : kind == "DaemonSet"      ? &parts.daemonset
-                                                   : nullptr;
-    if (kind == "Node" && parts.node.is_null()) {
-      parts.node = item;
-    } else if (text && text->empty()) {
-      *text = item.dump(4) + "\n";
-    } else if (kind == "Node" || text) {
+    const SuppliedKind* supplied = FindKind(kind);
+    if (kind == "Node" && node.is_null()) {
+      node = item;
+    } else if (supplied && !parts.contains(supplied->artifact)) {
+      parts.emplace(std::string(supplied->artifact), item.dump(4) + "\n");
+    } else if (kind == "Node" || supplied) {
       return Status::InvalidArgument(what + " is a List of more than one " + kind);
     } else {
       const std::string said = kind.empty() ? "an item without a kind" : "a '" + kind + "'";
-      return Status::InvalidArgument(
-          what + " holds " + said +
-          " in its List: only a Node, an EventList, a PodList, a DaemonSet, a MetricsCapture and a Namespace "
-          "are taken");
+      std::vector<std::string> taken = {"a Node"};
+      for (const auto& k : kSuppliedKinds) taken.emplace_back(k.named);
+      return Status::InvalidArgument(what + " holds " + said + " in its List: only " +
+                                     Join({taken.begin(), taken.end() - 1}, ", ") + " and " + taken.back() +
+                                     " are taken");
     }
   }
-  if (parts.node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
-  return parts;
+  if (node.is_null()) return Status::InvalidArgument(what + " is a List without a Node");
+  return std::make_pair(std::move(node), std::move(parts));
 }
 
 // A supplied object as an artifact of context "cluster", scrubbed as the
@@ -140,10 +140,9 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   }
   auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Status::InvalidArgument(what + " is not a JSON object");
-  ListParts parts;
+  std::map<std::string, std::string, std::less<>> parts;
   if (KindOf(doc) == "List") {
-    GPUF_ASSIGN_OR_RETURN(parts, SplitNodeList(doc, what));
-    doc = std::move(parts.node);
+    GPUF_ASSIGN_OR_RETURN(std::tie(doc, parts), SplitNodeList(doc, what));
     text = doc.dump(4) + "\n";
   }
   if (KindOf(doc) != "Node") {
@@ -158,11 +157,7 @@ Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source) {
   return SuppliedNode{.name = name->get<std::string>(),
                       .json = std::move(text),
                       .source = std::move(source),
-                      .events_json = std::move(parts.events),
-                      .pods_json = std::move(parts.pods),
-                      .metrics_json = std::move(parts.metrics),
-                      .cluster_json = std::move(parts.cluster),
-                      .daemonset_json = std::move(parts.daemonset),
+                      .parts = std::move(parts),
                       .read_at_unix_ns = WallClockNowNs()};
 }
 
@@ -179,34 +174,31 @@ Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_m
   return ParseSuppliedNode(std::move(text), path);
 }
 
-Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sNode, node.json, node.source, staging_dir + "/supplied-node.stdout",
-                        node.read_at_unix_ns);
+std::span<const SuppliedKind> SuppliedKinds() { return kSuppliedKinds; }
+
+bool SuppliedNode::Carries(std::string_view artifact) const {
+  return artifact == artifact::kK8sNode || parts.contains(artifact);
 }
 
-Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sEvents, node.events_json, node.source, staging_dir + "/supplied-events.stdout",
-                        node.read_at_unix_ns);
+std::string_view SuppliedNode::Part(std::string_view artifact) const {
+  auto it = parts.find(artifact);
+  return it == parts.end() ? std::string_view() : std::string_view(it->second);
 }
 
-Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sNodePods, node.pods_json, node.source, staging_dir + "/supplied-pods.stdout",
-                        node.read_at_unix_ns);
-}
-
-Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sCluster, node.cluster_json, node.source, staging_dir + "/supplied-cluster.stdout",
-                        node.read_at_unix_ns);
-}
-
-Result<ProbeResult> SuppliedDaemonSetResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sPluginDaemonSet, node.daemonset_json, node.source,
-                        staging_dir + "/supplied-daemonset.stdout", node.read_at_unix_ns);
-}
-
-Result<ProbeResult> SuppliedMetricsResult(const SuppliedNode& node, const std::string& staging_dir) {
-  return SuppliedResult(artifact::kK8sMetrics, node.metrics_json, node.source, staging_dir + "/supplied-metrics.stdout",
-                        node.read_at_unix_ns);
+Result<std::vector<ProbeResult>> SuppliedResults(const SuppliedNode& node, const std::string& staging_dir) {
+  std::vector<ProbeResult> results;
+  GPUF_ASSIGN_OR_RETURN(ProbeResult result,
+                        SuppliedResult(artifact::kK8sNode, node.json, node.source,
+                                       staging_dir + "/supplied-k8s.node.stdout", node.read_at_unix_ns));
+  results.push_back(std::move(result));
+  for (const auto& kind : kSuppliedKinds) {
+    if (!node.Carries(kind.artifact)) continue;
+    GPUF_ASSIGN_OR_RETURN(result, SuppliedResult(kind.artifact, std::string(node.Part(kind.artifact)), node.source,
+                                                 staging_dir + "/supplied-" + std::string(kind.artifact) + ".stdout",
+                                                 node.read_at_unix_ns));
+    results.push_back(std::move(result));
+  }
+  return results;
 }
 
 }  // namespace gpuf

@@ -11,7 +11,11 @@
 #define GPUF_COLLECTOR_SUPPLIED_NODE_H_
 
 #include <cstdint>
+#include <map>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "collector/probe_runner.h"
 #include "common/status.h"
@@ -20,18 +24,32 @@ namespace gpuf {
 
 inline constexpr int64_t kMaxNodeObjectBytes = 16LL << 20;
 
+// What a List handed by the kubectl plugin may hold besides its Node, and
+// the artifact (context "cluster") each is stored as, in place of what the
+// host's own kubectl would give, where it has one.
+struct SuppliedKind {
+  std::string_view kind;      // "EventList"
+  std::string_view named;     // "an EventList", for people
+  std::string_view artifact;  // "k8s.events"
+};
+std::span<const SuppliedKind> SuppliedKinds();
+
 struct SuppliedNode {
-  std::string name;         // metadata.name
-  std::string json;         // the Node object
-  std::string source;       // where collect read it: a path, or "-" for stdin
-  std::string events_json;  // the EventList handed with it; "" when none came
-  std::string pods_json;    // the PodList of the node's pods handed with it; "" when none came
-  std::string metrics_json;  // the MetricsCapture handed with it (kube/metrics_capture.h); "" when none came
-  std::string cluster_json;  // the kube-system Namespace handed with it, which names the cluster; "" when none came
-  std::string daemonset_json;  // the device plugin's DaemonSet handed with it; "" when none came
+  std::string name;    // metadata.name
+  std::string json;    // the Node object
+  std::string source;  // where collect read it: a path, or "-" for stdin
+  // The List's other items as their artifacts' bytes, by artifact name;
+  // what did not come is absent: events that were not read are unknown,
+  // not none.
+  std::map<std::string, std::string, std::less<>> parts;
   // When collect read it, by the node's clock: against the plugin's clock
   // in the MetricsCapture, how far apart the two are.
   int64_t read_at_unix_ns = 0;
+
+  // k8s.node, or a part that came with it.
+  bool Carries(std::string_view artifact) const;
+  // A part's bytes; "" when it did not come.
+  std::string_view Part(std::string_view artifact) const;
 };
 
 // Reads the object from `path` ("-": stdin, which must not be a terminal),
@@ -41,40 +59,18 @@ struct SuppliedNode {
 Result<SuppliedNode> ReadSuppliedNode(const std::string& path, int64_t timeout_ms);
 
 // Checks that `text` is one Node with a name, alone or in a v1 List with
-// the EventList of the events about it and the MetricsCapture of its
-// series (what the kubectl plugin hands over: {"kind":"List","items":
+// at most one of each SuppliedKinds() (what the kubectl plugin hands over:
+// {"kind":"List","items":
 // [{"kind":"Node",...},{"kind":"EventList","items":[...]},{"kind":"PodList","items":[...]},
 // {"kind":"DaemonSet",...},{"kind":"MetricsCapture",...},
 // {"kind":"Namespace","metadata":{"name":"kube-system","uid":...}}]}).
 // Fails with InvalidArgument saying what it is instead.
 Result<SuppliedNode> ParseSuppliedNode(std::string text, std::string source);
 
-// The k8s.node artifact of a supplied Node, its bytes staged in
-// `staging_dir` and scrubbed as the host's `kubectl get node` output is.
-Result<ProbeResult> SuppliedNodeResult(const SuppliedNode& node, const std::string& staging_dir);
-
-// The k8s.events artifact of the Events handed with the Node (context
-// "cluster"), in place of the host's own `kubectl get events`; call only
-// when events_json is not empty.
-Result<ProbeResult> SuppliedEventsResult(const SuppliedNode& node, const std::string& staging_dir);
-
-// The k8s.node_pods artifact of the PodList handed with the Node (context
-// "cluster"), in place of the host's own `kubectl get pods`; call only
-// when pods_json is not empty.
-Result<ProbeResult> SuppliedPodsResult(const SuppliedNode& node, const std::string& staging_dir);
-
-// The k8s.cluster artifact of the kube-system Namespace handed with the
-// Node (context "cluster"); call only when cluster_json is not empty.
-Result<ProbeResult> SuppliedClusterResult(const SuppliedNode& node, const std::string& staging_dir);
-
-// The k8s.plugin_daemonset artifact of the device plugin's DaemonSet
-// handed with the Node (context "cluster"); call only when daemonset_json
-// is not empty.
-Result<ProbeResult> SuppliedDaemonSetResult(const SuppliedNode& node, const std::string& staging_dir);
-
-// The k8s.metrics artifact of the MetricsCapture handed with the Node
-// (context "cluster"); call only when metrics_json is not empty.
-Result<ProbeResult> SuppliedMetricsResult(const SuppliedNode& node, const std::string& staging_dir);
+// Every artifact it carries, k8s.node first, then its parts in
+// SuppliedKinds() order, each staged in `staging_dir` and scrubbed as the
+// host's own kubectl output of it is.
+Result<std::vector<ProbeResult>> SuppliedResults(const SuppliedNode& node, const std::string& staging_dir);
 
 }  // namespace gpuf
 

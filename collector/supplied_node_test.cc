@@ -82,13 +82,15 @@ TEST_CASE("ReadSuppliedNode: from stdin to its end, and never waiting past the t
   CHECK(open.status().message() == "--node-object -: stdin did not end within 200 ms");
 }
 
-TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as given") {
+TEST_CASE("SuppliedResults: k8s.node from the cluster, its bytes staged as given") {
   test::TempDir dir;
   auto node = ParseSuppliedNode(kNode, "-");
   REQUIRE(node.ok());
-  auto result = SuppliedNodeResult(*node, dir.path());
-  REQUIRE(result.ok());
-  const ManifestArtifact& a = result->artifact;
+  CHECK(node->parts.empty());
+  auto results = SuppliedResults(*node, dir.path());
+  REQUIRE(results.ok());
+  REQUIRE(results->size() == 1);
+  const ManifestArtifact& a = results->front().artifact;
   CHECK(a.name == "k8s.node");
   CHECK(a.kind == "file");
   CHECK(a.path == "-");
@@ -97,8 +99,8 @@ TEST_CASE("SuppliedNodeResult: k8s.node from the cluster, its bytes staged as gi
   CHECK(a.redactions == 0);
   REQUIRE(a.outputs.size() == 1);
   CHECK(a.outputs[0].stream == kStreamStdout);
-  REQUIRE(result->staged.size() == 1);
-  CHECK(test::ReadFile(result->staged[0].staging_path) == kNode);
+  REQUIRE(results->front().staged.size() == 1);
+  CHECK(test::ReadFile(results->front().staged[0].staging_path) == kNode);
 }
 
 TEST_CASE("ParseSuppliedNode: a List of the Node and its EventList, as the kubectl plugin hands them") {
@@ -112,71 +114,55 @@ TEST_CASE("ParseSuppliedNode: a List of the Node and its EventList, as the kubec
   REQUIRE(node.ok());
   CHECK(node->name == "gke-ml-cluster-gpu-pool-5f3a9c1e-k8x2");
   CHECK(nlohmann::json::parse(node->json) == nlohmann::json::parse(kNode));
-  const auto events = nlohmann::json::parse(node->events_json);
+  CHECK(node->Carries("k8s.events"));
+  const auto events = nlohmann::json::parse(node->Part("k8s.events"));
   CHECK(events["kind"] == "EventList");
   REQUIRE(events["items"].size() == 1);
   CHECK(events["items"][0]["reason"] == "Rebooted");
-  CHECK(ParseSuppliedNode(kNode, "-")->events_json.empty());
+  CHECK_FALSE(ParseSuppliedNode(kNode, "-")->Carries("k8s.events"));
   // A List with the Node alone read no events: they stay unknown, not none.
-  CHECK(ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "]}", "-")->events_json.empty());
-  test::TempDir dir;
-  auto result = SuppliedEventsResult(*node, dir.path());
-  REQUIRE(result.ok());
-  CHECK(result->artifact.name == "k8s.events");
-  CHECK(result->artifact.context == "cluster");
-  REQUIRE(result->staged.size() == 1);
-  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == events);
+  CHECK_FALSE(ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "]}", "-")->Carries("k8s.events"));
 }
 
-TEST_CASE("ParseSuppliedNode: a List with the MetricsCapture the plugin read, stored as k8s.metrics") {
+// Each kind the plugin hands over, stored as its artifact, stamped when collect read it.
+TEST_CASE("SuppliedResults: every part of the List as its artifact, in the table's order") {
   const std::string metrics =
       R"({"apiVersion":"gpuforensics.io/v1","kind":"MetricsCapture","source":"https://prom:9090","node":"x",)"
       R"("queries":[{"name":"alerts","query":"ALERTS{node=\"x\"}","error":"HTTP 503: unavailable"}]})";
+  const std::string pods =
+      R"({"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"nvidia-device-plugin-daemonset-7xk2p",)"
+      R"("namespace":"gpu-operator"},"status":{"phase":"Running"}}]})";
+  const std::string daemonset =
+      R"({"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"nvidia-device-plugin-daemonset",)"
+      R"("namespace":"gpu-operator","generation":4},"status":{"desiredNumberScheduled":10}})";
+  const std::string ns =
+      R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system",)"
+      R"("uid":"8f3c2a4e-1b7d-4c9a-9e2f-5d6b7c8a9f01","creationTimestamp":"2026-03-09T07:00:02Z"}})";
   const int64_t before = WallClockNowNs();
-  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + metrics + "]}", "-");
+  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + metrics + "," + ns + "," +
+                                    daemonset + "," + pods + "]}",
+                                "-");
   REQUIRE(node.ok());
-  CHECK(node->events_json.empty());
-  CHECK(nlohmann::json::parse(node->metrics_json) == nlohmann::json::parse(metrics));
+  CHECK_FALSE(node->Carries("k8s.events"));
   CHECK(node->read_at_unix_ns >= before);
   test::TempDir dir;
-  auto result = SuppliedMetricsResult(*node, dir.path());
-  REQUIRE(result.ok());
-  CHECK(result->artifact.name == "k8s.metrics");
-  CHECK(result->artifact.context == "cluster");
-  // Stamped when collect read it: the plugin's clock in it is measured against this.
-  CHECK(result->artifact.started_at_unix_ns == node->read_at_unix_ns);
-  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(metrics));
+  auto results = SuppliedResults(*node, dir.path());
+  REQUIRE(results.ok());
+  std::vector<std::string> names;
+  for (const auto& r : *results) {
+    names.push_back(r.artifact.name);
+    CHECK(r.artifact.context == "cluster");
+    // Stamped when collect read it: the plugin's clock in the MetricsCapture is measured against this.
+    CHECK(r.artifact.started_at_unix_ns == node->read_at_unix_ns);
+  }
+  CHECK(names ==
+        std::vector<std::string>{"k8s.node", "k8s.node_pods", "k8s.plugin_daemonset", "k8s.metrics", "k8s.cluster"});
+  CHECK(nlohmann::json::parse(test::ReadFile((*results)[1].staged[0].staging_path)) == nlohmann::json::parse(pods));
+  CHECK(nlohmann::json::parse(test::ReadFile((*results)[3].staged[0].staging_path)) == nlohmann::json::parse(metrics));
   CHECK(
       ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + metrics + "," + metrics + "]}", "-")
           .status()
           .message() == "--node-object - is a List of more than one MetricsCapture");
-}
-
-TEST_CASE("ParseSuppliedNode: the node's pods, stored as k8s.node_pods in place of the host's") {
-  const std::string pods =
-      R"({"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"nvidia-device-plugin-daemonset-7xk2p",)"
-      R"("namespace":"gpu-operator"},"status":{"phase":"Running"}}]})";
-  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + pods + "]}", "-");
-  REQUIRE(node.ok());
-  CHECK(nlohmann::json::parse(node->pods_json) == nlohmann::json::parse(pods));
-  test::TempDir dir;
-  auto result = SuppliedPodsResult(*node, dir.path());
-  REQUIRE(result.ok());
-  CHECK(result->artifact.name == "k8s.node_pods");
-  CHECK(result->artifact.context == "cluster");
-  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(pods));
-}
-
-TEST_CASE("ParseSuppliedNode: the kube-system Namespace, stored as k8s.cluster") {
-  const std::string ns = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system",)"
-                         R"("uid":"8f3c2a4e-1b7d-4c9a-9e2f-5d6b7c8a9f01","creationTimestamp":"2026-03-09T07:00:02Z"}})";
-  auto node = ParseSuppliedNode(R"({"kind":"List","items":[)" + std::string(kNode) + "," + ns + "]}", "-");
-  REQUIRE(node.ok());
-  test::TempDir dir;
-  auto result = SuppliedClusterResult(*node, dir.path());
-  REQUIRE(result.ok());
-  CHECK(result->artifact.name == "k8s.cluster");
-  CHECK(nlohmann::json::parse(test::ReadFile(result->staged[0].staging_path)) == nlohmann::json::parse(ns));
 }
 
 TEST_CASE("ParseSuppliedNode: a document nested past any real object is refused before it is built") {

@@ -41,6 +41,19 @@ std::string DropText(const Metrics::Drop& d) {
   return text;
 }
 
+// Why the node's allocatable series cannot be judged; "" when it can.
+std::string AllocatableMissing(const Metrics& m) {
+  if (!m.allocatable_error.empty()) {
+    return "kube_node_status_allocatable: the store did not answer (" + m.allocatable_error + ")";
+  }
+  if (!m.allocatable_series) {
+    return "a kube_node_status_allocatable series with " + m.selector +
+           ": the store holds none (kube-state-metrics not scraped, or the node is labelled otherwise: "
+           "--metrics-node-label)";
+  }
+  return "";
+}
+
 ChainStep Step(ChainStepId id, const char* name) {
   return ChainStep{id, name, StepStatus::kUnknown, "", std::string(artifact::kK8sMetrics), ""};
 }
@@ -62,16 +75,7 @@ ChainStep KubeStateMetricsStep(const ChainFacts& f) {
     return step;
   }
   const Metrics& m = *f.metrics;
-  if (!m.allocatable_error.empty()) {
-    step.missing = "kube_node_status_allocatable: the store did not answer (" + m.allocatable_error + ")";
-    return step;
-  }
-  if (!m.allocatable_series) {
-    step.missing = "a kube_node_status_allocatable series with " + m.selector +
-                   ": the store holds none (kube-state-metrics not scraped, or the node is labelled otherwise: "
-                   "--metrics-node-label)";
-    return step;
-  }
+  if (step.missing = AllocatableMissing(m); !step.missing.empty()) return step;
   if (Stale(m)) {
     step.missing = "a recent sample: the newest is " + SpanText(m.end_ns - *m.last_sample_ns) + " old (step 11)";
     return step;
@@ -100,14 +104,7 @@ ChainStep MetricsStoreStep(const ChainFacts& f) {
     return step;
   }
   const Metrics& m = *f.metrics;
-  if (!m.allocatable_error.empty()) {
-    step.missing = "kube_node_status_allocatable: the store did not answer (" + m.allocatable_error + ")";
-    return step;
-  }
-  if (!m.allocatable_series) {
-    step.missing = "the node's series: the store holds no kube_node_status_allocatable with " + m.selector;
-    return step;
-  }
+  if (step.missing = AllocatableMissing(m); !step.missing.empty()) return step;
   const std::string window = "the last " + SpanText(m.window_s * kNsPerS);
   if (Stale(m)) {
     step.status = StepStatus::kFailed;

@@ -506,6 +506,21 @@ def case_dry_run(tmp):
     check(field is None, f"dry-run: every field survives decoding into a v1 Pod ({field})")
 
 
+def prepare_credentials(tmp):
+    """The stand-in's TLS certificate and key, and the exec credential plugin, in `tmp`."""
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                           "-nodes", "-keyout", os.path.join(tmp, "key.pem"), "-out", os.path.join(tmp, "cert.pem"),
+                           "-days", "2", "-subj", "/CN=fake-apiserver", "-addext", "subjectAltName=IP:127.0.0.1"],
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        print(made.stderr, file=sys.stderr)
+        return False
+    with open(os.path.join(tmp, "cred.sh"), "w") as f:
+        f.write(CRED_PLUGIN)
+    os.chmod(os.path.join(tmp, "cred.sh"), 0o755)
+    return True
+
+
 def kubectl_minor():
     out = subprocess.run([KUBECTL, "version", "--client", "-o", "json"], capture_output=True, text=True).stdout
     try:
@@ -516,16 +531,8 @@ def kubectl_minor():
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        made = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                               "-nodes", "-keyout", os.path.join(tmp, "key.pem"), "-out", os.path.join(tmp, "cert.pem"),
-                               "-days", "2", "-subj", "/CN=fake-apiserver", "-addext", "subjectAltName=IP:127.0.0.1"],
-                              capture_output=True, text=True)
-        if made.returncode != 0:
-            print(made.stderr, file=sys.stderr)
+        if not prepare_credentials(tmp):
             return 1
-        with open(os.path.join(tmp, "cred.sh"), "w") as f:
-            f.write(CRED_PLUGIN)
-        os.chmod(os.path.join(tmp, "cred.sh"), 0o755)
         minor = kubectl_minor()
         print(f"kubectl 1.{minor}")
         case_dry_run(tmp)

@@ -373,16 +373,8 @@ def case_store_down(tmp, host, node, collect_at):
 
 def main():
     with tempfile.TemporaryDirectory(prefix="gpuforensics-metrics-") as tmp:
-        made = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                               "-nodes", "-keyout", os.path.join(tmp, "key.pem"), "-out", os.path.join(tmp, "cert.pem"),
-                               "-days", "2", "-subj", "/CN=fake-apiserver", "-addext", "subjectAltName=IP:127.0.0.1"],
-                              capture_output=True, text=True)
-        if made.returncode != 0:
-            print(made.stderr, file=sys.stderr)
+        if not plugin_test.prepare_credentials(tmp):
             return 1
-        with open(os.path.join(tmp, "cred.sh"), "w") as f:
-            f.write(plugin_test.CRED_PLUGIN)
-        os.chmod(os.path.join(tmp, "cred.sh"), 0o755)
         host = os.path.join(tmp, "host")
         built = subprocess.run([sys.executable, os.path.join(SOURCE, "samples", "tools", "build_fakehost.py"),
                                 os.path.join(SOURCE, "samples", "scenarios", "seed-incident"), host],

@@ -1,5 +1,5 @@
 // One node's record in the metrics store, as the plugin hands it to collect
-// beside the Node (a third item of the v1 List on collect's stdin), which
+// beside the Node (an item of the v1 List on collect's stdin), which
 // stores it as the k8s.metrics artifact:
 //
 //   {"apiVersion":"gpuforensics.io/v1","kind":"MetricsCapture",

@@ -125,20 +125,30 @@ std::string ReadNodePods(const NodeTarget& node, const NodeCollectionPlan& plan,
   return *text;
 }
 
-// The device plugin pods' own events (BackOff, Killing, Unhealthy) added
-// to the Node's, each pod's as far as its namespace's events can be listed.
+// One object's events in its namespace, added to `events`; false when
+// they could not be listed.
+bool AddObjectEvents(const NodeTarget& node, const std::string& ns, const std::string& kind, const std::string& name,
+                     const NodeCollectionPlan& plan, int64_t deadline_ns, nlohmann::json& events) {
+  auto text = plan.kubectl->Output({"get", "events", "-n", ns, "--field-selector",
+                                    "involvedObject.kind=" + kind + ",involvedObject.name=" + name, "-o", "json"},
+                                   deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 8);
+  if (!text.ok()) {
+    Tell(plan, node.name, "events of " + kind + " " + ns + "/" + name + " not read (" + text.status().message() + ")");
+    return false;
+  }
+  AppendEvents(events, nlohmann::json::parse(*text, nullptr, false));
+  return true;
+}
+
+// The device plugin pods' own events (BackOff, Killing, Unhealthy) and
+// their DaemonSet's (FailedCreate, SuccessfulDelete), added to the Node's,
+// as far as their namespace's events can be listed.
 void AddPluginPodEvents(const NodeTarget& node, const nlohmann::json& pods, const NodeCollectionPlan& plan,
                         int64_t deadline_ns, nlohmann::json& events) {
   for (const PodRef& pod : DevicePluginPods(pods)) {
-    auto text = plan.kubectl->Output({"get", "events", "-n", pod.namespace_, "--field-selector",
-                                      "involvedObject.kind=Pod,involvedObject.name=" + pod.name, "-o", "json"},
-                                     deadline_ns, plan.interrupt, kMaxNodeObjectBytes / 8);
-    if (!text.ok()) {
-      Tell(plan, node.name,
-           "events of pod " + pod.namespace_ + "/" + pod.name + " not read (" + text.status().message() + ")");
-      continue;
-    }
-    AppendEvents(events, nlohmann::json::parse(*text, nullptr, false));
+    if (!AddObjectEvents(node, pod.namespace_, "Pod", pod.name, plan, deadline_ns, events)) continue;
+    if (pod.daemonset.empty()) continue;
+    AddObjectEvents(node, pod.namespace_, "DaemonSet", pod.daemonset, plan, deadline_ns, events);
   }
 }
 

@@ -42,6 +42,7 @@ The scenario (a JSON file) names the nodes and how each behaves:
               "object_file": "/path/to/node.json",          # the Node served, in place of a made-up one
               "pods": [{"metadata": {"name": "nvidia-device-plugin-x", "namespace": "gpu-operator"}, ...}],
               "pod_events": {"gpu-operator/nvidia-device-plugin-x": [{"type": "Warning", "reason": "BackOff", ...}]},
+                                          # events of a pod, or of a DaemonSet with "involvedKind": "DaemonSet"
               "daemonsets": {"gpu-operator/nvidia-device-plugin-daemonset": {"kind": "DaemonSet", ...}},
               "stderr": "what collect says on stderr",
               "exit_code": 74,
@@ -280,10 +281,12 @@ class Handler(BaseHTTPRequestHandler):
         said = []
         for node in self.server.scenario["nodes"]:
             said += node.get("pod_events", {}).get(f"{namespace}/{fields.get('involvedObject.name', '')}", [])
-        pod = fields.get("involvedObject.name", "")
+        said = [e for e in said if e.get("involvedKind", "Pod") == fields.get("involvedObject.kind", "Pod")]
+        said = [{k: v for k, v in e.items() if k != "involvedKind"} for e in said]
+        name, kind = fields.get("involvedObject.name", ""), fields.get("involvedObject.kind", "Pod")
         items = [dict(e, apiVersion="v1", kind="Event", firstTimestamp=e["lastTimestamp"],
-                      involvedObject={"kind": "Pod", "namespace": namespace, "name": pod, "uid": pod},
-                      metadata={"name": f"{pod}.{n:016x}", "namespace": namespace})
+                      involvedObject={"kind": kind, "namespace": namespace, "name": name, "uid": name},
+                      metadata={"name": f"{name}.{n:016x}", "namespace": namespace})
                  for n, e in enumerate(said)]
         return self.send_json(200, {"kind": "EventList", "apiVersion": "v1", "metadata": {"resourceVersion": "9"},
                                     "items": items})

@@ -225,7 +225,11 @@ def case_selector_success(tmp, minor):
          "pod_events": {"gpu-operator/nvidia-device-plugin-daemonset-7xk2p": [
              {"type": "Warning", "reason": "BackOff", "lastTimestamp": "2026-11-18T03:19:40Z", "count": 4,
               "message": "Back-off restarting failed container nvidia-device-plugin-ctr in pod "
-                         "nvidia-device-plugin-daemonset-7xk2p_gpu-operator(3f5c)"}]}},
+                         "nvidia-device-plugin-daemonset-7xk2p_gpu-operator(3f5c)"}],
+             "gpu-operator/nvidia-device-plugin-daemonset": [
+                 {"involvedKind": "DaemonSet", "type": "Normal", "reason": "SuccessfulDelete",
+                  "lastTimestamp": "2026-11-18T03:19:02Z", "count": 1,
+                  "message": "Deleted pod: nvidia-device-plugin-daemonset-q2w9c"}]}},
         {"name": "gpu-b", "labels": {"nvidia.com/gpu.present": "true"}, "bundle": SAMPLE},
         {"name": "cpu-a", "labels": {}, "bundle": SAMPLE}])
     try:
@@ -279,8 +283,9 @@ def case_selector_success(tmp, minor):
             event_lists = [i for i in items if i.get("kind") == "EventList"]
             event_list = event_lists[0] if len(event_lists) == 1 else {}
             reasons = [e["reason"] for e in event_list.get("items", [])]
-            check(reasons == (["Rebooted", "NodeNotReady", "BackOff"] if node == "gpu-a" else []),
-                  f"selector: {node}: the EventList of the Node's events, then its plugin pod's, follows it ({reasons})")
+            check(reasons == (["Rebooted", "NodeNotReady", "BackOff", "SuccessfulDelete"] if node == "gpu-a" else []),
+                  f"selector: {node}: the EventList of the Node's events, then its plugin pod's and DaemonSet's, "
+                  f"follows it ({reasons})")
             kinds = [i.get("kind") for i in items]
             want_kinds = ["Node", "EventList", "PodList"] + (["DaemonSet"] if node == "gpu-a" else [])
             check(kinds == want_kinds, f"selector: {node}: the List holds the Node, its events, its pods and "

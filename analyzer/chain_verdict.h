@@ -3,8 +3,8 @@
 // unknown, what was not captured. The facts come from the database; the
 // rules that judge them are chain/chain_steps.h, which the collector's
 // triage and `watch` use too. The twelve-step chain of the incident
-// write-up, minus the steps a node cannot see (metrics and alerting are
-// reported as outside the node).
+// write-up; its last three (kube-state-metrics, the metrics store,
+// alerting) only from what the kubectl plugin read of the metrics store.
 #ifndef GPUF_ANALYZER_CHAIN_VERDICT_H_
 #define GPUF_ANALYZER_CHAIN_VERDICT_H_
 

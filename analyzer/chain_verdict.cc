@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "analyzer/metric_points.h"
 #include "analyzer/query.h"
 #include "analyzer/timeline_lines.h"
 #include "common/artifacts.h"
@@ -266,16 +267,11 @@ std::optional<double> DoubleOf(const std::optional<std::string>& text) {
 // The first drop of a GPU resource's allocatable in the window, and when
 // it came back to where it was, if it did.
 Status ReadFirstDrop(Database& db, int64_t bundle, ChainFacts::Metrics& m) {
-  GPUF_ASSIGN_OR_RETURN(auto drop, QueryRow(db, R"sql(
-WITH points AS (
-  SELECT m.artifact_id, m.series, m.resource, m.time_ns, m.value,
-         lag(m.value) OVER (PARTITION BY m.artifact_id, m.series ORDER BY m.time_ns) AS value_before
-  FROM metric_samples m JOIN artifacts a USING (artifact_id)
-  WHERE a.bundle_id = :bundle AND m.query = 'allocatable')
+  GPUF_ASSIGN_OR_RETURN(auto drop, QueryRow(db, std::string("WITH ") + kAllocatablePoints + R"sql(
 SELECT d.resource, d.time_ns, d.value_before, d.value,
-       (SELECT min(r.time_ns) FROM points r WHERE r.artifact_id = d.artifact_id AND r.series = d.series
+       (SELECT min(r.time_ns) FROM allocatable_points r WHERE r.artifact_id = d.artifact_id AND r.series = d.series
         AND r.time_ns > d.time_ns AND r.value >= d.value_before)
-FROM points d WHERE d.value < d.value_before ORDER BY d.time_ns LIMIT 1)sql", bundle));
+FROM allocatable_points d WHERE d.value < d.value_before ORDER BY d.time_ns LIMIT 1)sql", bundle));
   if (!drop) return Status::Ok();
   const Row& d = *drop;
   m.first_drop = ChainFacts::Metrics::Drop{d[0].value_or("?"), IntOf(d[1]).value_or(0), DoubleOf(d[2]).value_or(0),
@@ -284,27 +280,16 @@ FROM points d WHERE d.value < d.value_before ORDER BY d.time_ns LIMIT 1)sql", bu
 }
 
 // The first alert naming the node to fire at or after the drop (in the
-// window, without one): the start of a run of firing samples, and a step
-// after its last, unless that is the end of the window (still firing).
+// window, without one), and when that run ended (nullopt: still firing).
 Status ReadFirstAlert(Database& db, int64_t bundle, ChainFacts::Metrics& m) {
   const int64_t since = m.first_drop ? m.first_drop->at_ns : 0;
-  GPUF_ASSIGN_OR_RETURN(auto alert, QueryRow(db, R"sql(
-WITH points AS (
-  SELECT m.artifact_id, m.series, m.alertname, m.time_ns, q.end_ns, q.step_s * 1000000000 AS step_ns,
-         lag(m.time_ns) OVER w AS time_before, lead(m.time_ns) OVER w AS time_after
-  FROM metric_samples m JOIN artifacts a USING (artifact_id)
-       JOIN metric_queries q ON q.artifact_id = m.artifact_id AND q.name = m.query
-  WHERE a.bundle_id = :bundle AND m.query = 'alerts' AND m.alertstate = 'firing'
-  WINDOW w AS (PARTITION BY m.artifact_id, m.series ORDER BY m.time_ns)),
-run_ends AS (
-  SELECT * FROM points WHERE coalesce(time_after - time_ns > 2 * step_ns, time_ns < end_ns - 2 * step_ns))
+  GPUF_ASSIGN_OR_RETURN(auto alert, QueryRow(db, std::string("WITH ") + kFiringPoints + R"sql(
 SELECT s.alertname, s.time_ns,
-       (SELECT e.time_ns + e.step_ns FROM run_ends e WHERE e.artifact_id = s.artifact_id AND e.series = s.series
-        AND e.time_ns >= s.time_ns ORDER BY e.time_ns LIMIT 1)
-FROM points s
-WHERE (s.time_before IS NULL OR s.time_ns - s.time_before > 2 * s.step_ns) AND s.time_ns >= )sql" +
-                                                 std::to_string(since) + " ORDER BY s.time_ns LIMIT 1",
-                                             bundle));
+       (SELECT e.time_ns + e.step_ns FROM firing_points e WHERE e.run_end AND e.artifact_id = s.artifact_id
+        AND e.series = s.series AND e.time_ns >= s.time_ns ORDER BY e.time_ns LIMIT 1)
+FROM firing_points s WHERE s.run_start AND s.time_ns >= )sql" + std::to_string(since) +
+                                                     " ORDER BY s.time_ns LIMIT 1",
+                                                 bundle));
   if (!alert) return Status::Ok();
   m.alert = ChainFacts::Metrics::Alert{(*alert)[0].value_or("?"), IntOf((*alert)[1]).value_or(0), IntOf((*alert)[2])};
   return Status::Ok();

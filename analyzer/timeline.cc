@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/metric_points.h"
 #include "analyzer/timeline_lines.h"
 #include "common/vocabulary.h"
 
@@ -123,35 +124,25 @@ WHERE a.bundle_id = :bundle AND e.last_seen_ns IS NOT NULL;
 // to the next (it happened within the step before), and each run of an
 // alert naming the node in the firing state, from its first sample; it
 // resolved a step after its last, unless that is the end of the window.
-constexpr char kMetricsEvents[] = R"sql(
-WITH points AS (
-  SELECT m.artifact_id, m.query, m.metric, m.resource, m.alertname, m.alertstate, m.time_ns, m.value,
-         q.step_s, q.end_ns,
-         lag(m.value) OVER w AS value_before, lag(m.time_ns) OVER w AS time_before,
-         lead(m.time_ns) OVER w AS time_after
-  FROM metric_samples m JOIN artifacts a USING (artifact_id)
-       JOIN metric_queries q ON q.artifact_id = m.artifact_id AND q.name = m.query
-  WHERE a.bundle_id = :bundle
-  WINDOW w AS (PARTITION BY m.artifact_id, m.series ORDER BY m.time_ns))
+std::string MetricsEvents() {
+  return std::string("WITH ") + kAllocatablePoints + ", " + kFiringPoints + R"sql(
 INSERT INTO events (bundle_id, artifact_id, time_ns, precision_ns, timestamp_desc, time_source, source, milestone,
                     message)
 SELECT :bundle, artifact_id, time_ns, step_s * 1000000000, 'Metric Sample', 'explicit_utc', 'metrics',
        $milestone(metric_dropped),
        coalesce(resource, '?') || ' allocatable ' || printf('%g', value_before) || ' -> ' || printf('%g', value) ||
        ' (' || coalesce(metric, 'kube_node_status_allocatable') || ', as the metrics store recorded it)'
-FROM points WHERE query = 'allocatable' AND value < value_before
+FROM allocatable_points WHERE value < value_before
 UNION ALL
-SELECT :bundle, artifact_id, time_ns, step_s * 1000000000, 'Alert Firing', 'explicit_utc', 'metrics',
+SELECT :bundle, artifact_id, time_ns, step_ns, 'Alert Firing', 'explicit_utc', 'metrics',
        $milestone(alert_firing), 'alert ' || coalesce(alertname, '?') || ' firing (ALERTS in the metrics store)'
-FROM points
-WHERE query = 'alerts' AND alertstate = 'firing' AND (time_before IS NULL OR time_ns - time_before > 2 * step_s * 1000000000)
+FROM firing_points WHERE run_start
 UNION ALL
-SELECT :bundle, artifact_id, time_ns + step_s * 1000000000, step_s * 1000000000, 'Alert Resolved', 'explicit_utc',
+SELECT :bundle, artifact_id, time_ns + step_ns, step_ns, 'Alert Resolved', 'explicit_utc',
        'metrics', $milestone(alert_resolved), 'alert ' || coalesce(alertname, '?') || ' no longer firing'
-FROM points
-WHERE query = 'alerts' AND alertstate = 'firing' AND end_ns IS NOT NULL
-  AND coalesce(time_after - time_ns > 2 * step_s * 1000000000, time_ns < end_ns - 2 * step_s * 1000000000);
+FROM firing_points WHERE run_end;
 )sql";
+}
 
 // Events whose source knows no boot get the boot they fall in.
 constexpr char kAssignBoots[] = R"sql(
@@ -346,7 +337,7 @@ Status BuildTimeline(Database& db, int64_t bundle_id, TimelineWarnings warnings)
   std::vector<std::string> scripts = {kBoots, kBootFromProcStat, kJournalCopies, kBootEvents,
                                       StoreLines(JournalTimelineLines(MayMarkMilestoneSql()), kHasMilestone),
                                       StoreLines(kPluginTimelineLines, kHasMilestone), kContainerEvents, kSocketEvents,
-                                      kClusterEvents, kMetricsEvents, kCollectionEvent, kAssignBoots};
+                                      kClusterEvents, MetricsEvents(), kCollectionEvent, kAssignBoots};
   if (warnings == TimelineWarnings::kBuild) scripts.insert(scripts.end(), {KernelPlacementWarnings(), kNoBootWarning});
   for (const std::string& script : scripts) {
     GPUF_RETURN_IF_ERROR(RunScript(db, script, bundle_id).WithContext("building the timeline"));

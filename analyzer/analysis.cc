@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "analyzer/rules/rule_loader.h"
-#include "analyzer/timeline.h"
-#include "analyzer/timeline_lines.h"
+#include "analyzer/timeline/timeline.h"
+#include "analyzer/timeline/timeline_lines.h"
 
 namespace gpuf {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analyzer/database.h"
-#include "analyzer/loader.h"
+#include "analyzer/load/loader.h"
 #include "analyzer/rules/rule_engine.h"
 
 namespace gpuf {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "analyzer/render_json.h"
-#include "analyzer/report.h"
+#include "analyzer/render/render_json.h"
+#include "analyzer/report/build_report.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

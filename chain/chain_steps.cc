@@ -283,4 +283,18 @@ std::vector<ChainStep> JudgeChain(const ChainFacts& f) {
   return steps;
 }
 
+ChainFacts::Node NodeGpuResources(const std::vector<NodeResource>& resources) {
+  ChainFacts::Node node;
+  for (const auto& r : resources) {
+    if (r.resource == "nvidia.com/gpu") (r.field == "capacity" ? node.gpu_capacity : node.gpu_allocatable) = r.quantity;
+    if (r.resource.rfind("nvidia.com/mig-", 0) == 0 && r.field == "allocatable" && r.quantity != "0") {
+      node.mig_allocatable = true;
+    }
+    if (r.resource == "nvidia.com/gpu.shared" && r.field == "allocatable" && r.quantity != "0") {
+      node.shared_allocatable = true;
+    }
+  }
+  return node;
+}
+
 }  // namespace gpuf

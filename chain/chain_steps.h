@@ -4,7 +4,7 @@
 // anywhere, every step is not applicable.
 //
 // Three readers fill ChainFacts from what they have and ask JudgeChain:
-// `analyze` from the loaded bundle (analyzer/chain_verdict.cc), `collect`'s
+// `analyze` from the loaded bundle (analyzer/timeline/chain_verdict.cc), `collect`'s
 // closing summary from its probes (collector/triage.cc) and `watch` from
 // the live host (collector/watch_check.cc). A fact a reader cannot see
 // stays unset and its step is unknown there; where two readers see the
@@ -16,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "formats/kube_node.h"
 
 namespace gpuf {
 
@@ -144,6 +146,11 @@ struct ChainFacts {
 // The steps in chain order, the last three (kube-state-metrics, the metrics
 // store, alerting) outside the node.
 std::vector<ChainStep> JudgeChain(const ChainFacts& facts);
+
+// What the Node step reads of the Node object's resources: nvidia.com/gpu's
+// capacity and allocatable, and whether a MIG or shared resource is
+// allocatable.
+ChainFacts::Node NodeGpuResources(const std::vector<NodeResource>& resources);
 
 // No NVIDIA function on the PCI bus, and nothing else that shows one: no
 // driver loaded, no /dev/nvidia*, and no GPU resource on the Node (not even

@@ -201,4 +201,16 @@ TEST_CASE("NotAGpuNode: a CPU worker has nothing to break, a node whose GPUs lef
 
 }  // TEST_SUITE
 
+TEST_CASE("NodeGpuResources: whole GPUs, MIG slices and shared replicas from the Node's resources") {
+  ChainFacts::Node node = NodeGpuResources({{"capacity", "nvidia.com/gpu", "8"},
+                                            {"allocatable", "nvidia.com/gpu", "6"},
+                                            {"allocatable", "nvidia.com/mig-1g.10gb", "7"},
+                                            {"allocatable", "nvidia.com/gpu.shared", "0"}});
+  CHECK(node.gpu_capacity == "8");
+  CHECK(node.gpu_allocatable == "6");
+  CHECK(node.mig_allocatable);
+  CHECK_FALSE(node.shared_allocatable);
+  CHECK_FALSE(NodeGpuResources({}).gpu_allocatable.has_value());
+}
+
 }  // namespace gpuf

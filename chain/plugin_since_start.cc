@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "chain/cri_log.h"
-#include "chain/plugin_wording.h"
 #include "common/text_lines.h"
+#include "formats/cri_log.h"
+#include "formats/plugin_wording.h"
 
 namespace gpuf {
 

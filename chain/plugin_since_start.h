@@ -2,7 +2,7 @@
 // capture, read from its logs as the node holds them (no database): the
 // facts the chain's plugin steps judge (chain_steps.h), for the
 // collector's summary and `watch`. The analyzer asks the same of its
-// timeline (analyzer/chain_verdict.cc).
+// timeline (analyzer/timeline/chain_verdict.cc).
 //
 // Each pod log file and each `crictl logs` output is one run of the
 // plugin's container; the plugin's unit journal holds every run of a host

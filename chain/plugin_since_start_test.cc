@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "chain/plugin_wording.h"
+#include "formats/plugin_wording.h"
 
 namespace gpuf {
 

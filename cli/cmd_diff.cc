@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analyzer/bundle_diff.h"
-#include "analyzer/render_diff.h"
+#include "analyzer/diff/bundle_diff.h"
+#include "analyzer/render/render_diff.h"
 #include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "analyzer/database.h"
-#include "analyzer/fleet_load.h"
-#include "analyzer/fleet_summary.h"
-#include "analyzer/render_fleet.h"
+#include "analyzer/fleet/fleet_load.h"
+#include "analyzer/fleet/fleet_queries.h"
+#include "analyzer/render/render_fleet.h"
 #include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"

@@ -4,16 +4,16 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
-#include "analyzer/report_lines.h"
-#include "analyzer/rules/message_catalogue.h"
+#include "analyzer/report/report_lines.h"
+#include "analyzer/rule_samples.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
-#include "analyzer/rules/rule_samples.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 #include "common/terminal_text.h"
 #include "common/time_format.h"
+#include "formats/message_catalogue.h"
 
 namespace gpuf {
 

@@ -5,7 +5,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
-#include "analyzer/loader.h"
+#include "analyzer/load/loader.h"
 #include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"

@@ -2,9 +2,10 @@
 #include <iostream>
 
 #include "analyzer/analysis.h"
-#include "analyzer/display_zone.h"
-#include "analyzer/render_timeline.h"
-#include "analyzer/timeline_view.h"
+#include "analyzer/render/display_zone.h"
+#include "analyzer/render/render_timeline.h"
+#include "analyzer/report/node_zone.h"
+#include "analyzer/timeline/timeline_view.h"
 #include "cli/choice_value.h"
 #include "cli/commands.h"
 #include "cli/options.h"

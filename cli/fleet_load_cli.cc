@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "analyzer/fleet_load.h"
+#include "analyzer/fleet/fleet_load.h"
 #include "cli/options.h"
 #include "common/exit_codes.h"
 

@@ -1,5 +1,5 @@
 // `gpuforensics analyze --db FLEET B1 B2 ...`: more than one bundle goes to a
-// fleet database (analyzer/fleet_load.h) instead of a report.
+// fleet database (analyzer/fleet/fleet_load.h) instead of a report.
 #ifndef GPUF_CLI_FLEET_LOAD_CLI_H_
 #define GPUF_CLI_FLEET_LOAD_CLI_H_
 

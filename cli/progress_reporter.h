@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "analyzer/load_progress.h"
+#include "analyzer/load/load_progress.h"
 #include "cli/live_line.h"
 
 namespace gpuf {

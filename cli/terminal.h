@@ -3,7 +3,7 @@
 #ifndef GPUF_CLI_TERMINAL_H_
 #define GPUF_CLI_TERMINAL_H_
 
-#include "analyzer/render_text.h"
+#include "analyzer/render/render_text.h"
 
 namespace gpuf {
 

@@ -7,8 +7,6 @@
 #include <optional>
 #include <sstream>
 
-#include "chain/kube_node.h"
-#include "chain/nvidia_smi_list.h"
 #include "chain/plugin_since_start.h"
 #include "collector/discovery.h"
 #include "common/artifacts.h"
@@ -17,6 +15,8 @@
 #include "common/pci_role.h"
 #include "common/text_lines.h"
 #include "common/vocabulary.h"
+#include "formats/kube_node.h"
+#include "formats/nvidia_smi_list.h"
 
 namespace gpuf {
 

@@ -5,13 +5,13 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "chain/kube_node.h"
 #include "chain/plugin_since_start.h"
 #include "collector/nvidia_pci.h"
 #include "collector/plugin_logs.h"
 #include "common/byte_pattern.h"
 #include "common/pci_role.h"
 #include "common/text_lines.h"
+#include "formats/kube_node.h"
 
 namespace gpuf {
 

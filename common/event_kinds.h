@@ -1,5 +1,5 @@
 // What a line of any input can say happened, as a kind with fields: the
-// words the message catalogue (messages/, analyzer/parsers/message_catalogue.h)
+// words the message catalogue (messages/, formats/message_catalogue.h)
 // turns lines into and rules ask for with `message: KIND`. A kind is
 // defined here, once; an entry or a rule naming another is refused by
 // `rules lint`.

@@ -9,7 +9,7 @@ namespace gpuf {
 
 namespace {
 
-// The SGR sequences analyzer/render_text.cc paints with.
+// The SGR sequences analyzer/render/render_text.cc paints with.
 constexpr std::array<std::string_view, 6> kRendererColours = {"\x1b[1m",  "\x1b[1;31m", "\x1b[32m",
                                                               "\x1b[33m", "\x1b[2m",    "\x1b[0m"};
 

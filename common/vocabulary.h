@@ -40,7 +40,7 @@ enum class Confidence { kConfirmed, kLikely, kPossible };
 inline constexpr std::string_view kConfidenceNames[] = {"confirmed", "likely", "possible"};
 
 // events.milestone: the steps of the GPU chain on the timeline
-// (analyzer/timeline.cc places them).
+// (analyzer/timeline/timeline.cc places them).
 enum class Milestone {
   kDriverLoaded, kPersistencedStarted, kFabricmanagerStarted, kContainerdStarted, kKubeletStarted,
   kKubeletSockCreated, kPluginContainerCreated, kPluginContainerStarted, kPluginContainerFinished,

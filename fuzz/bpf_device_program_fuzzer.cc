@@ -1,6 +1,6 @@
 // `bpftool prog dump xlated` of a cgroup device program, parsed and run for
 // a few devices (the step bound keeps a hostile program finite).
-#include "analyzer/parsers/bpf_device_program.h"
+#include "formats/bpf_device_program.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

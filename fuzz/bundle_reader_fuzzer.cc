@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analyzer/database.h"
-#include "analyzer/loader.h"
+#include "analyzer/load/loader.h"
 #include "common/file_io.h"
 #include "fuzz/fuzz_input.h"
 

@@ -1,6 +1,6 @@
 // cgroup facts: devices.list, mountinfo, `systemctl show`, `bpftool cgroup
 // tree`. The first byte picks the parser; the rest is the artifact's text.
-#include "analyzer/parsers/cgroup_facts.h"
+#include "formats/cgroup_facts.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 // Container logs: the CRI log file format and `crictl logs -t` output. The
 // first byte picks the reader.
-#include "chain/cri_log.h"
+#include "formats/cri_log.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 // crictl ps/pods/inspect -o json and `ctr containers info`. The first byte
 // picks the parser.
-#include "analyzer/parsers/crictl_json.h"
+#include "formats/crictl_json.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

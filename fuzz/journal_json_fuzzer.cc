@@ -1,6 +1,6 @@
 // `journalctl -o json` output, one entry a line, as the journal loader reads it.
-#include "analyzer/parsers/journal_json.h"
-#include "analyzer/parsers/json_syntax.h"
+#include "formats/journal_json.h"
+#include "formats/json_syntax.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

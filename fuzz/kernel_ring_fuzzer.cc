@@ -2,7 +2,7 @@
 // lines before the first stamp, stamps out of range.
 #include <cstdlib>
 
-#include "analyzer/parsers/kernel_ring.h"
+#include "formats/kernel_ring.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

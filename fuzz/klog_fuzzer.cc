@@ -1,6 +1,6 @@
 // klog and Go log lines: headers, their times against a carrier clock, and
 // klog's structured "msg" key="value" messages.
-#include "analyzer/parsers/klog.h"
+#include "formats/klog.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // `kubectl get node -o json` through the node resources parser.
-#include "chain/kube_node.h"
+#include "formats/kube_node.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 // kubelet and systemd journal messages through their classifiers, a line at
 // a time.
-#include "analyzer/parsers/kubelet_log.h"
+#include "formats/kubelet_log.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

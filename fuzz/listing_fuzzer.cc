@@ -1,5 +1,5 @@
 // Directory listings (ls -l style rows of /dev, /dev/char, sockets).
-#include "analyzer/parsers/listing.h"
+#include "formats/listing.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,7 +1,7 @@
 // nvidia-smi's failure output classifier. The first byte is the exit status
 // (255 standing for none: the process was killed); the rest is split at the
 // first NUL into stdout and stderr.
-#include "analyzer/parsers/nvidia_smi_error.h"
+#include "formats/nvidia_smi_error.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // `nvidia-smi -L` text.
-#include "chain/nvidia_smi_list.h"
+#include "formats/nvidia_smi_list.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // `nvidia-smi -q` as text, whole or a pasted part.
-#include "analyzer/parsers/nvidia_smi_query_text.h"
+#include "formats/nvidia_smi_query_text.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

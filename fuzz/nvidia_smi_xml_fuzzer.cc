@@ -1,5 +1,5 @@
 // `nvidia-smi -q -x` XML.
-#include "analyzer/parsers/nvidia_smi_xml.h"
+#include "formats/nvidia_smi_xml.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,8 +2,8 @@
 // lines together through the "Running with config:" scan.
 #include <vector>
 
-#include "analyzer/parsers/pci_address.h"
-#include "analyzer/parsers/plugin_log.h"
+#include "formats/pci_address.h"
+#include "formats/plugin_log.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

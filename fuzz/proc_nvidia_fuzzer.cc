@@ -1,6 +1,6 @@
 // /proc/driver/nvidia/version, .../gpus/*/information, /proc/devices and the
 // PCI table. The first byte picks the parser.
-#include "analyzer/parsers/proc_nvidia.h"
+#include "formats/proc_nvidia.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,7 +1,7 @@
 // Runtime configurations: containerd, nvidia-container-runtime and CRI-O
 // TOML, kubelet YAML, the kubelet device checkpoint JSON. The first byte
 // picks the parser.
-#include "analyzer/parsers/runtime_config.h"
+#include "formats/runtime_config.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // `--version` outputs of the node's components, and version splitting.
-#include "analyzer/parsers/version_strings.h"
+#include "formats/version_strings.h"
 #include "fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

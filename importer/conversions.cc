@@ -7,7 +7,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/parsers/version_strings.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/byte_pattern.h"
@@ -15,6 +14,7 @@
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "formats/version_strings.h"
 #include "importer/ls_listing.h"
 #include "importer/lspci_table.h"
 #include "importer/saved_outputs.h"

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/parsers/klog.h"
 #include "common/byte_pattern.h"
 #include "common/text_lines.h"
+#include "formats/klog.h"
 #include "importer/journal_text.h"
 #include "importer/saved_outputs.h"
 

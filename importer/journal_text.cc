@@ -9,13 +9,13 @@
 #include <optional>
 #include <vector>
 
-#include "analyzer/parsers/klog.h"
 #include "common/artifacts.h"
 #include "common/byte_pattern.h"
 #include "common/journal_slices.h"
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "formats/klog.h"
 #include "importer/journal_writer.h"
 #include "importer/locale_months.h"
 

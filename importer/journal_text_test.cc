@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "analyzer/parsers/journal_json.h"
 #include "common/text_lines.h"
+#include "formats/journal_json.h"
 #include "importer/conversions.h"
 
 namespace gpuf {

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "analyzer/parsers/listing.h"
+#include "formats/listing.h"
 
 namespace gpuf {
 

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "analyzer/parsers/proc_nvidia.h"
+#include "formats/proc_nvidia.h"
 
 namespace gpuf {
 

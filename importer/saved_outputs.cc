@@ -4,11 +4,11 @@
 #include <optional>
 #include <vector>
 
-#include "analyzer/parsers/klog.h"
-#include "analyzer/parsers/nvidia_smi_query_text.h"
 #include "common/json_bytes.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "formats/klog.h"
+#include "formats/nvidia_smi_query_text.h"
 
 namespace gpuf {
 

@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include "chain/cri_log.h"
-#include "analyzer/parsers/crictl_json.h"
+#include "formats/cri_log.h"
+#include "formats/crictl_json.h"
 
 namespace gpuf {
 

@@ -8,7 +8,7 @@
 -- plugin's first line of that boot, which its intervals start from.
 -- The other lines stay in journal_entries and log_lines, not copied:
 -- `gpuforensics timeline --all` merges them in, placed and given their boot
--- the same way (analyzer/timeline_lines.cc).
+-- the same way (analyzer/timeline/timeline_lines.cc).
 -- Example: SELECT datetime(time_ns / 1e9, 'unixepoch'), milestone, message FROM events WHERE milestone IS NOT NULL ORDER BY time_ns;
 CREATE TABLE events (
   event_id        INTEGER PRIMARY KEY,  -- row id

@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/database.h"
-#include "analyzer/loader.h"
-#include "analyzer/rules/pattern_options.h"
+#include "analyzer/load/loader.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_parser.h"
 #include "common/sha256.h"
+#include "formats/pattern_options.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

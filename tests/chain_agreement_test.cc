@@ -14,12 +14,12 @@
 #include <sstream>
 
 #include "analyzer/analysis.h"
-#include "common/bundle_reader.h"
-#include "analyzer/chain_verdict.h"
+#include "analyzer/timeline/chain_verdict.h"
 #include "collector/host_root.h"
 #include "collector/triage.h"
 #include "collector/watch_check.h"
 #include "common/bundle_layout.h"
+#include "common/bundle_reader.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/bundle_diff.h"
-#include "analyzer/diff_facts.h"
+#include "analyzer/diff/bundle_diff.h"
+#include "analyzer/diff/diff_facts.h"
 #include "tests/json_schema_check.h"
 #include "tests/test_support.h"
 

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "analyzer/analysis.h"
-#include "analyzer/render_text.h"
-#include "analyzer/text_wrap.h"
-#include "analyzer/report.h"
+#include "analyzer/render/render_text.h"
+#include "analyzer/render/text_wrap.h"
+#include "analyzer/report/build_report.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "analyzer/analysis.h"
+#include "analyzer/rule_samples.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"
-#include "analyzer/rules/rule_samples.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

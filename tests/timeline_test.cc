@@ -10,12 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analysis.h"
-#include "analyzer/chain_verdict.h"
-#include "analyzer/display_zone.h"
 #include "analyzer/query.h"
-#include "analyzer/timeline.h"
-#include "analyzer/timeline_lines.h"
-#include "analyzer/timeline_view.h"
+#include "analyzer/render/display_zone.h"
+#include "analyzer/timeline/chain_verdict.h"
+#include "analyzer/timeline/timeline.h"
+#include "analyzer/timeline/timeline_lines.h"
+#include "analyzer/timeline/timeline_view.h"
 #include "tests/test_support.h"
 
 namespace gpuf {

@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "analyzer/parsers/plugin_log.h"
 #include "common/artifacts.h"
 #include "common/byte_pattern.h"
 #include "common/journal_slices.h"
+#include "formats/plugin_log.h"
 
 namespace gpuf {
 

@@ -19,7 +19,7 @@ int64_t Bundle(Database& db, const std::string& rows) {
       "  - {name: n, expect: pass, near_miss: true}\n  - name: the bundle\n    expect: pass\n    rows:\n" + rows;
   auto rule = ParseRuleText("rules/holder.yaml", text);
   REQUIRE_MESSAGE(rule.ok(), rule.status().message());
-  RuleMark where;
+  YamlMark where;
   auto bundle = BuildSampleBundle(db, rule->samples.back(), &where);
   REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
   return *bundle;

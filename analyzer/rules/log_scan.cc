@@ -4,8 +4,8 @@
 #include <optional>
 #include <set>
 
-#include "analyzer/member_loaders.h"
-#include "analyzer/rules/pattern_options.h"
+#include "analyzer/load/member_loaders.h"
+#include "formats/pattern_options.h"
 
 namespace gpuf {
 

@@ -1,6 +1,6 @@
 #include "analyzer/rules/node_kind.h"
 
-#include "analyzer/chain_verdict.h"
+#include "analyzer/timeline/chain_verdict.h"
 
 namespace gpuf {
 

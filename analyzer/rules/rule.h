@@ -18,16 +18,9 @@
 #include "analyzer/rules/condition.h"
 #include "analyzer/rules/diagnosis_vocab.h"
 #include "common/vocabulary.h"
+#include "formats/yaml_error.h"
 
 namespace gpuf {
-
-// Where a value was written in its rule file: 0-based line and column, as
-// yaml-cpp marks them. Used for file:line: messages after parsing (SQL that
-// does not prepare, a sample that does not build).
-struct RuleMark {
-  int line = 0;
-  int column = 0;
-};
 
 struct RuleReference {
   std::string kind;   // "upstream-bug" | "vendor-doc" | "kb"
@@ -59,7 +52,7 @@ struct Selection {
   std::vector<std::pair<std::string, std::string>> where;
   std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries
   std::string sql;                     // kSql: one read-only statement
-  RuleMark mark;                       // of the pattern or the SQL
+  YamlMark mark;                       // of the pattern or the SQL
   SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context
   // Its rows are records that outlive the event (retired pages, a remap
   // failure flag): read at capture, they say that it happened, not that it
@@ -81,7 +74,7 @@ struct Outcome {
   std::vector<std::string> evidence;    // selections to show; empty = those the condition names
   std::string catalog;                  // fail/warn: the catalog entry behind the confidence
   bool history = false;                 // the fault it describes healed (a later start worked)
-  RuleMark mark;                        // of the outcome
+  YamlMark mark;                        // of the outcome
 };
 
 // Evidence against a finding: when `when` holds, the finding is ruled out
@@ -124,7 +117,7 @@ struct SampleLine {
 struct SampleRow {
   std::string table;
   std::vector<std::pair<std::string, std::optional<std::string>>> columns;
-  RuleMark mark;
+  YamlMark mark;
 };
 
 struct RuleSample {
@@ -138,7 +131,7 @@ struct RuleSample {
   std::vector<std::pair<std::string, std::string>> artifacts;
   std::vector<SampleLine> lines;
   std::vector<SampleRow> rows;
-  RuleMark mark;
+  YamlMark mark;
   // Looks like the issue but is not it: another cause, or its precondition
   // without the event. Expects pass, ruled-out or history.
   bool near_miss = false;

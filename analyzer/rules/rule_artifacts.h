@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/rules/yaml_reader.h"
+#include "formats/yaml_reader.h"
 
 namespace gpuf {
 

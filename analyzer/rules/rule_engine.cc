@@ -9,7 +9,6 @@
 #include "analyzer/rules/engine_selections.h"
 #include "analyzer/rules/gpu_presence.h"
 #include "analyzer/rules/log_scan.h"
-#include "analyzer/rules/message_catalogue.h"
 #include "analyzer/rules/node_kind.h"
 #include "analyzer/rules/recovery.h"
 #include "analyzer/rules/rule_eval.h"
@@ -21,6 +20,7 @@
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "common/vocabulary.h"
+#include "formats/message_catalogue.h"
 
 namespace gpuf {
 

@@ -41,7 +41,7 @@ outcomes: [{result: pass}]
         - '[6] NVRM: GPU 0000:2b:00.0: GPU has fallen off the bus.'
 )");
   REQUIRE_MESSAGE(holder.ok(), holder.status().message());
-  RuleMark where;
+  YamlMark where;
   auto bundle = BuildSampleBundle(db, holder->samples.back(), &where);
   REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
   return *bundle;
@@ -407,7 +407,7 @@ int64_t SampleBundle(Database& db, const std::string& sample) {
 outcomes: [{result: pass}]
 )") + sample);
   REQUIRE_MESSAGE(holder.ok(), holder.status().message());
-  RuleMark where;
+  YamlMark where;
   auto bundle = BuildSampleBundle(db, holder->samples.back(), &where);
   REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
   return *bundle;

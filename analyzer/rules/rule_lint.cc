@@ -4,14 +4,14 @@
 #include <set>
 
 #include "analyzer/database.h"
-#include "analyzer/rules/message_catalogue.h"
-#include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/rule_loader.h"
 #include "analyzer/rules/rule_sql.h"
 #include "analyzer/rules/sql_functions.h"
 #include "analyzer/rules/sql_words.h"
 #include "common/file_io.h"
 #include "common/text_lines.h"
+#include "formats/message_catalogue.h"
+#include "formats/yaml_error.h"
 
 namespace gpuf {
 
@@ -53,7 +53,7 @@ void LintConfirmed(const Rule& rule, const std::string& text, std::vector<std::s
       }
       if (event) continue;
       std::string rests = branch.empty() ? "nothing it selects" : Join(branch, " and ");
-      problems.push_back(FormatRuleError(rule.file, text, o.mark.line, o.mark.column,
+      problems.push_back(FormatYamlError(rule.file, text, o.mark.line, o.mark.column,
                                          "a confirmed outcome rests on " + rests +
                                              " alone (no event selection): confirmed means the event was observed"));
       break;
@@ -92,7 +92,7 @@ void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
 void LintHistoryMarks(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
   for (const auto& o : rule.outcomes) {
     if (!o.history) continue;
-    problems.push_back(FormatRuleError(
+    problems.push_back(FormatYamlError(
         rule.file, text, o.mark.line, o.mark.column,
         "'history: true' asserts the fault healed: drop it; the engine makes a finding history when its events lie "
         "in an earlier boot or were undone (a later registration, the GPU listed again: common/event_kinds.cc)"));
@@ -122,7 +122,7 @@ Result<SchemaColumns> ReadSchemaColumns(Database& db) {
 // Where byte `offset` of a selection's SQL stands in the rule file: in a
 // block scalar (| or >) on the lines below the mark, past their indent;
 // otherwise on the mark's line, past an opening quote.
-RuleMark SqlMark(std::string_view text, RuleMark mark, std::string_view sql, size_t offset) {
+YamlMark SqlMark(std::string_view text, YamlMark mark, std::string_view sql, size_t offset) {
   std::vector<std::string_view> lines;
   for (size_t at = 0; at <= text.size();) {
     size_t end = text.find('\n', at);
@@ -180,13 +180,13 @@ Result<LintReport> LintRules(const std::string& dir) {
       std::string_view file_text = text.ok() ? std::string_view(*text) : std::string_view();
       std::string problem = TrySql(db, s);
       if (!problem.empty()) {
-        report.problems.push_back(FormatRuleError(rule.file, file_text, s.mark.line, s.mark.column,
+        report.problems.push_back(FormatYamlError(rule.file, file_text, s.mark.line, s.mark.column,
                                                   "sql of selection '" + s.name + "': " + problem));
         continue;
       }
       for (const auto& word : CheckSqlWords(s.sql, schema)) {
-        RuleMark at = SqlMark(file_text, s.mark, s.sql, word.offset);
-        report.problems.push_back(FormatRuleError(rule.file, file_text, at.line, at.column,
+        YamlMark at = SqlMark(file_text, s.mark, s.sql, word.offset);
+        report.problems.push_back(FormatYamlError(rule.file, file_text, at.line, at.column,
                                                   "sql of selection '" + s.name + "': " + word.message));
       }
     }

@@ -1,5 +1,5 @@
 // `rules lint DIR`: every problem of the rule files in one folder, each as a
-// ninja-style error (rule_error.h). Beyond what reading a rule checks (fields,
+// ninja-style error (yaml_error.h). Beyond what reading a rule checks (fields,
 // ids against file names and unique, severities, references, RE2 patterns,
 // conditions, placeholders, samples present, artifact names and groups),
 // each SQL selection must prepare against the documented schema (an empty

@@ -6,16 +6,16 @@
 #include <cctype>
 #include <filesystem>
 
-#include "analyzer/rules/message_catalogue.h"
-#include "analyzer/rules/pattern_options.h"
 #include "analyzer/rules/rule_artifacts.h"
-#include "analyzer/rules/rule_error.h"
 #include "analyzer/rules/sample_parser.h"
 #include "analyzer/rules/summary_template.h"
-#include "analyzer/rules/yaml_reader.h"
 #include "common/event_kinds.h"
 #include "common/file_io.h"
 #include "common/vocabulary.h"
+#include "formats/message_catalogue.h"
+#include "formats/pattern_options.h"
+#include "formats/yaml_error.h"
+#include "formats/yaml_reader.h"
 
 namespace gpuf {
 
@@ -64,8 +64,8 @@ class RuleParser {
   // Where offset `offset` of a one-line plain or quoted scalar lies (quoted
   // ones start one column later); the node's own mark for block scalars
   // (| and >) and anything spanning lines.
-  RuleMark ValueMark(const YAML::Node& node, size_t offset) const {
-    RuleMark mark = YamlReader::MarkOf(node);
+  YamlMark ValueMark(const YAML::Node& node, size_t offset) const {
+    YamlMark mark = YamlReader::MarkOf(node);
     std::string_view text = reader_.text();
     size_t at = 0;
     for (int line = 0; line < mark.line && at != std::string_view::npos; ++line) {

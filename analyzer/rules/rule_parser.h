@@ -5,7 +5,7 @@
 // loaded bundle (rule_engine.h).
 //
 // Failures are BadInput whose message is the whole ninja-style error
-// (rule_error.h); no yaml-cpp exception gets out.
+// (yaml_error.h); no yaml-cpp exception gets out.
 #ifndef GPUF_ANALYZER_RULES_RULE_PARSER_H_
 #define GPUF_ANALYZER_RULES_RULE_PARSER_H_
 

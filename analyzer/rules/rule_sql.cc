@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/member_loaders.h"
+#include "analyzer/load/member_loaders.h"
 #include "common/json_bytes.h"
 #include "common/time_format.h"
 

@@ -61,7 +61,7 @@ Status RecordSelectionRows(Database& db, const std::string& rule_id, const std::
 Result<std::vector<SelectionRow>> RunSqlSelection(Database& db, const Selection& selection, int64_t bundle_id);
 
 // What an SQL selection reads, as artifacts: those the loaders that fill
-// the tables it reads read (analyzer/loader.cc). An empty result is "none"
+// the tables it reads read (analyzer/load/loader.cc). An empty result is "none"
 // when any of them was captured; one over nothing captured is unknown. The
 // tables every bundle has (artifacts, events, artifact_lines, `matches`)
 // add nothing, so a selection over those alone is always known. Fails as

@@ -4,15 +4,15 @@
 #include <cstdlib>
 #include <map>
 
-#include "analyzer/load_context.h"
-#include "analyzer/member_loaders.h"
-#include "analyzer/parsers/plugin_log.h"
+#include "analyzer/load/load_context.h"
+#include "analyzer/load/member_loaders.h"
 #include "analyzer/rules/sample_parser.h"
-#include "analyzer/timeline.h"
+#include "analyzer/timeline/timeline.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/journal_slices.h"
 #include "common/vocabulary.h"
+#include "formats/plugin_log.h"
 
 namespace gpuf {
 
@@ -42,7 +42,7 @@ class FixtureBuilder {
  public:
   FixtureBuilder(Database& db, const RuleSample& sample) : db_(db), sample_(sample) {}
 
-  Result<int64_t> Build(RuleMark* where) {
+  Result<int64_t> Build(YamlMark* where) {
     GPUF_RETURN_IF_ERROR(InsertBundle());
     ctx_ = std::make_unique<LoadContext>(db_, bundle_id_, manifest_);
     InsertArtifacts();
@@ -215,7 +215,7 @@ class FixtureBuilder {
 
 }  // namespace
 
-Result<int64_t> BuildSampleBundle(Database& db, const RuleSample& sample, RuleMark* where) {
+Result<int64_t> BuildSampleBundle(Database& db, const RuleSample& sample, YamlMark* where) {
   *where = sample.mark;
   return FixtureBuilder(db, sample).Build(where);
 }

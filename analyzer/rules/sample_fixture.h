@@ -29,7 +29,7 @@ namespace gpuf {
 
 // The bundle id. BadInput when a row does not fit the schema, with *where
 // set to the row; other failures are the database's.
-Result<int64_t> BuildSampleBundle(Database& db, const RuleSample& sample, RuleMark* where);
+Result<int64_t> BuildSampleBundle(Database& db, const RuleSample& sample, YamlMark* where);
 
 }  // namespace gpuf
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analyzer/rules/rule.h"
-#include "analyzer/rules/yaml_reader.h"
+#include "formats/yaml_reader.h"
 
 namespace gpuf {
 

@@ -5,12 +5,15 @@
 #ifndef GPUF_ANALYZER_RULES_SELECTION_ROWS_H_
 #define GPUF_ANALYZER_RULES_SELECTION_ROWS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "formats/message_catalogue.h"
 
 namespace gpuf {
 
@@ -39,6 +42,17 @@ struct SelectionRow {
 };
 
 using SelectionRows = std::map<std::string, std::vector<SelectionRow>>;
+
+// Leaves the rows whose fields have every value of `where`
+// (`message: xid{code: 79}`): a field a catalogue entry captures is known
+// only once a line matched.
+inline void KeepWhere(const FieldValues& where, std::vector<SelectionRow>& rows) {
+  if (where.empty()) return;
+  std::erase_if(rows, [&](const SelectionRow& row) {
+    return !std::all_of(where.begin(), where.end(),
+                        [&](const auto& pair) { return row.Field(pair.first) == pair.second; });
+  });
+}
 
 }  // namespace gpuf
 

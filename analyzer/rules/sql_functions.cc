@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "analyzer/rules/pattern_options.h"
+#include "formats/pattern_options.h"
 
 namespace gpuf {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include "analyzer/parsers/pci_address.h"
 #include "common/text_lines.h"
+#include "formats/pci_address.h"
 
 namespace gpuf {
 

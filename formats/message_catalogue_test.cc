@@ -1,0 +1,168 @@
+#include "formats/message_catalogue.h"
+
+#include <doctest/doctest.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/event_kinds.h"
+#include "formats/pattern_options.h"
+
+namespace gpuf {
+
+namespace {
+
+MessageCatalogue Read(std::string_view text) {
+  MessageCatalogue c;
+  ReadMessageFile("demo.yaml", text, c);
+  return c;
+}
+
+constexpr char kEntry[] = R"(component: demo
+entries:
+  - id: demo-mismatch
+    event: nvml_init_failed
+    set: {reason: lib_mismatch}
+    pattern: 'Failed to initialize NVML: Driver/library version mismatch'
+    versions: every
+    source: https://example.org/thread/1
+    example: 'Failed to initialize NVML: Driver/library version mismatch'
+    lookalike: 'Failed to initialize NVML: Unknown Error'
+)";
+
+}  // namespace
+
+TEST_SUITE("message_catalogue") {
+
+TEST_CASE("Built-in catalogue: every entry reads, matches its example and not its look-alike") {
+  const MessageCatalogue& c = BuiltinMessages();
+  for (const auto& error : c.errors) FAIL_CHECK(error);
+  REQUIRE_FALSE(c.entries.empty());
+  std::set<std::string> ids;
+  for (const auto& e : c.entries) {
+    CAPTURE(e.id);
+    CHECK(ids.insert(e.id).second);
+    CHECK(FindEventKind(e.event) != nullptr);
+    RE2 re(e.pattern, RulePatternOptions());
+    REQUIRE(re.ok());
+    CHECK(RE2::PartialMatch(e.example, re));
+    CHECK_FALSE(RE2::PartialMatch(e.lookalike, re));
+    CHECK(e.source.rfind("https://", 0) == 0);
+    CHECK_FALSE(e.versions.empty());
+  }
+}
+
+// A line two entries of one kind match gives the first one's row: a
+// general wording before a specific one would hide the specific one's
+// reason (nvml-init-failed before nvml-unknown-error).
+TEST_CASE("Built-in catalogue: no entry is hidden by an earlier, more general one of its kind") {
+  const MessageCatalogue& c = BuiltinMessages();
+  for (const auto& e : c.entries) {
+    CAPTURE(e.id);
+    for (const MessageEntry* first : c.Of(e.event, {})) {
+      if (!RE2::PartialMatch(e.example, RE2(first->pattern, RulePatternOptions()))) continue;
+      CAPTURE(first->id);
+      for (const auto& pair : e.set) CHECK(std::find(first->set.begin(), first->set.end(), pair) != first->set.end());
+      break;
+    }
+  }
+}
+
+TEST_CASE("Built-in catalogue: every event kind has at least one wording") {
+  for (const auto& kind : EventKinds()) {
+    CAPTURE(kind.name);
+    CHECK_FALSE(BuiltinMessages().Of(kind.name, {}).empty());
+  }
+}
+
+TEST_CASE("MessageCatalogue::Of: the kind's entries whose set fields include the asked ones") {
+  MessageCatalogue c = Read(kEntry);
+  REQUIRE(c.errors.empty());
+  REQUIRE(c.entries.size() == 1);
+  CHECK(c.entries[0].line == 3);
+  CHECK(c.Of("nvml_init_failed", {}).size() == 1);
+  CHECK(c.Of("nvml_init_failed", {{"reason", "lib_mismatch"}}).size() == 1);
+  CHECK(c.Of("nvml_init_failed", {{"reason", "insufficient_permissions"}}).empty());
+  CHECK(c.Of("gpu_init_failed", {}).empty());
+}
+
+TEST_CASE("MessageCatalogue::Of: a captured field may have any value, a set one only its own") {
+  const MessageCatalogue& c = BuiltinMessages();
+  // Every Xid wording captures its code; the plugin's per-device wordings do
+  // not set scope, so only the wordings about every device say scope=all.
+  CHECK_FALSE(c.Of("xid", {{"code", "79"}}).empty());
+  for (const MessageEntry* e : c.Of("gpu_unhealthy", {{"scope", "all"}})) {
+    CHECK(e->set == FieldValues{{"scope", "all"}});
+  }
+}
+
+TEST_CASE("ReadMessageFile: an entry whose example does not match is refused with its line") {
+  std::string text = kEntry;
+  text.replace(text.find("example: 'Failed to initialize NVML: Driver"), 40, "example: 'nvidia-smi has failed because ");
+  MessageCatalogue c = Read(text);
+  CHECK(c.entries.empty());
+  REQUIRE(c.errors.size() == 1);
+  CHECK(c.errors[0].rfind("demo.yaml:9:", 0) == 0);
+  CHECK(c.errors[0].find("the pattern does not match it") != std::string::npos);
+}
+
+TEST_CASE("ReadMessageFile: a look-alike that matches, an unknown kind or field, a second id are refused") {
+  SUBCASE("look-alike matches") {
+    std::string text = kEntry;
+    text.replace(text.find("lookalike: 'Failed to initialize NVML: Unknown Error'"), 52,
+                 "lookalike: 'Failed to initialize NVML: Driver/library version mismatch'");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("the pattern matches it") != std::string::npos);
+  }
+  SUBCASE("unknown event kind") {
+    std::string text = kEntry;
+    text.replace(text.find("event: nvml_init_failed"), 23, "event: nvml_init_fail");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("unknown event kind 'nvml_init_fail'") != std::string::npos);
+  }
+  SUBCASE("a field the kind does not have") {
+    std::string text = kEntry;
+    text.replace(text.find("set: {reason:"), 13, "set: {cause:");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("'cause' is not a field of nvml_init_failed (reason error)") != std::string::npos);
+  }
+  SUBCASE("the same id twice") {
+    std::string text = kEntry;
+    text += text.substr(text.find("  - id:"));
+    MessageCatalogue c = Read(text);
+    CHECK(c.entries.size() == 1);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("id 'demo-mismatch' is already in the catalogue") != std::string::npos);
+  }
+  SUBCASE("an id that is not kebab-case, as rule ids are not") {
+    std::string text = kEntry;
+    text.replace(text.find("id: demo-mismatch"), 17, "id: demo--mismatch");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("id 'demo--mismatch' is not kebab-case") != std::string::npos);
+  }
+  SUBCASE("not https") {
+    std::string text = kEntry;
+    text.replace(text.find("https://"), 8, "http://");
+    MessageCatalogue c = Read(text);
+    REQUIRE(c.errors.size() == 1);
+    CHECK(c.errors[0].find("source must be an https:// URL") != std::string::npos);
+  }
+}
+
+TEST_CASE("ReadMessageFile: text that is not YAML is one error, never an exception") {
+  MessageCatalogue c = Read("component: [unclosed\n");
+  CHECK(c.entries.empty());
+  CHECK(c.errors.size() == 1);
+  MessageCatalogue bytes = Read(std::string("component: \xb5\xff\n\0entries: 3\n", 26));
+  CHECK(bytes.entries.empty());
+  CHECK_FALSE(bytes.errors.empty());
+}
+
+}  // TEST_SUITE
+
+}  // namespace gpuf

@@ -4,7 +4,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/database.h"
-#include "analyzer/report/report_lines.h"
+#include "analyzer/render/report_lines.h"
 #include "analyzer/rule_samples.h"
 #include "analyzer/rules/rule_engine.h"
 #include "analyzer/rules/rule_lint.h"

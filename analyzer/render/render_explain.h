@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "analyzer/rules/rule_engine.h"
+#include "analyzer/rules/rule_run_summary.h"
 #include "common/status.h"
 
 namespace gpuf {

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/report/report_lines.h"
+#include "analyzer/render/report_lines.h"
 #include "common/json_bytes.h"
 #include "common/time_format.h"
 

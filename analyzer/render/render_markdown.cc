@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "analyzer/render/render_text.h"
-#include "analyzer/report/report_lines.h"
+#include "analyzer/render/report_lines.h"
 
 namespace gpuf {
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/render/report_lines.h"
 #include "analyzer/render/text_wrap.h"
-#include "analyzer/report/report_lines.h"
 #include "common/artifacts.h"
 #include "common/vocabulary.h"
 

@@ -12,8 +12,8 @@
 
 #include "analyzer/render/html_escape.h"
 #include "analyzer/render/render_text.h"
+#include "analyzer/render/report_lines.h"
 #include "analyzer/render/swimlane_axis.h"
-#include "analyzer/report/report_lines.h"
 
 namespace gpuf {
 

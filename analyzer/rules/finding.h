@@ -30,9 +30,9 @@ struct AgainstResult {
   std::string text;                      // what the evidence says against the issue
   std::string effect;                    // "rule-out" | "lower"
   std::string state;                     // "held" | "not_seen" | "unknown"
-  std::string catalog;                   // the catalog's AGAINST entry
-  std::vector<std::string> needs;        // unknown: the artifacts that would decide it
-  std::vector<FindingEvidence> evidence; // held: the rows that show it
+  std::string catalog{};                   // the catalog's AGAINST entry
+  std::vector<std::string> needs{};        // unknown: the artifacts that would decide it
+  std::vector<FindingEvidence> evidence{}; // held: the rows that show it
 };
 
 struct Finding {

@@ -35,22 +35,11 @@
 #include "analyzer/rules/finding.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/rule_loader.h"
+#include "analyzer/rules/rule_run_summary.h"
 #include "analyzer/rules/scan_stats.h"
 #include "common/status.h"
 
 namespace gpuf {
-
-struct RuleRunSummary {
-  std::vector<RuleRun> runs;      // every rule considered, by id
-  std::vector<Finding> findings;  // fail and warn, current and history, in the diagnosis's order
-  std::vector<Finding> ruled_out; // considered and ruled out by evidence against
-  Diagnosis diagnosis;
-  LogScanStats scan;
-  int64_t scan_ns = 0;            // the single pass over the log sources
-  // What decided each evaluated rule, by id (analyze --explain); a rule
-  // that was skipped has its run's reason only.
-  std::map<std::string, RuleExplanation> explanations;
-};
 
 // What the rules are evaluated against: the bundle's artifacts, and every
 // log pattern of the rules that can run matched in one pass over the log

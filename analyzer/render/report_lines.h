@@ -1,6 +1,6 @@
 // One-line summaries of a Report that every renderer shows the same way.
-#ifndef GPUF_ANALYZER_REPORT_REPORT_LINES_H_
-#define GPUF_ANALYZER_REPORT_REPORT_LINES_H_
+#ifndef GPUF_ANALYZER_RENDER_REPORT_LINES_H_
+#define GPUF_ANALYZER_RENDER_REPORT_LINES_H_
 
 #include <cstdint>
 #include <string>
@@ -95,4 +95,4 @@ std::string CannotTellLine(const CannotTell& c);
 
 }  // namespace gpuf
 
-#endif  // GPUF_ANALYZER_REPORT_REPORT_LINES_H_
+#endif  // GPUF_ANALYZER_RENDER_REPORT_LINES_H_

@@ -1,4 +1,4 @@
-#include "analyzer/report/report_lines.h"
+#include "analyzer/render/report_lines.h"
 
 #include <doctest/doctest.h>
 

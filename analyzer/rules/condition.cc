@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 
 namespace gpuf {
 
@@ -257,15 +258,6 @@ const std::vector<SelectionRow>& RowsOf(const SelectionRows& rows, const std::st
   return it == rows.end() ? kNone : it->second;
 }
 
-std::vector<int64_t> SortedTimes(const std::vector<SelectionRow>& rows) {
-  std::vector<int64_t> times;
-  for (const auto& r : rows) {
-    if (r.time_ns) times.push_back(*r.time_ns);
-  }
-  std::sort(times.begin(), times.end());
-  return times;
-}
-
 bool Compare(int64_t value, const std::string& op, int64_t number) {
   if (op == ">=") return value >= number;
   if (op == ">") return value > number;
@@ -385,18 +377,6 @@ bool Holds(const Condition& c, const SelectionRows& rows) {
       return !RowsOf(rows, c.left).empty();
     case Condition::Op::kCount:
       return Compare(static_cast<int64_t>(RowsOf(rows, c.left).size()), c.compare, c.number);
-    case Condition::Op::kBefore:
-    case Condition::Op::kNear: {
-      // The nearest candidate of the right side for each left time: the
-      // first strictly later one, or the first inside the window.
-      std::vector<int64_t> right = SortedTimes(RowsOf(rows, c.right));
-      for (int64_t t : SortedTimes(RowsOf(rows, c.left))) {
-        auto it = c.op == Condition::Op::kBefore ? std::upper_bound(right.begin(), right.end(), t)
-                                                 : std::lower_bound(right.begin(), right.end(), t - *c.window_ns);
-        if (it != right.end() && RowsOrdered(c, t, *it)) return true;
-      }
-      return false;
-    }
     default:
       return false;
   }
@@ -404,20 +384,85 @@ bool Holds(const Condition& c, const SelectionRows& rows) {
 
 }  // namespace
 
-bool RowsOrdered(const Condition& c, int64_t left_ns, int64_t right_ns) {
-  if (c.op == Condition::Op::kBefore) return left_ns < right_ns && (!c.window_ns || right_ns - left_ns <= *c.window_ns);
-  return (left_ns > right_ns ? left_ns - right_ns : right_ns - left_ns) <= *c.window_ns;
+Truth RowsOrdered(const Condition& c, const SelectionRow& left, const SelectionRow& right) {
+  if (!left.time_ns || !right.time_ns) return Truth::kFalse;
+  // The true gap right - left lies in [lo, hi].
+  int64_t gap = *right.time_ns - *left.time_ns;
+  int64_t lo = gap - (TimePrecisionNs(left) - 1), hi = gap + (TimePrecisionNs(right) - 1);
+  if (left.artifact_id && left.artifact_id == right.artifact_id && left.line && right.line && left.line != right.line) {
+    if (*left.line < *right.line) lo = std::max<int64_t>(lo, 1);
+    if (*left.line > *right.line) hi = std::min<int64_t>(hi, -1);
+  }
+  if (lo > hi) return Truth::kFalse;  // the lines' order contradicts the stamps
+  int64_t from = 1, to = std::numeric_limits<int64_t>::max();  // kBefore without a window
+  if (c.op == Condition::Op::kBefore && c.window_ns) to = *c.window_ns;
+  if (c.op == Condition::Op::kNear) from = -*c.window_ns, to = *c.window_ns;
+  if (lo >= from && hi <= to) return Truth::kTrue;
+  if (hi < from || lo > to) return Truth::kFalse;
+  return Truth::kUnknown;
 }
+
+namespace {
+
+// Rows with a time, in time order.
+std::vector<const SelectionRow*> Timed(const std::vector<SelectionRow>& rows) {
+  std::vector<const SelectionRow*> timed;
+  for (const auto& r : rows) {
+    if (r.time_ns) timed.push_back(&r);
+  }
+  std::stable_sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) { return *a->time_ns < *b->time_ns; });
+  return timed;
+}
+
+// Past this many pairs of rows compared, an ordering that has found no pair
+// for certain is unknown rather than false.
+constexpr size_t kOrderingPairBudget = 1'000'000;
+
+// Some row of c.left and some of c.right satisfy the ordering, each pair
+// decided by RowsOrdered: true when one pair does for certain, unknown when
+// one may.
+Truth OrderingHolds(const Condition& c, const SelectionRows& rows) {
+  std::vector<const SelectionRow*> left = Timed(RowsOf(rows, c.left)), right = Timed(RowsOf(rows, c.right));
+  if (left.empty() || right.empty()) return Truth::kFalse;
+  // A pair can only hold where the stamps are at most the window and a
+  // precision apart (the precision at most a second).
+  int64_t window = c.window_ns.value_or(std::numeric_limits<int64_t>::max() / 4);
+  int64_t slack = kCoarsestPrecisionNs;
+  Truth best = Truth::kFalse;
+  size_t budget = kOrderingPairBudget;
+  for (const SelectionRow* l : left) {
+    int64_t t = *l->time_ns;
+    int64_t lo = c.op == Condition::Op::kNear ? t - window - slack : t - slack;
+    int64_t hi = t + window + slack;
+    // Without a window the latest right row decides when it is surely after.
+    if (!c.window_ns && RowsOrdered(c, *l, *right.back()) == Truth::kTrue) return Truth::kTrue;
+    if (!c.window_ns) hi = t + slack;
+    auto first = std::lower_bound(right.begin(), right.end(), lo, [](const auto* r, int64_t v) { return *r->time_ns < v; });
+    for (auto it = first; it != right.end() && *(*it)->time_ns <= hi; ++it) {
+      if (budget-- == 0) return Truth::kUnknown;
+      Truth pair = RowsOrdered(c, *l, **it);
+      if (pair == Truth::kTrue) return pair;
+      if (pair == Truth::kUnknown) best = pair;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
   auto is_unknown = [&](const std::string& name) { return !name.empty() && unknown.count(name) > 0; };
   switch (c.op) {
     case Condition::Op::kHeld:
-    case Condition::Op::kBefore:
-    case Condition::Op::kNear:
-      // What held is known to hold; what did not may yet, when a side was not captured.
+      // What held is known to hold; what did not may yet, when it was not captured.
       if (Holds(c, rows)) return Truth::kTrue;
+      return is_unknown(c.left) ? Truth::kUnknown : Truth::kFalse;
+    case Condition::Op::kBefore:
+    case Condition::Op::kNear: {
+      Truth ordered = OrderingHolds(c, rows);
+      if (ordered != Truth::kFalse) return ordered;
       return is_unknown(c.left) || is_unknown(c.right) ? Truth::kUnknown : Truth::kFalse;
+    }
     case Condition::Op::kCount:
       if (is_unknown(c.left)) return Truth::kUnknown;
       return Holds(c, rows) ? Truth::kTrue : Truth::kFalse;

@@ -74,10 +74,13 @@ const char* TruthName(Truth t);  // "false" | "unknown" | "true"
 // Selections whose evidence was not captured; they have no rows.
 using UnknownSelections = std::set<std::string>;
 
-// Whether a row of c.left at `left_ns` and a row of c.right at `right_ns`
-// satisfy the ordering `c` (kBefore: strictly earlier, within the window
-// when there is one; kNear: at most the window apart).
-bool RowsOrdered(const Condition& c, int64_t left_ns, int64_t right_ns);
+// Whether a row of c.left and a row of c.right satisfy the ordering `c`
+// (kBefore: strictly earlier, within the window when there is one; kNear: at
+// most the window apart). Each time is known to its precision
+// (TimePrecisionNs): a stamp to the second may lie anywhere in that second,
+// so where the precision decides it the answer is unknown. Lines of one log
+// are in the order they were written. A row without a time satisfies none.
+Truth RowsOrdered(const Condition& c, const SelectionRow& left, const SelectionRow& right);
 
 // Each operator checked on its own rows, none bound to another's: what a
 // condition too large to bind falls back to (condition_binding.h), and the

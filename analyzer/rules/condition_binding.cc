@@ -92,9 +92,11 @@ class Binder {
 
   const std::vector<std::string>& names() const { return names_; }
 
-  // True when some binding satisfies every bound operator; `participants`
-  // gets each selection's rows that took part. nullopt when the budget ran out first.
-  std::optional<bool> Search(BoundRows& participants) {
+  // True when some binding satisfies every bound operator for certain,
+  // unknown when one may (a time's precision decides it); `participants`
+  // gets each selection's rows that took part in a certain binding. nullopt
+  // when the budget ran out first.
+  std::optional<Truth> Search(BoundRows& participants) {
     marked_.assign(names_.size(), {});
     for (size_t i = 0; i < names_.size(); ++i) {
       marked_[i].assign(RowsOf(i).size(), false);
@@ -102,14 +104,14 @@ class Binder {
       by_time_.push_back(TimeOrder(RowsOf(i)));
     }
     chosen_.assign(names_.size(), kUnset);
-    bool exhausted = !Assign(0);
+    bool exhausted = !Assign(0, Truth::kTrue);
     if (!found_ && exhausted) return std::nullopt;
     for (size_t i = 0; i < names_.size(); ++i) {
       for (size_t r = 0; r < marked_[i].size(); ++r) {
         if (marked_[i][r]) participants[names_[i]].push_back(r);
       }
     }
-    return found_;
+    return found_ ? Truth::kTrue : found_unknown_ ? Truth::kUnknown : Truth::kFalse;
   }
 
  private:
@@ -165,12 +167,14 @@ class Binder {
       int64_t t = *RowsOf(other)[chosen_[other]].time_ns;
       int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
       int64_t window = o.atom->window_ns.value_or(std::numeric_limits<int64_t>::max() / 4);
+      // Widened by a precision: RowsOrdered decides the rows at the edges.
+      const int64_t slack = kCoarsestPrecisionNs;
       if (o.atom->op == Condition::Op::kNear) {
-        lo = t - window, hi = t + window;
+        lo = t - window - slack, hi = t + window + slack;
       } else if (o.left == slot) {
-        lo = t - window, hi = t - 1;
+        lo = t - window - slack, hi = t + slack;
       } else {
-        lo = t + 1, hi = t + window;
+        lo = t - slack, hi = t + window + slack;
       }
       const auto& rows = RowsOf(slot);
       const auto& order = by_time_[slot];
@@ -184,29 +188,40 @@ class Binder {
     return all;
   }
 
-  bool Fits(size_t slot, const SelectionRow& row) const {
+  // Whether `row` in `slot` goes with the rows bound so far: false on
+  // another GPU or container, unknown where a time's precision decides an
+  // ordering.
+  Truth Fits(size_t slot, const SelectionRow& row) const {
+    Truth fits = Truth::kTrue;
     for (const auto& o : orderings_) {
       if (o.left != slot && o.right != slot) continue;
       size_t other = o.left == slot ? o.right : o.left;
       if (other != slot && chosen_[other] == kUnset) continue;
       const SelectionRow& left = o.left == slot ? row : RowsOf(o.left)[chosen_[o.left]];
       const SelectionRow& right = o.right == slot ? row : RowsOf(o.right)[chosen_[o.right]];
-      if (!left.time_ns || !right.time_ns || !RowsOrdered(*o.atom, *left.time_ns, *right.time_ns)) return false;
+      Truth ordered = RowsOrdered(*o.atom, left, right);
+      if (ordered == Truth::kFalse) return ordered;
+      if (ordered == Truth::kUnknown) fits = ordered;
     }
     for (size_t i = 0; i < names_.size(); ++i) {
       if (chosen_[i] == kUnset || i == slot) continue;
       const SelectionRow& bound = RowsOf(i)[chosen_[i]];
-      if (same_gpu_ && row.gpu && bound.gpu && *row.gpu != *bound.gpu) return false;
+      if (same_gpu_ && row.gpu && bound.gpu && *row.gpu != *bound.gpu) return Truth::kFalse;
       if (same_container_ && row.container && bound.container && !SameContainer(*row.container, *bound.container)) {
-        return false;
+        return Truth::kFalse;
       }
     }
-    return true;
+    return fits;
   }
 
-  // Binds the remaining slots; false when the budget ran out.
-  bool Assign(size_t depth) {
+  // Binds the remaining slots, the binding so far being `so_far`; false
+  // when the budget ran out.
+  bool Assign(size_t depth, Truth so_far) {
     if (depth == names_.size()) {
+      if (so_far == Truth::kUnknown) {
+        found_unknown_ = true;
+        return true;
+      }
       found_ = true;
       for (size_t i = 0; i < names_.size(); ++i) {
         if (!marked_[i][chosen_[i]]) ++marked_count_, marked_[i][chosen_[i]] = true;
@@ -217,9 +232,10 @@ class Binder {
     for (size_t r : Candidates(slot)) {
       if (*budget_ == 0) return false;
       --*budget_;
-      if (!Fits(slot, RowsOf(slot)[r])) continue;
+      Truth fits = Fits(slot, RowsOf(slot)[r]);
+      if (fits == Truth::kFalse) continue;
       chosen_[slot] = r;
-      bool more = Assign(depth + 1);
+      bool more = Assign(depth + 1, fits == Truth::kUnknown ? fits : so_far);
       chosen_[slot] = kUnset;
       if (!more) return false;
       if (marked_count_ == total_rows_) return true;  // every row already shown
@@ -236,7 +252,8 @@ class Binder {
   std::vector<size_t> chosen_;
   std::vector<std::vector<bool>> marked_;
   size_t marked_count_ = 0, total_rows_ = 0;
-  bool found_ = false;
+  bool found_ = false;          // a binding holds for certain
+  bool found_unknown_ = false;  // one may
 };
 
 bool HasRows(const SelectionRows& rows, const std::string& name) {
@@ -281,7 +298,7 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   }
   if (binding == Truth::kTrue) {
     BoundRows found;
-    std::optional<bool> held = binder.Search(found);
+    std::optional<Truth> held = binder.Search(found);
     if (!held) {
       Truth fallback = Truth::kTrue;
       for (const auto& l : branch) {
@@ -289,8 +306,8 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
       }
       return And(truth, fallback);
     }
-    binding = *held ? Truth::kTrue : Truth::kFalse;
-    if (*held && truth == Truth::kTrue) {
+    binding = *held;
+    if (*held == Truth::kTrue && truth == Truth::kTrue) {
       for (auto& [name, indices] : found) participants[name] = std::move(indices);
       for (const auto& l : branch) {
         if (!l.negated && l.atom->op == Condition::Op::kHeld && !found.count(l.atom->left)) {

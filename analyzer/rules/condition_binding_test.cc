@@ -9,6 +9,7 @@ namespace {
 SelectionRow Row(int64_t seconds, std::string gpu = "", std::string container = "") {
   SelectionRow row;
   row.time_ns = seconds * 1'000'000'000;
+  row.precision_ns = 1;  // exact
   row.text = "t=" + std::to_string(seconds) + (gpu.empty() ? "" : " gpu=" + gpu);
   if (!gpu.empty()) row.gpu = gpu;
   if (!container.empty()) row.container = container;
@@ -90,6 +91,20 @@ TEST_CASE("Binding: ordering stays strict and bounded") {
   CHECK(TruthOf("a before b within 1m", rows) == "false");
   CHECK(TruthOf("a before b within 61s", rows) == "true");
   CHECK(TruthOf("a within 0s of b", rows) == "true");
+}
+
+TEST_CASE("Binding: where a time's precision decides the window, the branch is unknown, not false") {
+  // An Xid on GPU a at 100 s; the plugin's line on GPU a stamped to the second at 102 s.
+  SelectionRows rows{{"xid", {Row(100, "a")}}, {"unhealthy", {Row(102, "a")}}};
+  rows["unhealthy"][0].precision_ns = 1'000'000'000;
+  CHECK(TruthOf("xid before unhealthy within 2s and same gpu", rows) == "unknown");
+  CHECK(TruthOf("xid before unhealthy within 3s and same gpu", rows) == "true");
+  CHECK(TruthOf("xid before unhealthy within 1s and same gpu", rows) == "false");
+  // A certain binding elsewhere decides it, and is the evidence.
+  rows["unhealthy"].push_back(Row(101, "a"));
+  Decision d = DecideText("xid before unhealthy within 2s and same gpu", rows);
+  CHECK(d.truth == Truth::kTrue);
+  CHECK(d.bound["unhealthy"] == std::vector<size_t>{1});
 }
 
 TEST_CASE("Binding: same cannot be negated") {

@@ -8,9 +8,20 @@ namespace gpuf {
 
 namespace {
 
+// A row at `seconds`, its time exact.
 SelectionRow At(int64_t seconds) {
   SelectionRow row;
   row.time_ns = seconds * 1'000'000'000;
+  row.precision_ns = 1;
+  return row;
+}
+
+// A line of log 7 at `seconds`, stamped to the second as its log writes it.
+SelectionRow StampedToTheSecond(int64_t seconds, int64_t line) {
+  SelectionRow row;
+  row.time_ns = seconds * 1'000'000'000;
+  row.artifact_id = 7;
+  row.line = line;
   return row;
 }
 
@@ -78,6 +89,46 @@ TEST_CASE("Condition: before, after and within, by row times") {
   CHECK_FALSE(Holds("reload within 30s of restart", rows));
   CHECK_FALSE(Holds("untimed before restart", rows));
   CHECK_FALSE(Holds("untimed within 1h of reload", rows));
+}
+
+TEST_CASE("Condition: a time known to the second decides a window only where the whole second does") {
+  SelectionRows rows{{"a", {StampedToTheSecond(100, 1)}}, {"b", {StampedToTheSecond(101, 9)}}};
+  // b is 0 to 2 s after a.
+  CHECK(TruthOf("a before b within 2s", rows, {}) == "true");
+  CHECK(TruthOf("a before b within 1s", rows, {}) == "unknown");
+  CHECK(TruthOf("b before a", rows, {}) == "false");
+  CHECK(TruthOf("a within 500ms of b", rows, {}) == "unknown");
+  CHECK(TruthOf("a within 3s of b", rows, {}) == "true");
+  // The same rows with exact times decide it.
+  SelectionRows exact{{"a", {At(100)}}, {"b", {At(101)}}};
+  CHECK(TruthOf("a before b within 1s", exact, {}) == "true");
+  CHECK(TruthOf("a within 500ms of b", exact, {}) == "false");
+}
+
+TEST_CASE("Condition: in one log a later line is later, whatever the stamps to the second say") {
+  SelectionRows rows{{"registered", {StampedToTheSecond(100, 1)}}, {"restart", {StampedToTheSecond(100, 2)}}};
+  CHECK(TruthOf("registered before restart within 1s", rows, {}) == "true");
+  CHECK(TruthOf("restart before registered", rows, {}) == "false");
+  // In different logs the same second leaves the order unknown.
+  rows["restart"][0].artifact_id = 8;
+  CHECK(TruthOf("registered before restart", rows, {}) == "unknown");
+  CHECK(TruthOf("restart before registered", rows, {}) == "unknown");
+}
+
+TEST_CASE("TimePrecisionNs: what the row says, else the coarsest power of ten its stamp is a multiple of") {
+  SelectionRow row;
+  row.time_ns = 1'700'000'000'000'000'000;
+  CHECK(TimePrecisionNs(row) == 1'000'000'000);
+  row.time_ns = 1'700'000'000'123'456'000;  // the journal's microseconds
+  CHECK(TimePrecisionNs(row) == 1'000);
+  row.time_ns = 1'700'000'001'500'000'000;
+  CHECK(TimePrecisionNs(row) == 100'000'000);
+  row.time_ns = 1'700'000'000'123'456'789;
+  CHECK(TimePrecisionNs(row) == 1);
+  row.precision_ns = 1'000;
+  CHECK(TimePrecisionNs(row) == 1'000);
+  row.precision_ns = 60'000'000'000;  // never coarser than a second
+  CHECK(TimePrecisionNs(row) == 1'000'000'000);
 }
 
 TEST_CASE("Condition: errors say where and what") {

@@ -34,7 +34,8 @@ std::string CapturesJson(const SelectionRow& row) {
 }
 
 // Reads the rows of a prepared statement; the columns artifact_id, line,
-// time_ns and text are provenance, the others fields.
+// time_ns and text are provenance, the others fields; precision_ns, a
+// field too, says how exact time_ns is.
 Status ReadRows(Statement& s, std::vector<SelectionRow>& rows) {
   int columns = s.ColumnCount();
   std::vector<std::string> names;
@@ -53,6 +54,7 @@ Status ReadRows(Statement& s, std::vector<SelectionRow>& rows) {
       } else if (name == "text") {
         row.text = s.ColumnText(i);
       } else {
+        if (name == "precision_ns" && !null) row.precision_ns = s.ColumnInt(i);
         row.fields.emplace_back(name, null ? std::nullopt : std::optional<std::string>(s.ColumnText(i)));
       }
     }

@@ -21,6 +21,9 @@ struct SelectionRow {
   std::optional<int64_t> artifact_id;  // provenance; absent for derived rows
   std::optional<int64_t> line;
   std::optional<int64_t> time_ns;      // Unix ns UTC
+  // How exact time_ns is, when the row says (an SQL selection's
+  // precision_ns column, as the events table has it); see TimePrecisionNs.
+  std::optional<int64_t> precision_ns;
   std::string text;                    // the line as written, or the row's description
   std::vector<std::pair<std::string, std::optional<std::string>>> fields;
   // What the row is about, set by the engine from its fields
@@ -42,6 +45,21 @@ struct SelectionRow {
 };
 
 using SelectionRows = std::map<std::string, std::vector<SelectionRow>>;
+
+inline constexpr int64_t kCoarsestPrecisionNs = 1'000'000'000;
+
+// How exact a row's time is, in ns, from 1 to 1 s: its precision_ns, else
+// the coarsest power of ten its stamp is a whole multiple of. Every format
+// the rows come from writes its stamps truncated (a kubelet event to the
+// second, the journal to the microsecond), so a stamp on a whole second is
+// read as known to the second: never more exact than it can be.
+inline int64_t TimePrecisionNs(const SelectionRow& row) {
+  if (row.precision_ns) return std::clamp<int64_t>(*row.precision_ns, 1, kCoarsestPrecisionNs);
+  if (!row.time_ns) return kCoarsestPrecisionNs;
+  int64_t precision = 1;
+  while (precision < kCoarsestPrecisionNs && *row.time_ns % (precision * 10) == 0) precision *= 10;
+  return precision;
+}
 
 // Leaves the rows whose fields have every value of `where`
 // (`message: xid{code: 79}`): a field a catalogue entry captures is known

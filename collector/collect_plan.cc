@@ -6,6 +6,7 @@
 
 #include "collector/plugin_logs.h"
 #include "collector/probe_table.h"
+#include "collector/secrets.h"
 #include "common/artifacts.h"
 #include "common/bundle_layout.h"
 #include "common/file_io.h"
@@ -87,7 +88,9 @@ ProbeTask FileTask(std::string_view name, int phase, std::string path, std::stri
 bool HasWildcard(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
 // "a|b|c": the one file of several places a platform may keep it, the first
-// present; the first when none is, to be reported missing there.
+// present; the first when none is, to be reported missing there. A place the
+// secrets policy never reads (GKE keeps its kubelet's config under /home)
+// is passed over: it could only be reported refused.
 std::string FirstPresent(const HostRoot& host, const std::string& alternatives) {
   std::vector<std::string> paths;
   for (size_t start = 0; start <= alternatives.size();) {
@@ -97,15 +100,16 @@ std::string FirstPresent(const HostRoot& host, const std::string& alternatives) 
     start = bar + 1;
   }
   for (const auto& path : paths) {
-    if (host.Lstat(path).ok()) return path;
+    if (!IsForbiddenHostPath(path) && host.Lstat(path).ok()) return path;
   }
   return paths.front();
 }
 
 void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>& tasks) {
+  const std::string target = ProbeTarget(row);
   if (row.kind == ProbeKind::kFile) {
     bool any = false;
-    for (const auto& pattern : SplitSpaces(row.target)) {
+    for (const auto& pattern : SplitSpaces(target)) {
       auto add = [&](const std::string& path, const std::string& instance) {
         ProbeTask t = FileTask(row.name, row.phase, path, instance);
         t.keep = row.keep;
@@ -126,9 +130,9 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
       for (const auto& path : ExpandHostGlob(*plan.host, pattern)) add(path, path);
     }
     if (!any) {
-      ProbeTask t = FileTask(row.name, row.phase, std::string(row.target), "");
+      ProbeTask t = FileTask(row.name, row.phase, target, "");
       t.skip_reason = SkipReason::kNotFound;
-      t.skip_detail = "no file matches '" + std::string(row.target) + "'";
+      t.skip_detail = "no file matches '" + target + "'";
       tasks.push_back(t);
     }
     return;
@@ -141,11 +145,11 @@ void PlanStaticRow(const ProbeRow& row, const Plan& plan, std::vector<ProbeTask>
   t.cap_bytes = row.cap_bytes;
   t.timeout_ns = plan.options->probe_timeout_ms * kMsToNs;
   if (row.kind != ProbeKind::kCommand) {
-    t.paths = SplitSpaces(row.target);
+    t.paths = SplitSpaces(target);
     tasks.push_back(t);
     return;
   }
-  std::string command = ReplaceAll(std::string(row.target), "{node}", plan.node);
+  std::string command = ReplaceAll(target, "{node}", plan.node);
   // In a pod, kubectl without --kubeconfig uses the pod's service account.
   if (plan.kubeconfig_in_cluster) command = ReplaceAll(command, "--kubeconfig {kubeconfig} ", "");
   command = ReplaceAll(command, "{kubeconfig}", plan.kubeconfig.empty() ? "-" : plan.kubeconfig);

@@ -142,6 +142,26 @@ TEST_CASE("PlanPhaseOne: a file a platform keeps elsewhere is read where it is, 
   CHECK(paths["config.nvidia_container_runtime"] == std::vector<std::string>{"/etc/nvidia-container-runtime/config.toml"});
 }
 
+TEST_CASE("PlanPhaseOne: the platform table's places are the alternatives, a place never read passed over") {
+  std::map<std::string, std::vector<std::string>> paths;
+  auto plan = [&](const std::vector<std::string>& files) {
+    Planned p(true);
+    for (const auto& f : files) p.File(f, "kind: KubeletConfiguration\n");
+    p.Open();
+    p.plan.plugin_pattern = std::make_unique<re2::RE2>(std::string(kDefaultPluginPattern));
+    paths.clear();
+    for (const auto& t : PlanPhaseOne(p.plan)) {
+      if (t.name == "config.kubelet") paths[t.name].insert(paths[t.name].end(), t.paths.begin(), t.paths.end());
+    }
+  };
+  // Bottlerocket's, from its row of common/platforms.cc.
+  plan({"/etc/kubernetes/kubelet/config"});
+  CHECK(paths["config.kubelet"] == std::vector<std::string>{"/etc/kubernetes/kubelet/config"});
+  // GKE keeps it under /home, which the secrets policy never reads.
+  plan({"/home/kubernetes/kubelet-config.yaml"});
+  CHECK(paths["config.kubelet"] == std::vector<std::string>{"/var/lib/kubelet/config.yaml"});
+}
+
 TEST_CASE("PlanDeviceProgramDumps: each device program bpftool lists on a container's cgroup, dumped") {
   Planned p(true);
   p.Open();

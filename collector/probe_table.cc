@@ -23,8 +23,8 @@ constexpr ProbeRow kStaticProbes[] = {
     // The kernel ring: the analyzer reads it where the journal has no kernel line of the boot.
     {artifact::kHostDmesg, ProbeKind::kCommand, kPhasePassive, "dmesg", KeepMode::kTail, 16 * kMiB},
     // The fabric manager logs its reasons to its own file; the journal gets its start and stop.
-    {artifact::kHostFabricmanagerLog, ProbeKind::kFile, kPhasePassive,
-     "/var/log/fabricmanager.log|/run/nvidia/driver/var/log/fabricmanager.log", KeepMode::kTail, 16 * kMiB},
+    {.name = artifact::kHostFabricmanagerLog, .kind = ProbeKind::kFile, .phase = kPhasePassive, .keep = KeepMode::kTail,
+     .platform_file = PlatformFile::kFabricManagerLog},
     {artifact::kDriverVersion, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/version", KeepMode::kHead,
      16 * kMiB, false, true},
     {artifact::kDriverGpuInformation, ProbeKind::kFile, kPhasePassive, "/proc/driver/nvidia/gpus/*/information",
@@ -53,20 +53,18 @@ constexpr ProbeRow kStaticProbes[] = {
      "--property=Id,LoadState,ActiveState,SubState,ActiveEnterTimestamp,"
      "ActiveEnterTimestampMonotonic,ExecMainStartTimestamp,ExecMainPID,NRestarts,NeedDaemonReload "
      "nvidia-persistenced.service nvidia-fabricmanager.service kubelet.service containerd.service crio.service"},
-    // Runtime configuration.
-    // k3s and RKE2 generate their embedded containerd's config under their own tree.
-    {artifact::kConfigContainerd, ProbeKind::kFile, kPhasePassive,
-     "/etc/containerd/config.toml|/var/lib/rancher/k3s/agent/etc/containerd/config.toml|"
-     "/var/lib/rancher/rke2/agent/etc/containerd/config.toml"},
+    // Runtime configuration (k3s and RKE2 generate their embedded containerd's under their own tree).
+    {.name = artifact::kConfigContainerd, .kind = ProbeKind::kFile, .phase = kPhasePassive,
+     .platform_file = PlatformFile::kContainerdConfig},
     {artifact::kConfigContainerdDropin, ProbeKind::kFile, kPhasePassive,
      "/etc/containerd/conf.d/*.toml /etc/containerd/config.d/*.toml"},
     // The GPU Operator installs the toolkit, and its config, under /usr/local/nvidia/toolkit.
-    {artifact::kConfigNvidiaContainerRuntime, ProbeKind::kFile, kPhasePassive,
-     "/etc/nvidia-container-runtime/config.toml|/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml"},
+    {.name = artifact::kConfigNvidiaContainerRuntime, .kind = ProbeKind::kFile, .phase = kPhasePassive,
+     .platform_file = PlatformFile::kToolkitConfig},
     {artifact::kConfigCrio, ProbeKind::kFile, kPhasePassive, "/etc/crio/crio.conf /etc/crio/crio.conf.d/*.conf"},
     // EKS on AL2023 (nodeadm) writes the kubelet's config as JSON under /etc/kubernetes/kubelet.
-    {artifact::kConfigKubelet, ProbeKind::kFile, kPhasePassive,
-     "/var/lib/kubelet/config.yaml|/etc/kubernetes/kubelet/config.json"},
+    {.name = artifact::kConfigKubelet, .kind = ProbeKind::kFile, .phase = kPhasePassive,
+     .platform_file = PlatformFile::kKubeletConfig},
     {artifact::kConfigCrictl, ProbeKind::kFile, kPhasePassive, "/etc/crictl.yaml"},
     {artifact::kConfigCdi, ProbeKind::kFile, kPhasePassive, "/etc/cdi/* /var/run/cdi/*"},
     // Kubelet device-plugin directory: socket order is evidence.
@@ -121,6 +119,11 @@ constexpr ContainerProbeRow kContainerProbes[] = {
 };
 
 }  // namespace
+
+std::string ProbeTarget(const ProbeRow& row) {
+  return row.platform_file == PlatformFile::kNone ? std::string(row.target)
+                                                   : PlatformFileAlternatives(row.platform_file);
+}
 
 std::span<const ContainerProbeRow> ContainerProbes() { return kContainerProbes; }
 

@@ -15,6 +15,7 @@
 
 #include "collector/capped_file.h"
 #include "common/artifacts.h"
+#include "common/platforms.h"
 #include "common/bundle_layout.h"
 
 namespace gpuf {
@@ -44,7 +45,7 @@ struct ProbeRow {
   // Command: argv separated by spaces; placeholders {node} and {kubeconfig}.
   // File/listing: host paths or globs separated by spaces; "a|b" is one
   // file a platform may keep in either place, the first present read.
-  std::string_view target;
+  std::string_view target = {};
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
   bool needs_kubeconfig = false;  // skipped (not applicable) without one
@@ -52,7 +53,13 @@ struct ProbeRow {
   // timeout in a thread of its own (bounded_copy.h), since a wedged GPU can
   // block the read itself.
   bool driver_read = false;
+  // A file each platform keeps in its own place: the target is where the
+  // platform table says (common/platforms.h), not written here.
+  PlatformFile platform_file = PlatformFile::kNone;
 };
+
+// The row's target: its platform file's places ("a|b|c"), else `target`.
+std::string ProbeTarget(const ProbeRow& row);
 
 // The fixed probes. Probes about device-plugin containers are the table
 // below; journal slices are common/journal_slices.h.
@@ -81,7 +88,7 @@ struct ContainerProbeRow {
   ProbeKind kind;         // kCommand or kFile
   int phase;
   ContainerWhen when;
-  std::string_view target;
+  std::string_view target = {};
   KeepMode keep = KeepMode::kHead;
   int64_t cap_bytes = 16 * kMiB;
   int64_t stderr_cap_bytes = 1 * kMiB;

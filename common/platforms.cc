@@ -1,5 +1,7 @@
 #include "common/platforms.h"
 
+#include <algorithm>
+
 namespace gpuf {
 
 namespace {
@@ -275,6 +277,58 @@ std::vector<std::string_view> PlatformWords(std::string_view list) {
     start = end;
   }
   return words;
+}
+
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::vector<std::string> PlacesOf(const PlatformRow& row, PlatformFile file) {
+  std::vector<std::string> places;
+  auto words_ending = [&](std::string_view list, std::string_view suffix) {
+    for (auto word : PlatformWords(list)) {
+      if (EndsWith(word, suffix)) places.emplace_back(word);
+    }
+  };
+  switch (file) {
+    case PlatformFile::kNone:
+      break;
+    case PlatformFile::kKubeletConfig:
+      for (auto word : PlatformWords(row.kubelet_config)) {
+        if (!EndsWith(word, ".d")) places.emplace_back(word);
+      }
+      break;
+    case PlatformFile::kContainerdConfig:
+      words_ending(row.runtime_config, "/containerd/config.toml");
+      break;
+    case PlatformFile::kToolkitConfig:
+      words_ending(row.toolkit, "/nvidia-container-runtime/config.toml");
+      break;
+    case PlatformFile::kFabricManagerLog:
+      if (!row.driver_root.empty()) {
+        places.push_back((row.driver_root == "/" ? "" : std::string(row.driver_root)) + "/var/log/fabricmanager.log");
+      }
+      break;
+  }
+  return places;
+}
+
+}  // namespace
+
+std::string PlatformFileAlternatives(PlatformFile file) {
+  std::vector<const PlatformRow*> rows = {FindPlatform("kubeadm")};
+  for (const auto& row : kPlatforms) rows.push_back(&row);
+  std::vector<std::string> places;
+  for (const PlatformRow* row : rows) {
+    for (auto& place : PlacesOf(*row, file)) {
+      if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(std::move(place));
+    }
+  }
+  std::string alternatives;
+  for (const auto& place : places) alternatives += (alternatives.empty() ? "" : "|") + place;
+  return alternatives;
 }
 
 std::string PlatformMatch::Ids() const {

@@ -66,6 +66,21 @@ const PlatformRow* FindPlatform(std::string_view id);
 // "a b  c" -> {"a", "b", "c"}.
 std::vector<std::string_view> PlatformWords(std::string_view list);
 
+// A file each platform keeps in a place of its own; the collector reads
+// the first present of them (collector/probe_table.cc).
+enum class PlatformFile {
+  kNone,
+  kKubeletConfig,     // the KubeletConfiguration, from kubelet_config (not its drop-in directories)
+  kContainerdConfig,  // containerd's config.toml, from runtime_config
+  kToolkitConfig,     // nvidia-container-runtime's config.toml, from toolkit
+  kFabricManagerLog,  // the fabric manager's own log under each driver_root
+};
+
+// "a|b|c": where the platforms keep `file`, each place once: the fallback
+// platform's (kubeadm, reported missing when none is present) first, then
+// the table's order. "" for kNone.
+std::string PlatformFileAlternatives(PlatformFile file);
+
 // Where systemd looks for units, in precedence order, then the platform's
 // own (Bottlerocket's sys-root); `platform` may be null.
 std::vector<std::string> SystemdUnitDirs(const PlatformRow* platform);

@@ -140,6 +140,24 @@ TEST_CASE("MemoryHostFiles: parents are directories and list their children once
   CHECK(host.Read("/a/d", 0) == "");
 }
 
+TEST_CASE("PlatformFileAlternatives: every platform's place once, the fallback platform's first") {
+  CHECK(PlatformFileAlternatives(PlatformFile::kContainerdConfig) ==
+        "/etc/containerd/config.toml|/var/lib/rancher/rke2/agent/etc/containerd/config.toml|"
+        "/var/lib/rancher/k3s/agent/etc/containerd/config.toml");
+  CHECK(PlatformFileAlternatives(PlatformFile::kToolkitConfig) ==
+        "/etc/nvidia-container-runtime/config.toml|"
+        "/usr/local/nvidia/toolkit/.config/nvidia-container-runtime/config.toml");
+  CHECK(PlatformFileAlternatives(PlatformFile::kFabricManagerLog) ==
+        "/var/log/fabricmanager.log|/run/nvidia/driver/var/log/fabricmanager.log");
+  std::string kubelet = PlatformFileAlternatives(PlatformFile::kKubeletConfig);
+  CHECK(kubelet.rfind("/var/lib/kubelet/config.yaml|", 0) == 0);
+  for (const char* place : {"/etc/kubernetes/kubelet/config.json", "/home/kubernetes/kubelet-config.yaml"}) {
+    CHECK(kubelet.find(place) != std::string::npos);
+  }
+  CHECK(kubelet.find(".json.d") == std::string::npos);  // a drop-in directory is no file to read
+  CHECK(PlatformFileAlternatives(PlatformFile::kNone) == "");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -65,11 +65,16 @@ std::string KindOf(const nlohmann::json& object) {
 }
 
 constexpr SuppliedKind kSuppliedKinds[] = {
-    {"EventList", "an EventList", artifact::kK8sEvents},            // the Node's events, then its device plugin pods'
-    {"PodList", "a PodList", artifact::kK8sNodePods},               // the node's pods
-    {"DaemonSet", "a DaemonSet", artifact::kK8sPluginDaemonSet},    // the device plugin's
-    {"MetricsCapture", "a MetricsCapture", artifact::kK8sMetrics},  // kube/metrics_capture.h
-    {"Namespace", "a Namespace", artifact::kK8sCluster},            // kube-system, whose UID names the cluster
+    // the Node's events, then its device plugin pods'
+    {.kind = "EventList", .named = "an EventList", .artifact = artifact::kK8sEvents},
+    // the node's pods
+    {.kind = "PodList", .named = "a PodList", .artifact = artifact::kK8sNodePods},
+    // the device plugin's
+    {.kind = "DaemonSet", .named = "a DaemonSet", .artifact = artifact::kK8sPluginDaemonSet},
+    // kube/metrics_capture.h
+    {.kind = "MetricsCapture", .named = "a MetricsCapture", .artifact = artifact::kK8sMetrics},
+    // kube-system, whose UID names the cluster
+    {.kind = "Namespace", .named = "a Namespace", .artifact = artifact::kK8sCluster},
 };
 
 const SuppliedKind* FindKind(std::string_view kind) {

@@ -8,24 +8,28 @@ namespace gpuf {
 namespace {
 
 constexpr JournalSliceRow kJournalSlices[] = {
-    {artifact::kJournalKernel, "", "_TRANSPORT=kernel", "kernel", ""},
-    {artifact::kJournalSystemd, "", "_PID=1", "systemd", "init.scope"},
+    {.name = artifact::kJournalKernel, .units = "", .matches = "_TRANSPORT=kernel", .identifier = "kernel", .unit = ""},
+    {.name = artifact::kJournalSystemd, .units = "", .matches = "_PID=1", .identifier = "systemd",
+     .unit = "init.scope"},
     // k3s and MicroK8s run the kubelet inside their own units.
-    {artifact::kJournalKubelet, "kubelet.service k3s.service k3s-agent.service snap.microk8s.daemon-kubelite.service",
-     "", "kubelet", "kubelet.service"},
+    {.name = artifact::kJournalKubelet,
+     .units = "kubelet.service k3s.service k3s-agent.service snap.microk8s.daemon-kubelite.service", .matches = "",
+     .identifier = "kubelet", .unit = "kubelet.service"},
     // The container runtime: containerd, or CRI-O where OpenShift runs.
-    {artifact::kJournalContainerd, "containerd.service crio.service", "", "containerd", "containerd.service"},
+    {.name = artifact::kJournalContainerd, .units = "containerd.service crio.service", .matches = "",
+     .identifier = "containerd", .unit = "containerd.service"},
     // The daemon by its identifier too: the GPU Operator runs it in the driver
     // container, whose lines carry the container's scope, not the unit.
-    {artifact::kJournalNvidiaPersistenced, "nvidia-persistenced.service",
-     "UNIT=nvidia-persistenced.service + SYSLOG_IDENTIFIER=nvidia-persistenced", "nvidia-persistenced",
-     "nvidia-persistenced.service"},
-    {artifact::kJournalNvidiaFabricmanager, "nvidia-fabricmanager.service", "", "nv-fabricmanager",
-     "nvidia-fabricmanager.service"},
-    {kPluginJournalSlice, "nvidia-k8s-device-plugin.service", "", "nvidia-device-plugin",
-     "nvidia-k8s-device-plugin.service", true},
+    {.name = artifact::kJournalNvidiaPersistenced, .units = "nvidia-persistenced.service",
+     .matches = "UNIT=nvidia-persistenced.service + SYSLOG_IDENTIFIER=nvidia-persistenced",
+     .identifier = "nvidia-persistenced", .unit = "nvidia-persistenced.service"},
+    {.name = artifact::kJournalNvidiaFabricmanager, .units = "nvidia-fabricmanager.service", .matches = "",
+     .identifier = "nv-fabricmanager", .unit = "nvidia-fabricmanager.service"},
+    {.name = kPluginJournalSlice, .units = "nvidia-k8s-device-plugin.service", .matches = "",
+     .identifier = "nvidia-device-plugin", .unit = "nvidia-k8s-device-plugin.service", .only_where_installed = true},
     // What journald did not store: without it, a line not found is not known to be absent.
-    {artifact::kJournalJournald, "systemd-journald.service", "", "systemd-journald", "systemd-journald.service"},
+    {.name = artifact::kJournalJournald, .units = "systemd-journald.service", .matches = "",
+     .identifier = "systemd-journald", .unit = "systemd-journald.service"},
 };
 
 struct IdentifierAlias {

@@ -227,10 +227,10 @@ Result<std::map<int64_t, BootMilestones>> ReadMilestones(Database& db, int64_t b
 
 struct IntervalSpec {
   std::string_view name;
-  std::string_view from;  // milestone, or kPluginStart
-  bool from_last;         // use the last occurrence instead of the first
-  std::string_view to;
-  bool to_last;
+  std::string_view from;   // milestone, or kPluginStart
+  bool from_last = false;  // use the last occurrence instead of the first
+  std::string_view to = {};
+  bool to_last = false;
 };
 
 // Not a milestone of its own: the plugin container's or unit's start, or
@@ -241,15 +241,17 @@ constexpr std::string_view M(Milestone m) { return Name(m); }
 
 // The plugin's start is its container's start; failing that, its first log line.
 constexpr IntervalSpec kIntervals[] = {
-    {"plugin_start_after_persistenced", M(Milestone::kPersistencedStarted), false, kPluginStart, false},
-    {"plugin_start_after_driver_loaded", M(Milestone::kDriverLoaded), false, kPluginStart, false},
-    {"plugin_start_after_fabricmanager", M(Milestone::kFabricmanagerStarted), false, kPluginStart, false},
-    {"plugin_start_after_kubelet", M(Milestone::kKubeletStarted), false, kPluginStart, false},
-    {"plugin_start_after_boot", M(Milestone::kBoot), false, kPluginStart, false},
-    {"registration_after_plugin_start", kPluginStart, false, M(Milestone::kPluginRegistered), true},
-    {"last_daemon_reload_after_plugin_start", kPluginStart, true, M(Milestone::kDaemonReload), true},
-    {"last_kubelet_start_after_plugin_registered", M(Milestone::kPluginRegistered), true, M(Milestone::kKubeletStarted),
-     true},
+    {.name = "plugin_start_after_persistenced", .from = M(Milestone::kPersistencedStarted), .to = kPluginStart},
+    {.name = "plugin_start_after_driver_loaded", .from = M(Milestone::kDriverLoaded), .to = kPluginStart},
+    {.name = "plugin_start_after_fabricmanager", .from = M(Milestone::kFabricmanagerStarted), .to = kPluginStart},
+    {.name = "plugin_start_after_kubelet", .from = M(Milestone::kKubeletStarted), .to = kPluginStart},
+    {.name = "plugin_start_after_boot", .from = M(Milestone::kBoot), .to = kPluginStart},
+    {.name = "registration_after_plugin_start", .from = kPluginStart, .to = M(Milestone::kPluginRegistered),
+     .to_last = true},
+    {.name = "last_daemon_reload_after_plugin_start", .from = kPluginStart, .from_last = true,
+     .to = M(Milestone::kDaemonReload), .to_last = true},
+    {.name = "last_kubelet_start_after_plugin_registered", .from = M(Milestone::kPluginRegistered), .from_last = true,
+     .to = M(Milestone::kKubeletStarted), .to_last = true},
 };
 
 std::optional<Occurrence> Pick(const BootMilestones& b, std::string_view name, bool last) {

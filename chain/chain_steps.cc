@@ -252,6 +252,13 @@ const char* StepStatusName(StepStatus status) {
   return "unknown";
 }
 
+std::optional<StepStatus> ParseStepStatus(std::string_view name) {
+  for (StepStatus status : {StepStatus::kOk, StepStatus::kFailed, StepStatus::kUnknown, StepStatus::kNotApplicable}) {
+    if (name == StepStatusName(status)) return status;
+  }
+  return std::nullopt;
+}
+
 bool NotAGpuNode(const ChainFacts& f) {
   if (!f.pci_gpus || *f.pci_gpus != 0) return false;
   if (f.driver && f.driver->loaded) return false;

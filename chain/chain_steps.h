@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/kube_node.h"
@@ -23,6 +24,8 @@ namespace gpuf {
 
 enum class StepStatus { kOk, kFailed, kUnknown, kNotApplicable };
 const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown" | "not_applicable"
+// The status StepStatusName writes as `name`; nullopt for any other word.
+std::optional<StepStatus> ParseStepStatus(std::string_view name);
 
 enum class ChainStepId {
   kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources,

@@ -213,4 +213,12 @@ TEST_CASE("NodeGpuResources: whole GPUs, MIG slices and shared replicas from the
   CHECK_FALSE(NodeGpuResources({}).gpu_allocatable.has_value());
 }
 
+TEST_CASE("ParseStepStatus: the words StepStatusName writes, and no other") {
+  for (StepStatus s : {StepStatus::kOk, StepStatus::kFailed, StepStatus::kUnknown, StepStatus::kNotApplicable}) {
+    CHECK(ParseStepStatus(StepStatusName(s)) == s);
+  }
+  CHECK_FALSE(ParseStepStatus("OK").has_value());
+  CHECK_FALSE(ParseStepStatus("broken").has_value());
+}
+
 }  // namespace gpuf

@@ -28,7 +28,8 @@ class EntryReader {
 
   bool Read(const YAML::Node& item, MessageEntry& e) {
     if (!reader_.Fields(item, "a catalogue entry",
-                        {"id", "event", "set", "pattern", "versions", "source", "example", "lookalike", "note"},
+                        {"id", "event", "set", "pattern", "unless", "versions", "source", "example", "lookalike",
+                         "note"},
                         {"id", "event", "pattern", "versions", "source", "example", "lookalike"}) ||
         !reader_.Scalar(item["id"], "id", &e.id) || !reader_.Scalar(item["event"], "event", &e.event) ||
         !reader_.Scalar(item["pattern"], "pattern", &e.pattern) ||
@@ -39,6 +40,7 @@ class EntryReader {
       return false;
     }
     if (item["note"] && !reader_.Scalar(item["note"], "note", &e.note)) return false;
+    if (item["unless"] && !reader_.Scalar(item["unless"], "unless", &e.unless)) return false;
     e.line = YamlReader::MarkOf(item["id"]).line + 1;
     if (!IsKebab(e.id)) return reader_.Error(item["id"], "id '" + e.id + "' is not kebab-case (a-z, 0-9, '-')");
     if (Taken(catalogue_, e.id)) return reader_.Error(item["id"], "id '" + e.id + "' is already in the catalogue");
@@ -75,8 +77,12 @@ class EntryReader {
                                                   std::string(kind.fields) + ")");
       }
     }
-    if (!RE2::PartialMatch(e.example, re)) return reader_.Error(item["example"], "the pattern does not match it");
-    if (RE2::PartialMatch(e.lookalike, re)) return reader_.Error(item["lookalike"], "the pattern matches it");
+    if (!e.unless.empty()) {
+      RE2 unless(e.unless, RulePatternOptions());
+      if (!unless.ok()) return reader_.Error(item["unless"], "unless does not compile: " + unless.error());
+    }
+    if (!EntrySays(e, e.example)) return reader_.Error(item["example"], "the pattern does not match it");
+    if (EntrySays(e, e.lookalike)) return reader_.Error(item["lookalike"], "the pattern matches it");
     return true;
   }
 
@@ -110,6 +116,12 @@ void ReadDocument(YamlReader& reader, const YAML::Node& doc, MessageCatalogue& c
 }
 
 }  // namespace
+
+bool EntrySays(const MessageEntry& entry, std::string_view line) {
+  RE2 re(entry.pattern, RulePatternOptions());
+  if (!RE2::PartialMatch(line, re)) return false;
+  return entry.unless.empty() || !RE2::PartialMatch(line, RE2(entry.unless, RulePatternOptions()));
+}
 
 std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, const FieldValues& where) const {
   std::vector<const MessageEntry*> out;

@@ -30,6 +30,9 @@ struct MessageEntry {
   std::string event;      // an EventKinds() name
   FieldValues set;        // fields the entry sets whatever the line says (reason: lib_mismatch)
   std::string pattern;    // RE2, partial match; named captures are fields of the event
+  // RE2: a line the pattern matches that this matches too is not the
+  // event (a look-alike RE2 cannot exclude in one pattern); "" for none.
+  std::string unless;
   std::string versions;   // which versions print it
   std::string source;     // https:// URL of a thread or of the component's source at a tag
   std::string example;    // a real line it matches
@@ -45,6 +48,11 @@ struct MessageCatalogue {
   // set the field to the value, or capture it; in catalogue order.
   std::vector<const MessageEntry*> Of(std::string_view event, const FieldValues& where) const;
 };
+
+// Whether `line` is the entry's event: its pattern matches and its
+// `unless` does not. Compiles both on each call (for checks and tests; the
+// scanner compiles them once).
+bool EntrySays(const MessageEntry& entry, std::string_view line);
 
 // Reads one catalogue file into `catalogue`: an entry is refused (an error,
 // and left out) when a field is missing or unknown, its event kind or a

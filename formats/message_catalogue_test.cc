@@ -46,8 +46,8 @@ TEST_CASE("Built-in catalogue: every entry reads, matches its example and not it
     CHECK(FindEventKind(e.event) != nullptr);
     RE2 re(e.pattern, RulePatternOptions());
     REQUIRE(re.ok());
-    CHECK(RE2::PartialMatch(e.example, re));
-    CHECK_FALSE(RE2::PartialMatch(e.lookalike, re));
+    CHECK(EntrySays(e, e.example));
+    CHECK_FALSE(EntrySays(e, e.lookalike));
     CHECK(e.source.rfind("https://", 0) == 0);
     CHECK_FALSE(e.versions.empty());
   }
@@ -161,6 +161,28 @@ TEST_CASE("ReadMessageFile: text that is not YAML is one error, never an excepti
   MessageCatalogue bytes = Read(std::string("component: \xb5\xff\n\0entries: 3\n", 26));
   CHECK(bytes.entries.empty());
   CHECK_FALSE(bytes.errors.empty());
+}
+
+TEST_CASE("ReadMessageFile: unless keeps a look-alike out that the pattern alone would take") {
+  std::string text = kEntry;
+  text.replace(text.find("    pattern: "), 0, "    unless: 'GPU 2'\n");
+  text.replace(text.find("lookalike: 'Failed to initialize NVML: Unknown Error'"),
+               std::string("lookalike: 'Failed to initialize NVML: Unknown Error'").size(),
+               "lookalike: 'GPU 2: Failed to initialize NVML: Driver/library version mismatch'");
+  MessageCatalogue c = Read(text);
+  REQUIRE(c.errors.empty());
+  REQUIRE(c.entries.size() == 1);
+  const MessageEntry& e = c.entries[0];
+  CHECK(EntrySays(e, "Failed to initialize NVML: Driver/library version mismatch"));
+  CHECK_FALSE(EntrySays(e, "GPU 2: Failed to initialize NVML: Driver/library version mismatch"));
+
+  SUBCASE("an unless that does not compile is refused with its line") {
+    text.replace(text.find("unless: 'GPU 2'"), std::string("unless: 'GPU 2'").size(), "unless: 'GPU ('");
+    MessageCatalogue bad = Read(text);
+    CHECK(bad.entries.empty());
+    REQUIRE(bad.errors.size() == 1);
+    CHECK(bad.errors[0].find("unless does not compile") != std::string::npos);
+  }
 }
 
 }  // TEST_SUITE

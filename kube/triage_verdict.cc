@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include "chain/chain_steps.h"
 #include "common/byte_pattern.h"
 #include "common/terminal_text.h"
 #include "common/text_lines.h"
@@ -9,15 +10,17 @@
 namespace gpuf {
 
 std::string TriageVerdict(std::string_view collect_stderr) {
-  static const RE2 step(R"(^  ([^:]+):\s+(ok|failed|unknown|not_applicable)(?: \((.*)\))?$)", BytePatternOptions());
+  static const RE2 step(R"(^  ([^:]+):\s+(\S+)(?: \((.*)\))?$)", BytePatternOptions());
   int steps = 0, unknown = 0;
   std::string broken;
   ForEachLine(collect_stderr, [&](int, std::string_view line) {
-    std::string name, status, detail;
-    if (!RE2::FullMatch(line, step, &name, &status, &detail)) return;
+    std::string name, word, detail;
+    if (!RE2::FullMatch(line, step, &name, &word, &detail)) return;
+    std::optional<StepStatus> status = ParseStepStatus(word);
+    if (!status) return;
     ++steps;
-    unknown += status == "unknown";
-    if (status == "failed" && broken.empty()) broken = "BROKEN at " + name + (detail.empty() ? "" : " (" + detail + ")");
+    unknown += status == StepStatus::kUnknown;
+    if (status == StepStatus::kFailed && broken.empty()) broken = "BROKEN at " + name + (detail.empty() ? "" : " (" + detail + ")");
   });
   if (steps == 0) return "";
   // What a step saw is the node's bytes: shown, never sent to the terminal raw.

@@ -85,7 +85,8 @@ void LogScanner::Add(size_t rule, const Selection& selection) {
   if (lines.empty()) lines.push_back({selection.pattern, "", {}});
   for (auto& line : lines) {
     auto re = std::make_unique<RE2>(line.text, RulePatternOptions());
-    patterns_.push_back({rule, &selection, std::move(line), std::move(re)});
+    auto unless = line.unless.empty() ? nullptr : std::make_unique<RE2>(line.unless, RulePatternOptions());
+    patterns_.push_back({rule, &selection, std::move(line), std::move(re), std::move(unless)});
   }
 }
 
@@ -255,6 +256,7 @@ void LogScanner::MatchRecord(const Applicable& applicable, Statement& row, State
     std::vector<re2::StringPiece> groups(re.NumberOfCapturingGroups() + 1);
     if (!re.Match(subject, 0, subject.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) continue;
     const Pattern& pattern = patterns_[p];
+    if (pattern.unless && RE2::PartialMatch(subject, *pattern.unless)) continue;
     auto& rows = matches_[{pattern.rule, pattern.selection->name}];
     // Two wordings of one selection on one line: the first one's row.
     if (!rows.empty() && record && rows.back().artifact_id == record->artifact_id && rows.back().line == record->line) {

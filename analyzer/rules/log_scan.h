@@ -76,6 +76,7 @@ class LogScanner {
     const Selection* selection;
     LinePattern line;  // one of the selection's patterns
     std::unique_ptr<RE2> re;
+    std::unique_ptr<RE2> unless;  // null when the line has no `unless`
   };
   Applicable ApplicableTo(const std::string& name) const;
   // A source's lines ordered by artifact and line: `order` is the ORDER BY

@@ -79,6 +79,23 @@ TEST_CASE("LogScanner: a selection of several wordings gives one row a line, wit
   CHECK(rows[1].Field("reason") == "two");
 }
 
+TEST_CASE("LogScanner: a line an entry's unless matches is not that entry's, and another wording may still take it") {
+  Database db = JournalWithRowsInOrder({1, 2, 3});
+  Selection xid;
+  xid.name = "xid";
+  xid.sources = {"*"};
+  xid.message = "demo";
+  xid.patterns = {{R"(NVRM: Xid (?P<code>\d+))", "guarded", {}, "at line 2"},
+                  {R"(NVRM: Xid (?P<code>\d+) at line 2)", "line-two", {}}};
+  LogScanner scanner;
+  ScanFor(scanner, db, xid);
+  const auto& rows = scanner.Matches(0, "xid");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].Field("message") == "guarded");
+  CHECK(rows[1].Field("message") == "line-two");
+  CHECK(rows[2].Field("message") == "guarded");
+}
+
 TEST_CASE("LogScanner: matches come in line order when the rows are stored in another order") {
   Database db = JournalWithRowsInOrder({3, 1, 4, 2});
   CHECK(MatchedLines(db) == std::vector<int64_t>{1, 2, 3, 4});

@@ -34,6 +34,7 @@ struct LinePattern {
   std::string text;                                       // RE2
   std::string entry;                                      // the catalogue entry's id; "" for the rule's own
   std::vector<std::pair<std::string, std::string>> set;   // fields every row gets
+  std::string unless{};                                   // RE2: a line it matches is not the event
 };
 
 // Artifacts any one of which, captured whole, makes an empty result "none".

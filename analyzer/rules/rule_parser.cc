@@ -434,7 +434,7 @@ class RuleParser {
 void FillMessagePatterns(Selection& s) {
   s.sources = {"*"};
   for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
-    s.patterns.push_back({e->pattern, e->id, e->set});
+    s.patterns.push_back({e->pattern, e->id, e->set, e->unless});
   }
 }
 

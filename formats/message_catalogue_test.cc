@@ -185,6 +185,22 @@ TEST_CASE("ReadMessageFile: unless keeps a look-alike out that the pattern alone
   }
 }
 
+TEST_CASE("Built-in catalogue: a line copied with a typographic apostrophe is still the event") {
+  auto entry = [](std::string_view id) -> const MessageEntry& {
+    for (const auto& e : BuiltinMessages().entries) {
+      if (e.id == id) return e;
+    }
+    FAIL("no entry " << id);
+    throw 0;
+  };
+  // As github.com/NVIDIA/nvtrust/issues/55 quotes it.
+  CHECK(EntrySays(entry("fm-driver-interface-version-mismatch"),
+                  "fabric manager NVIDIA GPU driver interface version 535.104.05 don\u2019t match with driver version "
+                  "535.86.10. Please update with matching NVIDIA driver package."));
+  CHECK(EntrySays(entry("nvml-smi-driver-unreachable"),
+                  "NVIDIA-SMI has failed because it couldn\u2019t communicate with the NVIDIA driver."));
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -117,6 +117,16 @@ inline std::optional<std::string> NullIfEmpty(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
+// One member of the bundle as a loader gets it: its artifact and output
+// in the manifest, and its bytes.
+struct MemberInput {
+  int64_t artifact_id;
+  const ManifestArtifact& artifact;
+  const ManifestOutput& output;
+  std::string_view bytes;
+  std::string_view stderr_bytes = {};  // for loaders that read both streams (MemberLoaderRow::with_stderr)
+};
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_LOAD_LOAD_CONTEXT_H_

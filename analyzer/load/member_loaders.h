@@ -11,20 +11,13 @@
 #include <string_view>
 #include <utility>
 
+#include "analyzer/journal/journal_line_loader.h"
 #include "analyzer/load/load_context.h"
 #include "formats/journal_event.h"
 #include "formats/journal_json.h"
 #include "formats/plugin_log.h"
 
 namespace gpuf {
-
-struct MemberInput {
-  int64_t artifact_id;
-  const ManifestArtifact& artifact;
-  const ManifestOutput& output;
-  std::string_view bytes;
-  std::string_view stderr_bytes = {};  // for loaders that read both streams (MemberLoaderRow::with_stderr)
-};
 
 using MemberLoader = void (*)(LoadContext& ctx, const MemberInput& in);
 
@@ -129,58 +122,6 @@ std::unique_ptr<StreamedLineLoader> NewJournalLoader(LoadContext& ctx, const Mem
 // A journal entry of the plugin run as a host service (kPluginJournalSlice),
 // as a log_lines row like a pod log's: the plugin's lines are its log.
 void StorePluginJournalLine(LoadContext& ctx, const MemberInput& in, int line, const JournalEntry& entry);
-// A journal slice one line at a time, as the loader streams it (in.bytes is
-// not read): the same rows as LoadJournal.
-class JournalLineLoader {
- public:
-  // One line's JSON taken apart, without the database, or the line as read
-  // for the thread that stores it to parse: the loader parses a slice on
-  // the reading thread while another classifies and stores the rows, and
-  // hands over lines unparsed while the storing thread has time to spare.
-  struct Row {
-    int number = 0;
-    bool blank = false;
-    std::optional<JournalEntry> entry;  // nullopt: not a journal JSON object
-    std::optional<JournalEvent> event;  // classified already (else Store classifies)
-    bool parsed = true;                 // false: `text` waits for ParseAndStore
-    std::string text;                   // the line, while not parsed
-  };
-  // Overwrites `row`, reusing its entry's buffers; classifies the entry too
-  // when `classify`.
-  static void Parse(int number, std::string_view line, Row& row, bool classify = false);
-  // Overwrites `row` with the line itself, reusing its buffer.
-  static void Keep(int number, std::string_view line, Row& row);
-
-  JournalLineLoader(LoadContext& ctx, const MemberInput& in);
-  // For lines that are not a journal slice's: all of boot `boot_offset`.
-  JournalLineLoader(LoadContext& ctx, const MemberInput& in, std::optional<int64_t> boot_offset)
-      : ctx_(ctx), in_(in), boot_(boot_offset) {}
-  void Store(const Row& row);
-  // An entry parsed from another format (dmesg, kubelet.log).
-  void Store(int number, JournalEntry entry) {
-    Row row;
-    row.number = number;
-    row.entry = std::move(entry);
-    Store(row);
-  }
-  // Store, parsing first a row that Keep filled.
-  void ParseAndStore(Row& row);
-  void Line(int number, std::string_view line) {
-    Parse(number, line, line_);
-    Store(line_);
-  }
-  // After the last row: the plugin's configuration dumps among its lines.
-  void Finish();
-
- private:
-  void StoreEntry(int number, const JournalEntry& entry, const JournalEvent& event);
-
-  LoadContext& ctx_;
-  const MemberInput& in_;
-  std::optional<int64_t> boot_;
-  Row line_;  // Line's, reused from line to line
-  PluginConfigFinder plugin_configs_;  // among the plugin slice's own lines
-};
 void LoadArtifactLines(LoadContext& ctx, const MemberInput& in);
 // load_kernel_ring.cc
 void LoadKernelRing(LoadContext& ctx, const MemberInput& in);

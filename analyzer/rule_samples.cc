@@ -28,7 +28,7 @@ void Judge(const RuleRunSummary& summary, const std::string& rule_id, const Rule
   std::string said;
   for (const auto& run : summary.runs) {
     if (run.rule_id != rule_id) continue;
-    check.actual = run.outcome == "ruled_out" ? "ruled-out" : run.outcome;
+    check.actual = run.outcome == RuleOutcome::kRuledOut ? "ruled-out" : Word(run.outcome);
     check.detail = run.reason;
     said = run.reason;
   }

@@ -110,7 +110,7 @@ int RunExitStatus(const RuleRunSummary& summary, const LoadResult& loaded) {
     if (Serious(f)) return kExitFindings;
   }
   bool errors = false;
-  for (const auto& r : summary.runs) errors = errors || r.outcome == "error";
+  for (const auto& r : summary.runs) errors = errors || r.outcome == RuleOutcome::kError;
   bool gaps = summary.runs.empty() || errors || !loaded.manifest.complete || !loaded.integrity_issues.empty();
   return gaps ? kExitIncomplete : kExitOk;
 }
@@ -136,7 +136,7 @@ int Run(const std::string& bundle, const po::variables_map& values) {
   for (const auto& f : summary->findings) out += Describe(f);
   for (const auto& f : summary->ruled_out) out += Describe(f);
   for (const auto& r : summary->runs) {
-    if (RuleNotEvaluated(r)) out += r.outcome + "  " + r.rule_id + ": " + r.reason + "\n";
+    if (RuleNotEvaluated(r)) out += Word(r.outcome) + "  " + r.rule_id + ": " + r.reason + "\n";
   }
   if (summary->runs.empty()) out += "no rule ran\n";
   for (const auto& issue : loaded->integrity_issues) out += "integrity  " + issue.member + ": " + issue.problem + "\n";

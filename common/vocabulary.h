@@ -1,6 +1,6 @@
 // The closed word lists C++ and SQL share: how a probe ended, why it was
-// skipped, a finding's severity and confidence, and the timeline's
-// milestones. Each is an enum whose names are written once, here, in the
+// skipped, a finding's severity and confidence, what a rule came to, and
+// the timeline's milestones. Each is an enum whose names are written once, here, in the
 // enum's order; Name() and Parse() convert, and the CHECK constraints of
 // schema/*.sql list the same words (tests/schema_docs_test.cc compares).
 // Rule SQL that compares one of these columns with a word not listed here
@@ -39,6 +39,12 @@ inline constexpr std::string_view kSeverityNames[] = {"critical", "high", "mediu
 enum class Confidence { kConfirmed, kLikely, kPossible };
 inline constexpr std::string_view kConfidenceNames[] = {"confirmed", "likely", "possible"};
 
+// rule_runs.outcome: what a rule came to on one bundle. ruled_out: held
+// evidence against it; unknown: the deciding evidence was not captured.
+enum class RuleOutcome { kFail, kWarn, kPass, kRuledOut, kUnknown, kSkipped, kError };
+inline constexpr std::string_view kRuleOutcomeNames[] = {"fail",    "warn",    "pass", "ruled_out",
+                                                         "unknown", "skipped", "error"};
+
 // events.milestone: the steps of the GPU chain on the timeline
 // (analyzer/timeline/timeline.cc places them).
 enum class Milestone {
@@ -62,12 +68,14 @@ template <> constexpr std::span<const std::string_view> Names<ProbeStatus>() { r
 template <> constexpr std::span<const std::string_view> Names<SkipReason>() { return kSkipReasonNames; }
 template <> constexpr std::span<const std::string_view> Names<Severity>() { return kSeverityNames; }
 template <> constexpr std::span<const std::string_view> Names<Confidence>() { return kConfidenceNames; }
+template <> constexpr std::span<const std::string_view> Names<RuleOutcome>() { return kRuleOutcomeNames; }
 template <> constexpr std::span<const std::string_view> Names<Milestone>() { return kMilestoneNames; }
 
 static_assert(std::size(kProbeStatusNames) == static_cast<size_t>(ProbeStatus::kError) + 1);
 static_assert(std::size(kSkipReasonNames) == static_cast<size_t>(SkipReason::kInterrupted) + 1);
 static_assert(std::size(kSeverityNames) == static_cast<size_t>(Severity::kInfo) + 1);
 static_assert(std::size(kConfidenceNames) == static_cast<size_t>(Confidence::kPossible) + 1);
+static_assert(std::size(kRuleOutcomeNames) == static_cast<size_t>(RuleOutcome::kError) + 1);
 static_assert(std::size(kMilestoneNames) == static_cast<size_t>(Milestone::kCollection) + 1);
 
 // `value` is `floor` or more severe.

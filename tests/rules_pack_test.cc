@@ -91,7 +91,7 @@ TEST_CASE("Rule pack: every scenario yields its expected findings with the expec
       if (scenario == "healthy") CHECK_FALSE(Serious(f.severity));
     }
     CHECK(found == expected);
-    for (const auto& run : summary->runs) CHECK_MESSAGE(run.outcome != "error", run.rule_id << ": " << run.reason);
+    for (const auto& run : summary->runs) CHECK_MESSAGE(run.outcome != RuleOutcome::kError, run.rule_id << ": " << run.reason);
     if (!kExpectedOrder.count(scenario)) continue;
     std::vector<std::string> order;
     for (const auto& e : summary->diagnosis.entries) order.push_back(e.place + " " + e.rule_id);

@@ -95,6 +95,7 @@ TEST_CASE("schema: each CHECK list is its enum's names, in the enum's order") {
   CHECK(CheckedWords("events.sql", "milestone") == EnumWords<Milestone>());
   CHECK(CheckedWords("findings.sql", "severity") == EnumWords<Severity>());
   CHECK(CheckedWords("findings.sql", "confidence") == EnumWords<Confidence>());
+  CHECK(CheckedWords("rule_runs.sql", "outcome") == EnumWords<RuleOutcome>());
   std::vector<std::string> kinds;
   for (auto kind : {ArtifactKind::kCommand, ArtifactKind::kFile, ArtifactKind::kListing, ArtifactKind::kTable}) {
     kinds.emplace_back(ArtifactKindName(kind));

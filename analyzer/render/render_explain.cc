@@ -80,7 +80,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
     for (const auto& r : summary.runs) ids += (ids.empty() ? "" : ", ") + r.rule_id;
     return Status::NotFound("no rule '" + rule_id + "'", "the rules run were: " + ids);
   }
-  std::string out = "rule " + rule_id + ": " + run->outcome;
+  std::string out = "rule " + rule_id + ": " + Word(run->outcome);
   const Finding* f = FindingOf(summary, rule_id);
   if (f) out += " (" + Word(f->confidence) + ", " + f->tense + ")";
   out += "\n  " + run->reason + "\n";
@@ -90,7 +90,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
     return out;
   }
   Selections(x->second, out);
-  Outcomes(x->second, run->outcome == "unknown", out);
+  Outcomes(x->second, run->outcome == RuleOutcome::kUnknown, out);
   if (f) RenderConfidenceSteps(*f, out);
   return out;
 }

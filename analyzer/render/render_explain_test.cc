@@ -7,7 +7,7 @@ namespace gpuf {
 TEST_SUITE("render_explain") {
 TEST_CASE("RenderExplanation: selections with their rows or what was not captured, the outcome that decided") {
   RuleRunSummary summary;
-  summary.runs = {{"xid-79", "fail", "GPU 0000:2b:00 fell off the bus (Xid 79)", 0}, {"other", "skipped", "missing", 0}};
+  summary.runs = {{"xid-79", RuleOutcome::kFail, "GPU 0000:2b:00 fell off the bus (Xid 79)", 0}, {"other", RuleOutcome::kSkipped, "missing", 0}};
   RuleExplanation x;
   x.selections = {{.name = "kernel_xid", .shows = "event", .reads = "the catalogue's xid code=79", .state = "true",
                    .rows = 4, .examples = {"journal.kernel:7  NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."}},

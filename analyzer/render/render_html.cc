@@ -343,7 +343,7 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
     out << "<p>Rules not evaluated (no finding from them says nothing about the node):</p>\n<ul class=\"plain\">";
     for (const auto& run : r.rule_runs) {
       if (RuleNotEvaluated(run)) {
-        out << "<li><code>" << E(run.rule_id) << "</code>: " << E(run.outcome) << " (" << E(run.reason) << ")</li>";
+        out << "<li><code>" << E(run.rule_id) << "</code>: " << E(Word(run.outcome)) << " (" << E(run.reason) << ")</li>";
       }
     }
     out << "</ul>\n";

@@ -185,7 +185,7 @@ std::string RenderJson(const Report& r) {
   Json skipped = Json::array();
   for (const auto& run : r.rule_runs) {
     if (RuleNotEvaluated(run)) {
-      skipped.push_back({{"id", run.rule_id}, {"outcome", run.outcome}, {"reason", run.reason}});
+      skipped.push_back({{"id", run.rule_id}, {"outcome", Name(run.outcome)}, {"reason", run.reason}});
     }
   }
   Json doc = {

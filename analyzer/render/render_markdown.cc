@@ -236,7 +236,7 @@ void RenderCoverage(const Report& r, std::ostringstream& out) {
   out << "\nRules not evaluated (no finding from them says nothing about the node):\n\n";
   for (const auto& run : r.rule_runs) {
     if (RuleNotEvaluated(run)) {
-      out << "- " << Code(run.rule_id) << ": " << MarkdownText(run.outcome) << " (" << MarkdownText(run.reason)
+      out << "- " << Code(run.rule_id) << ": " << MarkdownText(Word(run.outcome)) << " (" << MarkdownText(run.reason)
           << ")\n";
     }
   }

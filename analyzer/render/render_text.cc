@@ -250,7 +250,7 @@ void RenderCoverage(const Report& r, const Painter& paint, std::ostringstream& o
   RenderNotes(r.unparsed, out);
   for (const auto& run : r.rule_runs) {
     if (RuleNotEvaluated(run)) {
-      out << "  rule " << run.rule_id << ": " << run.outcome << " (" << run.reason << ")\n";
+      out << "  rule " << run.rule_id << ": " << Name(run.outcome) << " (" << run.reason << ")\n";
     }
   }
 }

@@ -112,7 +112,7 @@ std::string ChainVerdictLine(const Report& r) {
 }
 
 bool RuleNotEvaluated(const RuleRun& run) {
-  return run.outcome == "skipped" || run.outcome == "error" || run.outcome == "unknown";
+  return run.outcome == RuleOutcome::kSkipped || run.outcome == RuleOutcome::kError || run.outcome == RuleOutcome::kUnknown;
 }
 
 int RulesNotEvaluated(const Report& r) {

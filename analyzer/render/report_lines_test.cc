@@ -29,7 +29,7 @@ TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
   node.verdict[3] = {ChainStepId::kMetricsStore, "metrics store", S::kUnknown, "", "", ""};
   node.verdict[4] = {ChainStepId::kAlerting, "alerting", S::kUnknown, "", "", ""};
   node.complete = true;
-  node.rule_runs = {{.rule_id = "xid-79", .outcome = "pass"}};
+  node.rule_runs = {{.rule_id = "xid-79", .outcome = RuleOutcome::kPass}};
   CHECK(ChainVerdictLine(node) ==
         "HEALTHY: all 2 steps on the node ok; steps 3 to 5 (kube-state-metrics, metrics "
         "store, alerting) are outside it and not checked");
@@ -41,7 +41,7 @@ TEST_CASE("ChainVerdictLine: the first failed step, or what is unknown") {
   CHECK(ChainVerdictLine(checked) ==
         "HEALTHY: all 2 steps on the node ok; outside it, kube-state-metrics, metrics store ok; alerting not checked");
   Report skipped_rule = node;
-  skipped_rule.rule_runs.push_back({.rule_id = "xid-48", .outcome = "skipped"});
+  skipped_rule.rule_runs.push_back({.rule_id = "xid-48", .outcome = RuleOutcome::kSkipped});
   CHECK(ChainVerdictLine(skipped_rule) == "no step failed, 3 of 5 unknown from this bundle");
   Finding serious;
   serious.severity = Severity::kMedium;
@@ -86,7 +86,7 @@ TEST_CASE("NextActionLine and AgainstStateWords: what the report says of them") 
 TEST_CASE("NoFindingsCaveat: no finding is never silently 'healthy'") {
   Report r;
   r.artifacts_total = 10;
-  r.rule_runs = {{"a", "pass", "", 0}, {"b", "pass", "", 0}};
+  r.rule_runs = {{"a", RuleOutcome::kPass, "", 0}, {"b", RuleOutcome::kPass, "", 0}};
   CHECK(NoFindingsCaveat(r) == "");
   CHECK(FindingsLine(r) == "no known issue recognized among 2 checked");
 
@@ -95,7 +95,7 @@ TEST_CASE("NoFindingsCaveat: no finding is never silently 'healthy'") {
   CHECK(NoFindingsCaveat(r) == "Every rule had the evidence it needs, but 3 of 10 artifacts are missing or failed "
                                "(see Coverage).");
 
-  r.rule_runs.push_back({"c", "skipped", "needs plugin.log", 0});
+  r.rule_runs.push_back({"c", RuleOutcome::kSkipped, "needs plugin.log", 0});
   CHECK(NoFindingsCaveat(r) == "1 of 3 rules could not be checked for lack of evidence (see Coverage): this is not a "
                                "statement that the node is healthy.");
 

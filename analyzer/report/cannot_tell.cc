@@ -75,11 +75,11 @@ std::vector<CannotTell> ComputeCannotTell(const std::vector<RuleRun>& runs, cons
   // Keyed by the alternatives, as the engine printed them.
   std::map<std::vector<std::string>, CannotTell> by_capture;
   for (const auto& run : runs) {
-    if (run.outcome != "skipped" || run.reason.rfind("missing: ", 0) != 0) continue;
+    if (run.outcome != RuleOutcome::kSkipped || run.reason.rfind("missing: ", 0) != 0) continue;
     ForEachEntry(run.reason, ArtifactsIn, [&](const auto& a) { AddOnce(by_capture[a].rules, run.rule_id); });
   }
   for (const auto& run : runs) {
-    if (run.outcome != "unknown") continue;
+    if (run.outcome != RuleOutcome::kUnknown) continue;
     ForEachEntry(UndecidedNeeds(run.reason), UndecidedArtifactsIn,
                  [&](const auto& a) { AddOnce(by_capture[a].rules, run.rule_id); });
   }

@@ -8,13 +8,13 @@ TEST_SUITE("cannot_tell") {
 
 TEST_CASE("ComputeCannotTell: captures by the checks they decide, what would confirm a finding first") {
   std::vector<RuleRun> runs = {
-      {"xid-79-fallen-off-bus", "skipped",
+      {"xid-79-fallen-off-bus", RuleOutcome::kSkipped,
        "missing: journal.kernel (not collected) or plugin.log (not collected) or plugin.crictl_logs (not collected)", 0},
-      {"xid-48-dbe", "skipped",
+      {"xid-48-dbe", RuleOutcome::kSkipped,
        "missing: journal.kernel (not collected) or plugin.log (not collected) or plugin.crictl_logs (not collected)", 0},
-      {"pci-nvml-gpu-count-mismatch", "skipped",
+      {"pci-nvml-gpu-count-mismatch", RuleOutcome::kSkipped,
        "missing: pci.nvidia_functions (not collected); host.nvidia_smi_list (timed_out)", 0},
-      {"runtimeclass-handler-missing", "fail", "Sandboxes fail", 0},
+      {"runtimeclass-handler-missing", RuleOutcome::kFail, "Sandboxes fail", 0},
   };
   Finding f;
   f.rule_id = "runtimeclass-handler-missing";
@@ -36,7 +36,7 @@ TEST_CASE("ComputeCannotTell: captures by the checks they decide, what would con
 
 TEST_CASE("ComputeCannotTell: a rule left undecided by a log cut short or never captured names what decides it") {
   std::vector<RuleRun> runs = {
-      {"runtime-not-nvidia", "unknown",
+      {"runtime-not-nvidia", RuleOutcome::kUnknown,
        "undecided: plugin.log whole (it ends inside the plugin's config dump, before NVML was loaded: cut short) or "
        "plugin.crictl_logs; journal.kubelet whole (journald: Suppressed 12 messages from kubelet.service) not "
        "captured, and it decides whether 'lib_missing and not default_nvidia' holds",

@@ -84,7 +84,7 @@ std::vector<std::string> ReportGaps(const Report& report) {
   }
   if (report.rule_runs.empty()) gaps.push_back("no rule ran: known issues were not looked for");
   size_t errors = 0;
-  for (const auto& run : report.rule_runs) errors += run.outcome == "error";
+  for (const auto& run : report.rule_runs) errors += run.outcome == RuleOutcome::kError;
   if (errors > 0) gaps.push_back(std::to_string(errors) + (errors == 1 ? " rule" : " rules") + " could not run (error)");
   return gaps;
 }

@@ -65,7 +65,7 @@ struct Finding {
 
 struct RuleRun {
   std::string rule_id;
-  std::string outcome{};  // fail | warn | pass | ruled_out | unknown | skipped | error
+  RuleOutcome outcome = RuleOutcome::kPass;
   std::string reason{};   // the summary, the missing artifacts, the error
   int64_t elapsed_ns = 0;
 };

@@ -51,7 +51,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
       if (!result.ok() && result.status().code() != Status::Code::kInvalidArgument) return result.status();
       if (!result.ok()) {
         Evaluation failed;
-        failed.run = {rule.id, "error", result.status().message(), 0};
+        failed.run = {rule.id, RuleOutcome::kError, result.status().message(), 0};
         return failed;
       }
       got = std::move(*result);
@@ -92,7 +92,7 @@ void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& ev
   for (const auto& [id, reason] : explained) {
     Evaluation& e = evaluations[id];
     e.finding.reset();
-    e.run.outcome = "pass";
+    e.run.outcome = RuleOutcome::kPass;
     e.run.reason = reason;
   }
 }
@@ -153,14 +153,14 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   for (size_t i = 0; i < set.rules.size(); ++i) {
     const Rule& rule = set.rules[i];
     if (not_gpu_node && !rule.any_node) {
-      evaluations[rule.id].run = {rule.id, "skipped", *not_gpu_node, 0};
+      evaluations[rule.id].run = {rule.id, RuleOutcome::kSkipped, *not_gpu_node, 0};
       continue;
     }
     std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
     // The artifacts a rule requires are where its evidence usually is; a
     // catalogue event of it found in any other input is evidence too.
     if (!unmet.empty() && !CatalogueEventSeen(rule, i, scanner)) {
-      evaluations[rule.id].run = {rule.id, "skipped", "missing: " + Join(unmet, "; "), 0};
+      evaluations[rule.id].run = {rule.id, RuleOutcome::kSkipped, "missing: " + Join(unmet, "; "), 0};
       continue;
     }
     int64_t start = MonotonicNowNs();
@@ -172,7 +172,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   // A file that repeats a loaded rule's id keeps its own error row.
   std::vector<RuleRun> repeated;
   for (const auto& error : set.errors) {
-    RuleRun run{error.id, "error", error.message, 0};
+    RuleRun run{error.id, RuleOutcome::kError, error.message, 0};
     if (evaluations.count(error.id)) {
       repeated.push_back(run);
     } else {

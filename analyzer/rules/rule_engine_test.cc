@@ -109,7 +109,7 @@ TEST_CASE("RunRuleSet: a rule without its artifacts is skipped and its patterns 
 select: {lost: {kind: event, log: journal.kernel, pattern: 'GPU is lost'}}
 outcomes: [{when: lost, result: fail, confidence: likely, catalog: test, summary: lost}, {result: pass}]
 )"), ParseRule("xid-79", kXid79)});
-  CHECK(RunOf(summary, "needs-smi").outcome == "skipped");
+  CHECK(RunOf(summary, "needs-smi").outcome == RuleOutcome::kSkipped);
   CHECK(RunOf(summary, "needs-smi").reason ==
         "missing: host.nvidia_smi_list (timed_out) or plugin.nvidia_smi_list (not collected)");
   // xid-79's two, and the engine's own wordings: the lines that name a GPU
@@ -175,9 +175,9 @@ outcomes: [{when: buses, result: warn, confidence: possible, catalog: test, summ
 )"), ParseRule("broken", R"(select: {bad: {kind: context, sql: SELECT no_such_column FROM gpus}}
 outcomes: [{result: pass}]
 )")});
-  CHECK(RunOf(summary, "correlated").outcome == "warn");
+  CHECK(RunOf(summary, "correlated").outcome == RuleOutcome::kWarn);
   CHECK(RunOf(summary, "correlated").reason == "bus 0000:2b:00 80");
-  CHECK(RunOf(summary, "broken").outcome == "error");
+  CHECK(RunOf(summary, "broken").outcome == RuleOutcome::kError);
   CHECK(RunOf(summary, "broken").reason == "selection 'bad': SQL: no such column: no_such_column");
 }
 
@@ -189,7 +189,7 @@ outcomes: [{when: fell, result: fail, confidence: possible, catalog: test, summa
 )")});
   REQUIRE(summary.findings.size() == 1);
   CHECK(summary.findings[0].rule_id == "xid-79");
-  CHECK(RunOf(summary, "gpu-gone").outcome == "pass");
+  CHECK(RunOf(summary, "gpu-gone").outcome == RuleOutcome::kPass);
   CHECK(RunOf(summary, "gpu-gone").reason == "explained by xid-79: GPU 0000:2b:00 fell off the bus");
 }
 
@@ -200,8 +200,8 @@ TEST_CASE("RunRules: a file that does not read is an error run, the others run")
   Evidence evidence;
   auto summary = RunRules(evidence.db, evidence.bundle, {dir.path()});
   REQUIRE_MESSAGE(summary.ok(), summary.status().message());
-  CHECK(RunOf(*summary, "xid-79").outcome == "fail");
-  CHECK(RunOf(*summary, "typo").outcome == "error");
+  CHECK(RunOf(*summary, "xid-79").outcome == RuleOutcome::kFail);
+  CHECK(RunOf(*summary, "typo").outcome == RuleOutcome::kError);
   CHECK(RunOf(*summary, "typo").reason == dir / "typo.yaml" + ":3: end of sequence flow not found\n\n^ near here");
   CHECK(RunRules(evidence.db, 1, {dir / "absent"}).status().code() == Status::Code::kNotFound);
 }
@@ -239,7 +239,7 @@ outcomes:
   - {when: xid, result: fail, confidence: likely, catalog: test, summary: 'Xid 79 on {xid.bus}'}
   - {result: pass}
 )")});
-  CHECK(RunOf(summary, "needs-plugin").outcome == "unknown");
+  CHECK(RunOf(summary, "needs-plugin").outcome == RuleOutcome::kUnknown);
   CHECK(RunOf(summary, "needs-plugin").reason ==
         "undecided: plugin.log not captured, and it decides whether 'marked' holds");
   REQUIRE(summary.findings.size() == 1);
@@ -280,13 +280,13 @@ outcomes:
   - {result: pass}
 )")});
   // The Node's resources come from k8s.node or k8s.node_text: neither was captured.
-  CHECK(RunOf(summary, "node-zero").outcome == "unknown");
+  CHECK(RunOf(summary, "node-zero").outcome == RuleOutcome::kUnknown);
   CHECK(RunOf(summary, "node-zero").reason ==
         "undecided: k8s.node or k8s.node_text not captured, and it decides whether 'not has_gpus' holds");
   // The journal is: an empty result is a known "none".
-  CHECK(RunOf(summary, "kernel-lines").outcome == "warn");
+  CHECK(RunOf(summary, "kernel-lines").outcome == RuleOutcome::kWarn);
   // The timeline's own tables are every bundle's: always known.
-  CHECK(RunOf(summary, "timeline-only").outcome == "warn");
+  CHECK(RunOf(summary, "timeline-only").outcome == RuleOutcome::kWarn);
 }
 
 TEST_CASE("RunRuleSet: evidence against rules a finding out or lowers it, and is stored with what it found") {
@@ -320,7 +320,7 @@ against:
   CHECK(f.against[1].state == "held");
   REQUIRE(f.against[1].evidence.size() == 1);
   CHECK(f.against[1].evidence[0].text == "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.183.01");
-  CHECK(RunOf(summary, "ruled").outcome == "ruled_out");
+  CHECK(RunOf(summary, "ruled").outcome == RuleOutcome::kRuledOut);
   CHECK(RunOf(summary, "ruled").reason == "ruled out: the GPU fell off the bus");
   REQUIRE(summary.ruled_out.size() == 1);
   CHECK(summary.ruled_out[0].tense == "ruled_out");
@@ -387,8 +387,8 @@ against:
 )")});
   CHECK(summary.findings.empty());
   REQUIRE(summary.ruled_out.size() == 2);
-  CHECK(RunOf(summary, "twice").outcome == "ruled_out");
-  CHECK(RunOf(summary, "possible").outcome == "ruled_out");
+  CHECK(RunOf(summary, "twice").outcome == RuleOutcome::kRuledOut);
+  CHECK(RunOf(summary, "possible").outcome == RuleOutcome::kRuledOut);
   for (const Finding& f : summary.ruled_out) {
     if (f.rule_id == "twice") {
       CHECK(f.confidence_steps ==
@@ -510,7 +510,7 @@ outcomes: [{when: fell, result: fail, confidence: confirmed, catalog: test, summ
 )")});
   // xid-79 is likely, the symptom confirmed: both stand and are ranked.
   REQUIRE(summary.findings.size() == 2);
-  CHECK(RunOf(summary, "gpu-gone").outcome == "fail");
+  CHECK(RunOf(summary, "gpu-gone").outcome == RuleOutcome::kFail);
   CHECK(summary.findings[0].rule_id == "gpu-gone");
 }
 

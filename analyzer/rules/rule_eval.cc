@@ -370,7 +370,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     }
     if (t != Truth::kTrue) continue;
     if (outcome.result == "pass" && undecided) break;
-    e.run.outcome = outcome.result;
+    e.run.outcome = *Parse<RuleOutcome>(outcome.result);  // fail, warn or pass: the parser allows no other
     if (outcome.result == "pass") {
       e.run.reason = outcome.summary.empty() ? "passed: " + outcome.when : RenderTemplate(outcome.summary, rows);
       return e;
@@ -390,7 +390,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     f.confidence = confidence.value();
     f.confidence_steps = confidence.steps();
     if (ruled_out) {
-      e.run.outcome = "ruled_out";
+      e.run.outcome = RuleOutcome::kRuledOut;
       e.run.reason = "ruled out: " + f.tense_reason;
     } else {
       e.run.reason = f.summary;
@@ -399,12 +399,12 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     return e;
   }
   if (undecided) {
-    e.run.outcome = "unknown";
+    e.run.outcome = RuleOutcome::kUnknown;
     e.run.reason = "undecided: " + Join(undecided_needs, "; ") + " not captured, and it decides whether '" +
                    undecided->when + "' holds";
     return e;
   }
-  e.run.outcome = "pass";
+  e.run.outcome = RuleOutcome::kPass;
   e.run.reason = "no outcome's condition held";
   return e;
 }

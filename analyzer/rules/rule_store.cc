@@ -120,7 +120,7 @@ Status StoreRuleResults(Database& db, int64_t bundle_id, RuleRunSummary& summary
   GPUF_ASSIGN_OR_RETURN(Statement run, db.Prepare("INSERT INTO rule_runs (bundle_id, rule_id, outcome, reason, "
                                                   "elapsed_ns) VALUES (?,?,?,?,?)"));
   for (const auto& r : summary.runs) {
-    run.Bind(1, bundle_id).Bind(2, r.rule_id).Bind(3, r.outcome).Bind(4, r.reason).Bind(5, r.elapsed_ns);
+    run.Bind(1, bundle_id).Bind(2, r.rule_id).Bind(3, Name(r.outcome)).Bind(4, r.reason).Bind(5, r.elapsed_ns);
     GPUF_RETURN_IF_ERROR(run.Run());
   }
   GPUF_RETURN_IF_ERROR(StoreFindings(db, bundle_id, summary.findings));

@@ -111,6 +111,7 @@ const VocabularyColumn kColumns[] = {
     {"events", "milestone", {"milestone", KnownWord<Milestone>, WordNames<Milestone>}},
     {"findings", "severity", {"severity", KnownWord<Severity>, WordNames<Severity>}},
     {"findings", "confidence", {"confidence", KnownWord<Confidence>, WordNames<Confidence>}},
+    {"rule_runs", "outcome", {"rule outcome", KnownWord<RuleOutcome>, WordNames<RuleOutcome>}},
 };
 
 const VocabularyColumn* FindColumn(std::string_view table, std::string_view column) {

@@ -83,6 +83,10 @@ std::optional<std::string> GpuDirectory::Key(std::string_view field, std::string
     return uuid;
   }
   if (StartsWithNoCase(value, "mig-")) return AsciiLower(value);
+  // GKE's plugin names a device by its node, /dev/nvidiaN: minor N.
+  if (value.size() > 6 && value.substr(0, 6) == "nvidia" && ParseNumber(value.substr(6))) {
+    return Key("minor", value.substr(6));
+  }
   return NormalizeGpuAddress(value);
 }
 

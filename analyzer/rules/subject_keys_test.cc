@@ -22,6 +22,15 @@ TEST_CASE("GpuDirectory: a UUID, a minor number and a bus join into one GPU") {
   CHECK_FALSE(gpus.Key("gpu", "all"));
 }
 
+TEST_CASE("GpuDirectory: GKE's device name nvidiaN is the GPU of minor N") {
+  GpuDirectory gpus;
+  gpus.Add({.bus = "0000:3b:00.0", .minor = 4});
+  CHECK(gpus.Key("device", "nvidia4") == "0000:3b:00.0");
+  CHECK(gpus.Key("device", "nvidia9") == "minor:9");
+  CHECK_FALSE(gpus.Key("device", "nvidiactl"));
+  CHECK_FALSE(gpus.Key("device", "nvidia"));
+}
+
 TEST_CASE("GpuDirectory: rows are tagged from their first field that names a GPU or a container") {
   GpuDirectory gpus;
   gpus.Add({.bus = "0000:2b:00.0", .uuid = "GPU-79"});

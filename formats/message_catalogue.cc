@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "common/event_kinds.h"
 #include "common/file_io.h"
@@ -16,6 +17,12 @@ namespace gpuf {
 namespace {
 
 constexpr int64_t kMaxMessageFileBytes = 1 << 20;
+
+// The entry's event is on the line: its pattern matches, its unless (null
+// for none) does not.
+bool Says(const RE2& pattern, const RE2* unless, std::string_view line) {
+  return RE2::PartialMatch(line, pattern) && !(unless && RE2::PartialMatch(line, *unless));
+}
 
 bool Taken(const MessageCatalogue& catalogue, const std::string& id) {
   return std::any_of(catalogue.entries.begin(), catalogue.entries.end(),
@@ -77,12 +84,14 @@ class EntryReader {
                                                   std::string(kind.fields) + ")");
       }
     }
+    std::optional<RE2> unless;
     if (!e.unless.empty()) {
-      RE2 unless(e.unless, RulePatternOptions());
-      if (!unless.ok()) return reader_.Error(item["unless"], "unless does not compile: " + unless.error());
+      unless.emplace(e.unless, RulePatternOptions());
+      if (!unless->ok()) return reader_.Error(item["unless"], "unless does not compile: " + unless->error());
     }
-    if (!EntrySays(e, e.example)) return reader_.Error(item["example"], "the pattern does not match it");
-    if (EntrySays(e, e.lookalike)) return reader_.Error(item["lookalike"], "the pattern matches it");
+    const RE2* exclude = unless ? &*unless : nullptr;
+    if (!Says(re, exclude, e.example)) return reader_.Error(item["example"], "the pattern does not match it");
+    if (Says(re, exclude, e.lookalike)) return reader_.Error(item["lookalike"], "the pattern matches it");
     return true;
   }
 
@@ -118,9 +127,10 @@ void ReadDocument(YamlReader& reader, const YAML::Node& doc, MessageCatalogue& c
 }  // namespace
 
 bool EntrySays(const MessageEntry& entry, std::string_view line) {
-  RE2 re(entry.pattern, RulePatternOptions());
-  if (!RE2::PartialMatch(line, re)) return false;
-  return entry.unless.empty() || !RE2::PartialMatch(line, RE2(entry.unless, RulePatternOptions()));
+  RE2 pattern(entry.pattern, RulePatternOptions());
+  if (entry.unless.empty()) return Says(pattern, nullptr, line);
+  RE2 unless(entry.unless, RulePatternOptions());
+  return Says(pattern, &unless, line);
 }
 
 std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, const FieldValues& where) const {

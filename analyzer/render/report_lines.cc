@@ -204,7 +204,9 @@ std::string NextActionLine(const Report& r) {
 }
 
 std::string ConfidenceLine(const Finding& f) {
-  return f.confidence_steps.size() < 2 ? "" : Join(f.confidence_steps, "; ");
+  if (f.confidence_steps.size() == 1 && f.confidence == Confidence::kConfirmed)
+    return "";
+  return Join(f.confidence_steps, "; ");
 }
 
 std::string AgainstStateWords(const AgainstResult& a) {

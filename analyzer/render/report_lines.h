@@ -61,8 +61,9 @@ std::string NextActionLine(const Report& report);
 // (lowers confidence)", "not seen", "not captured (plugin.devices_list)".
 std::string AgainstStateWords(const AgainstResult& check);
 
-// Why a finding's confidence is what it is, as one line: "confirmed as its
-// outcome says; likely: not captured: ..."; "" when the outcome's word stood.
+// Why a finding's confidence is what it is, as one line: "confirmed: all 2
+// confirming pieces observed; likely: held against: ..."; "" for a finding
+// confirmed by its pieces with nothing after.
 std::string ConfidenceLine(const Finding& finding);
 
 // "0.748 s".

@@ -268,6 +268,13 @@ void AllRows(const SelectionRows& rows, const std::string& name, BoundRows& part
   for (size_t i = 0; i < it->second.size(); ++i) into.push_back(i);
 }
 
+// A selection named alone or counted takes part with every row (a count
+// of two admissions shows both); one under `not` shows nothing.
+bool ReadsAllRows(const Literal &l) {
+  return !l.negated && (l.atom->op == Condition::Op::kHeld ||
+                        l.atom->op == Condition::Op::kCount);
+}
+
 // One `and` branch: its unbound literals, then its bound operators together.
 Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const UnknownSelections& unknown,
                    BoundRows& participants) {
@@ -287,7 +294,8 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   if (truth == Truth::kFalse || bound.empty()) {
     if (truth == Truth::kTrue) {
       for (const auto& l : branch) {
-        if (!l.negated && l.atom->op == Condition::Op::kHeld) AllRows(rows, l.atom->left, participants);
+        if (ReadsAllRows(l))
+          AllRows(rows, l.atom->left, participants);
       }
     }
     return truth;
@@ -310,7 +318,7 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
     if (*held == Truth::kTrue && truth == Truth::kTrue) {
       for (auto& [name, indices] : found) participants[name] = std::move(indices);
       for (const auto& l : branch) {
-        if (!l.negated && l.atom->op == Condition::Op::kHeld && !found.count(l.atom->left)) {
+        if (ReadsAllRows(l) && !found.count(l.atom->left)) {
           AllRows(rows, l.atom->left, participants);
         }
       }

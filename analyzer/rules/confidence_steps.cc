@@ -4,8 +4,9 @@
 
 namespace gpuf {
 
-ConfidenceSteps::ConfidenceSteps(Confidence start) : value_(start) {
-  steps_.push_back(Word(start) + " as its outcome says");
+ConfidenceSteps::ConfidenceSteps(Confidence start, const std::string &why)
+    : value_(start) {
+  steps_.push_back(Word(start) + ": " + why);
 }
 
 void ConfidenceSteps::Cap(Confidence ceiling, const std::string& why) {

@@ -4,7 +4,8 @@
 //
 // A rule selects evidence (log lines matched by RE2, rows returned by SQL),
 // then walks its outcomes in order: the first whose condition holds decides
-// the result (fail, warn or pass) and, for a finding, its confidence.
+// the result (fail, warn or pass); a finding's confidence is computed from
+// the rule's confirming pieces (`confirms`) as the outcome bound them.
 #ifndef GPUF_ANALYZER_RULES_RULE_H_
 #define GPUF_ANALYZER_RULES_RULE_H_
 
@@ -69,11 +70,14 @@ struct Outcome {
   std::string when;                     // condition text; "" = always
   std::shared_ptr<const Condition> condition;  // nullptr when `when` is ""
   std::string result;                   // "fail" | "warn" | "pass"
-  std::optional<Confidence> confidence;  // none for pass
+  // A literal word, as rules written before confidence was computed say
+  // it (`rules lint` refuses it); none: computed from `confirms`.
+  std::optional<Confidence> confidence;
   std::optional<Severity> severity;      // overrides the rule's severity; none: the rule's
   std::string summary;                  // template: {selection.field}, {count(selection)}
   std::vector<std::string> evidence;    // selections to show; empty = those the condition names
-  std::string catalog;                  // fail/warn: the catalog entry behind the confidence
+  std::string
+      catalog; // fail/warn: the catalog entry this form of the issue follows
   bool history = false;                 // the fault it describes healed (a later start worked)
   YamlMark mark;                        // of the outcome
 };
@@ -96,12 +100,14 @@ struct RemediationStep {
   bool recover = false;
 };
 
-// Evidence that would confirm a finding but is absent: listed on the finding
-// when `unless` does not hold.
-struct MissingCheck {
-  std::string unless;
+// One piece of what the catalog calls CONFIRMS. A finding's confidence is
+// computed from how many hold over the rows its outcome bound: all of
+// them, confirmed; all but one, likely; fewer, possible (docs/diagnosis.md
+// section 2). Each that does not hold is listed with its text.
+struct ConfirmingPiece {
+  std::string when;
   std::shared_ptr<const Condition> condition;
-  std::string text;
+  std::string text; // what would confirm it, said where it is absent
 };
 
 // A log line of an inline sample. time_ns is absent when the line has none.
@@ -153,7 +159,9 @@ struct Rule {
   std::vector<std::vector<std::string>> optional_artifacts;
   std::vector<Selection> selections;
   std::vector<Outcome> outcomes;
-  std::vector<MissingCheck> missing;
+  std::vector<ConfirmingPiece> confirms;
+  // Written as `missing: {unless, text}`, the older name of `confirms`.
+  bool confirms_as_missing = false;
   std::vector<AgainstCheck> against;
   std::vector<RemediationStep> remediation;
   std::vector<std::string> explained_by;

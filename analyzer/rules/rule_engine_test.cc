@@ -245,7 +245,8 @@ outcomes:
   REQUIRE(summary.findings.size() == 1);
   CHECK(summary.findings[0].confidence == Confidence::kLikely);
   CHECK(summary.findings[0].missing_evidence ==
-        std::vector<std::string>{"not captured: plugin.log - it decides whether this is confirmed (xid and marked)"});
+        std::vector<std::string>{"not captured: plugin.log - it decides "
+                                 "whether 'xid and marked' holds"});
 }
 
 TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
@@ -392,12 +393,15 @@ against:
   for (const Finding& f : summary.ruled_out) {
     if (f.rule_id == "twice") {
       CHECK(f.confidence_steps ==
-            std::vector<std::string>{"confirmed as its outcome says", "likely: held against: the driver loaded",
-                                     "ruled out: a second check against held: the GPU fell off the bus"});
+            std::vector<std::string>{"confirmed: as its outcome says",
+                                     "likely: held against: the driver loaded",
+                                     "ruled out: a second check against held: "
+                                     "the GPU fell off the bus"});
     } else {
       CHECK(f.confidence_steps ==
-            std::vector<std::string>{"possible as its outcome says",
-                                     "ruled out: held against a finding that was only possible: the driver loaded"});
+            std::vector<std::string>{"possible: as its outcome says",
+                                     "ruled out: held against a finding that "
+                                     "was only possible: the driver loaded"});
     }
   }
 }
@@ -514,38 +518,61 @@ outcomes: [{when: fell, result: fail, confidence: confirmed, catalog: test, summ
   CHECK(summary.findings[0].rule_id == "gpu-gone");
 }
 
-TEST_CASE("LintRules: confirmed needs an event in every branch, and every rule two near misses") {
+TEST_CASE("LintRules: every rule two near misses") {
   test::TempDir dir;
   std::string rule = RuleText("exposed-only", R"(select:
   reload:
     kind: event
     log: journal.systemd
     pattern: 'Reloading'
-  legacy:
-    kind: precondition
-    log: journal.containerd
-    pattern: 'legacy'
 outcomes:
-  - when: reload or legacy
+  - when: reload
     result: fail
-    confidence: confirmed
     catalog: test
-    summary: exposed
+    summary: reloaded
   - result: pass
+confirms:
+  - {when: reload, text: no reload}
 )");
   const std::string second_near_miss = "  - {name: m, expect: pass, near_miss: true}\n";
   rule.replace(rule.find(second_near_miss), second_near_miss.size(), "");
   test::WriteFile(dir / "exposed-only.yaml", rule);
   auto report = LintRules(dir.path());
   REQUIRE_MESSAGE(report.ok(), report.status().message());
-  REQUIRE(report->problems.size() == 2);
-  CHECK(report->problems[0] == dir / "exposed-only.yaml" + ":18: a confirmed outcome rests on legacy alone (no event "
-                               "selection): confirmed means the event was observed\n"
-                               "  - when: reload or legacy\n"
-                               "    ^ near here");
-  CHECK(report->problems[1] == dir / "exposed-only.yaml" + ": 1 near-miss sample; every rule needs at least 2 "
-                               "(near_miss: true - a node that looks like the issue but has another cause, or its "
-                               "precondition without the event)");
+  CHECK(report->problems ==
+        std::vector<std::string>{dir / "exposed-only.yaml" +
+                                 ": 1 near-miss sample; every rule needs at "
+                                 "least 2 (near_miss: true - a node that "
+                                 "looks like the issue but has another cause, "
+                                 "or its precondition without the event)"});
+}
+
+TEST_CASE("RunRuleSet: a branch that holds on a precondition alone is "
+          "possible, one with the event confirmed") {
+  Evidence evidence;
+  const std::string body = R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  loaded: {kind: precondition, log: journal.kernel, pattern: 'loading NVIDIA'}
+  absent: {kind: event, log: journal.kernel, pattern: 'no such line'}
+outcomes:
+  - {when: WHEN, result: fail, catalog: test, summary: found}
+  - {result: pass}
+confirms:
+  - {when: loaded, text: the driver's load}
+)";
+  auto with = [&](const std::string &when) {
+    std::string text = body;
+    text.replace(text.find("WHEN"), 4, when);
+    return ParseRule("computed", text);
+  };
+  auto exposed = evidence.Run({with("absent or loaded")});
+  REQUIRE(exposed.findings.size() == 1);
+  CHECK(exposed.findings[0].confidence == Confidence::kPossible);
+  auto observed = evidence.Run({with("xid or loaded")});
+  REQUIRE(observed.findings.size() == 1);
+  CHECK(observed.findings[0].confidence == Confidence::kConfirmed);
+  CHECK(observed.findings[0].confidence_steps ==
+        std::vector<std::string>{"confirmed: its confirming piece observed"});
 }
 
 }  // TEST_SUITE

@@ -5,6 +5,7 @@
 
 #include "analyzer/rules/condition_binding.h"
 #include "analyzer/rules/confidence_steps.h"
+#include "analyzer/rules/confirming_pieces.h"
 #include "analyzer/rules/summary_template.h"
 #include "common/text_lines.h"
 
@@ -92,10 +93,6 @@ void AddEvidenceOf(const Rule& rule, const std::vector<std::string>& names, cons
   }
 }
 
-Truth TruthOf(const std::shared_ptr<const Condition>& c, const SelectionRows& rows, const UnknownSelections& unknown) {
-  return c ? EvaluateTruth(*c, rows, unknown) : Truth::kTrue;
-}
-
 // A line from an output whose origin is unknown (pasted, or saved without
 // saying where it ran) shows that the words were printed, not where: a
 // finding whose events rest only on such lines is at most likely.
@@ -165,10 +162,14 @@ std::string WithGpu(const std::string& step, const std::vector<std::string>& gpu
                     ids.size() == 1 ? ids[0] : ids.empty() ? "<gpu>" : "<gpu> for each of " + Join(ids, ", "));
 }
 
-// `shown`: the rows the outcome bound; `rows`: every row, for the checks.
-// The confidence it returns with is the outcome's word after the caps.
-Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown, const SelectionRows& rows,
-                    const ArtifactIndex& artifacts, const UnknownSelections& unknown, ConfidenceSteps& confidence) {
+// `shown`: the rows the outcome bound; `pieces`: the confirming pieces
+// decided over them. The confidence it returns with is the first word after
+// the caps.
+Finding MakeFinding(const Rule &rule, const Outcome &outcome,
+                    const SelectionRows &shown,
+                    const std::vector<Truth> &pieces,
+                    const ArtifactIndex &artifacts,
+                    ConfidenceSteps &confidence) {
   Finding f;
   f.rule_id = rule.id;
   f.title = rule.title;
@@ -181,12 +182,12 @@ Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRow
   AddEvidenceOf(rule, EvidenceSelections(rule, outcome), shown, artifacts, f.evidence);
   f.gpus = GpusOf(rule, EvidenceSelections(rule, outcome), shown);
   for (const auto& unmet : artifacts.Unmet(rule.optional_artifacts)) f.missing_evidence.push_back("not available: " + unmet);
-  for (const auto& m : rule.missing) {
+  for (size_t i = 0; i < pieces.size(); ++i) {
     ++f.confirming_total;
-    if (TruthOf(m.condition, rows, unknown) == Truth::kTrue) {
+    if (pieces[i] == Truth::kTrue) {
       ++f.confirming_held;
     } else {
-      f.missing_evidence.push_back(m.text);
+      f.missing_evidence.push_back(rule.confirms[i].text);
     }
   }
   f.references = rule.references;
@@ -330,8 +331,6 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
   return out;
 }
 
-const char* TruthWord(Truth t) { return t == Truth::kTrue ? "true" : t == Truth::kFalse ? "false" : "unknown"; }
-
 }  // namespace
 
 UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
@@ -363,7 +362,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     // No condition: always holds, every row its own.
     const Decision d = outcome.condition ? Decide(*outcome.condition, rows, unknown) : Decision{Truth::kTrue, {}};
     const Truth t = d.truth;
-    e.explanation.outcomes[i].truth = TruthWord(t);
+    e.explanation.outcomes[i].truth = TruthName(t);
     if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
       undecided = &outcome;
       undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts, sql_sources);
@@ -378,12 +377,20 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     // The rows the outcome's operators bound are its evidence, its summary's
     // values and what places it in time.
     const SelectionRows shown = BoundView(rows, d.bound);
-    ConfidenceSteps confidence(*outcome.confidence);  // the parser requires one of every fail or warn outcome
-    Finding f = MakeFinding(rule, outcome, shown, rows, artifacts, unknown, confidence);
+    const std::vector<Truth> pieces = DecidePieces(rule, shown, unknown);
+    for (size_t p = 0; p < pieces.size(); ++p) {
+      e.explanation.pieces.push_back(
+          {rule.confirms[p].when, TruthName(pieces[p])});
+    }
+    ConfidenceSteps confidence =
+        StartingConfidence(rule, outcome, shown, pieces);
+    Finding f =
+        MakeFinding(rule, outcome, shown, pieces, artifacts, confidence);
     f.confidence_before = confidence.value();
     if (undecided) {
-      f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether this is " +
-                                   Word(*undecided->confidence) + " (" + undecided->when + ")");
+      f.missing_evidence.push_back(
+          "not captured: " + Join(undecided_needs, "; ") +
+          " - it decides whether '" + undecided->when + "' holds");
     }
     PlaceInTime(rule, outcome, shown, artifacts, clock, f);
     const bool ruled_out = ApplyAgainst(rule, rows, unknown, artifacts, sql_sources, confidence, f);

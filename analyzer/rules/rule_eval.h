@@ -11,7 +11,8 @@
 //    the outcome names (or that its condition holds on, leaving out those
 //    under `not`), at most kEvidencePerSelection each plus a line counting
 //    the rest; the missing evidence (optional artifacts not available,
-//    `missing` entries whose `unless` is not true).
+//    confirming pieces that do not hold); its confidence computed from
+//    those pieces (confirming_pieces.h).
 // 4. Each `against` check is evaluated: one that holds rules the finding
 //    out (the run is `ruled_out`, the finding kept for the report's
 //    "considered and ruled out") or lowers its confidence one step.

@@ -38,26 +38,34 @@ std::string TrySql(Database& db, const Selection& s) {
   return problem.empty() && !end.ok() ? end.message() : problem;
 }
 
-// Confirmed means the event was observed: each way the condition can hold
-// must rest on at least one event selection.
-void LintConfirmed(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
+// A finding's confidence is computed from the rule's confirming pieces
+// (confirming_pieces.h): an outcome that states its own word keeps it
+// whatever the evidence, and a rule with findings but no piece would
+// confirm every event it sees.
+void LintConfidence(const Rule &rule, const std::string &text,
+                    std::vector<std::string> &problems) {
+  bool findings = false;
   for (const auto& o : rule.outcomes) {
-    if (o.confidence != Confidence::kConfirmed) continue;
-    std::vector<std::vector<std::string>> branches = {{}};
-    if (o.condition) branches = PositiveBranches(*o.condition);
-    for (const auto& branch : branches) {
-      bool event = false;
-      for (const auto& name : branch) {
-        const Selection* s = rule.FindSelection(name);
-        event = event || (s && s->shows == SelectionKind::kEvent);
-      }
-      if (event) continue;
-      std::string rests = branch.empty() ? "nothing it selects" : Join(branch, " and ");
-      problems.push_back(FormatYamlError(rule.file, text, o.mark.line, o.mark.column,
-                                         "a confirmed outcome rests on " + rests +
-                                             " alone (no event selection): confirmed means the event was observed"));
-      break;
-    }
+    findings = findings || o.result != "pass";
+    if (!o.confidence)
+      continue;
+    problems.push_back(FormatYamlError(
+        rule.file, text, o.mark.line, o.mark.column,
+        "'confidence: " + std::string(Name(*o.confidence)) +
+            "' states the word the evidence should give: drop it and list the "
+            "catalog's confirming evidence under "
+            "confirms; the engine computes the confidence from what held "
+            "(docs/diagnosis.md section 2)"));
+  }
+  if (rule.confirms_as_missing) {
+    problems.push_back(rule.file + ": 'missing' is the older name of "
+                                   "'confirms': write 'confirms:' with 'when:' "
+                                   "where it says 'unless:'");
+  }
+  if (findings && rule.confirms.empty()) {
+    problems.push_back(rule.file + ": no confirming piece (confirms): every "
+                                   "event it sees would be confirmed; list "
+                                   "what the catalog says confirms the issue");
   }
 }
 
@@ -76,7 +84,8 @@ std::string UnboundedOrdering(const Condition& c) {
 void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
   std::vector<std::pair<std::string, const Condition*>> conditions;
   for (const auto& o : rule.outcomes) conditions.emplace_back("outcome '" + o.when + "'", o.condition.get());
-  for (const auto& m : rule.missing) conditions.emplace_back("missing '" + m.unless + "'", m.condition.get());
+  for (const auto &p : rule.confirms)
+    conditions.emplace_back("confirms '" + p.when + "'", p.condition.get());
   for (const auto& a : rule.against) conditions.emplace_back("against '" + a.when + "'", a.condition.get());
   for (const auto& [where, c] : conditions) {
     std::string found = c ? UnboundedOrdering(*c) : "";
@@ -168,7 +177,7 @@ Result<LintReport> LintRules(const std::string& dir) {
   }
   for (const auto& rule : set.rules) {
     auto text = ReadWholeFile(rule.file);
-    LintConfirmed(rule, text.ok() ? *text : "", report.problems);
+    LintConfidence(rule, text.ok() ? *text : "", report.problems);
     LintNearMisses(rule, report.problems);
     LintWindows(rule, report.problems);
     LintHistoryMarks(rule, text.ok() ? *text : "", report.problems);

@@ -82,12 +82,14 @@ class RuleParser {
   }
 
   bool ReadTop(const YAML::Node& doc) {
-    if (!reader_.Fields(doc, "a rule",
-                        {"id", "title", "description", "severity", "symptom", "role", "references", "requires",
-                         "optional", "select", "outcomes", "missing", "against", "remediation", "explained_by",
-                         "applies_to", "samples"},
-                        {"id", "title", "description", "severity", "symptom", "role", "references", "select",
-                         "outcomes", "remediation", "samples"})) {
+    if (!reader_.Fields(
+            doc, "a rule",
+            {"id", "title", "description", "severity", "symptom", "role",
+             "references", "requires", "optional", "select", "outcomes",
+             "confirms", "missing", "against", "remediation", "explained_by",
+             "applies_to", "samples"},
+            {"id", "title", "description", "severity", "symptom", "role",
+             "references", "select", "outcomes", "remediation", "samples"})) {
       return false;
     }
     if (!reader_.Scalar(doc["id"], "id", &rule_.id)) return false;
@@ -108,7 +110,16 @@ class RuleParser {
       return false;
     }
     if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
-    if (doc["missing"] && !ReadMissing(doc["missing"])) return false;
+    if (doc["confirms"] && doc["missing"]) {
+      return reader_.Error(
+          doc["missing"],
+          "missing is the older name of confirms: write one of them");
+    }
+    if (doc["confirms"] && !ReadConfirms(doc["confirms"], "confirms", "when"))
+      return false;
+    if (doc["missing"] && !ReadConfirms(doc["missing"], "missing", "unless"))
+      return false;
+    rule_.confirms_as_missing = static_cast<bool>(doc["missing"]);
     if (doc["against"] && !ReadAgainst(doc["against"])) return false;
     if (!ReadRemediation(doc["remediation"])) return false;
     if (doc["explained_by"] && !ReadExplainedBy(doc["explained_by"])) return false;
@@ -305,15 +316,14 @@ class RuleParser {
       }
       if (item["when"] && !ReadCondition(item["when"], &o.when, &o.condition)) return false;
       bool finding = o.result != "pass";
-      if (finding != static_cast<bool>(item["confidence"])) {
-        return reader_.Error(item, finding ? "a fail or warn outcome needs a confidence"
-                                           : "a pass outcome has no confidence");
-      }
+      if (!finding && item["confidence"])
+        return reader_.Error(item, "a pass outcome has no confidence");
       if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
       if (finding != static_cast<bool>(item["catalog"])) {
-        return reader_.Error(item, finding ? "a fail or warn outcome cites the catalog entry behind its confidence "
-                                             "(catalog)"
-                                           : "a pass outcome has no catalog entry");
+        return reader_.Error(item, finding
+                                       ? "a fail or warn outcome cites the "
+                                         "catalog entry it follows (catalog)"
+                                       : "a pass outcome has no catalog entry");
       }
       if (item["catalog"] && !reader_.Scalar(item["catalog"], "catalog", &o.catalog)) return false;
       if (item["history"]) {
@@ -366,15 +376,22 @@ class RuleParser {
     return true;
   }
 
-  bool ReadMissing(const YAML::Node& node) {
-    if (!node.IsSequence()) return reader_.Error(node, "missing must be a list of {unless, text}");
+  // `confirms: [{when, text}]`, or as older rules write it, `missing:
+  // [{unless, text}]`.
+  bool ReadConfirms(const YAML::Node &node, const std::string &key,
+                    const std::string &condition_key) {
+    if (!node.IsSequence())
+      return reader_.Error(node, key + " must be a list of {" + condition_key +
+                                     ", text}");
     for (const auto& item : node) {
-      MissingCheck m;
-      if (!reader_.Fields(item, "a missing-evidence entry", {"unless", "text"}, {"unless", "text"}) ||
-          !ReadCondition(item["unless"], &m.unless, &m.condition) || !reader_.Scalar(item["text"], "text", &m.text)) {
+      ConfirmingPiece piece;
+      if (!reader_.Fields(item, "a confirming piece", {condition_key, "text"},
+                          {condition_key, "text"}) ||
+          !ReadCondition(item[condition_key], &piece.when, &piece.condition) ||
+          !reader_.Scalar(item["text"], "text", &piece.text)) {
         return false;
       }
-      rule_.missing.push_back(m);
+      rule_.confirms.push_back(piece);
     }
     return true;
   }

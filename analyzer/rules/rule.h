@@ -60,6 +60,10 @@ struct Selection {
   // failure flag): read at capture, they say that it happened, not that it
   // is current, so they never place a finding in the boot at capture.
   bool permanent = false;
+  // Only the rows about the fault at capture: the engine drops those undone
+  // before capture (recovery.h) or from an earlier boot, so a rule that
+  // needs "the failure still standing" names it instead of writing it in SQL.
+  bool current = false;
   // Artifacts whose capture makes an empty result mean "none": kLog reads
   // `sources`; kSql the names given with `from`, else what the engine
   // derives from the tables it reads (rule_sql.h ArtifactsBehind).

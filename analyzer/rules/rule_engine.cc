@@ -26,6 +26,14 @@ namespace gpuf {
 
 namespace {
 
+// A `current` selection's rows: the ones neither undone before capture nor
+// of an earlier boot.
+void KeepCurrent(const BootClock& clock, const ArtifactIndex& artifacts, std::vector<SelectionRow>& rows) {
+  std::erase_if(rows, [&](const SelectionRow& row) {
+    return !row.undone.empty() || clock.Of(row, artifacts) == RowBoot::kEarlier;
+  });
+}
+
 // One rule's selections in order (each SQL selection sees the rows of those
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
@@ -59,6 +67,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     gpus.Tag(got);
     recoveries.MarkUndone(s, got);
     if (s.kind == Selection::Kind::kSql) InheritUndone(rows, got);
+    if (s.current) KeepCurrent(clock, artifacts, got);
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }

@@ -190,20 +190,24 @@ class RuleParser {
     return true;
   }
 
+  bool ReadFlag(const YAML::Node& node, const std::string& what, bool* out) {
+    std::string flag;
+    if (!reader_.Choice(node, what, {"true", "false"}, &flag)) return false;
+    *out = flag == "true";
+    return true;
+  }
+
   bool ReadSelection(const YAML::Node& node, Selection& s) {
     if (!reader_.Fields(node, "a selection",
-                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent"},
+                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent", "current"},
                         {"kind"})) {
       return false;
     }
     std::string kind;
     if (!reader_.Choice(node["kind"], "selection kind", {"event", "precondition", "context"}, &kind)) return false;
     s.shows = *ParseSelectionKind(kind);
-    if (node["permanent"]) {
-      std::string flag;
-      if (!reader_.Choice(node["permanent"], "permanent", {"true", "false"}, &flag)) return false;
-      s.permanent = flag == "true";
-    }
+    if (node["permanent"] && !ReadFlag(node["permanent"], "permanent", &s.permanent)) return false;
+    if (node["current"] && !ReadFlag(node["current"], "current", &s.current)) return false;
     if (node["message"]) return ReadMessageSelection(node, s);
     if (node["where"]) return reader_.Error(node["where"], "where is for message selections");
     if (node["from"] && !node["sql"]) {

@@ -152,6 +152,18 @@ TEST_CASE("ParseRuleText: the diagnosis fields are checked") {
         "               ^ near here");
 }
 
+TEST_CASE("ParseRuleText: a selection may keep only what stands at capture, or hold records that outlive it") {
+  auto rule = ParseRuleText("rules/xid-79-demo.yaml", With("    kind: event\n", "    kind: event\n    current: true\n"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  CHECK(rule->selections[0].current);
+  CHECK_FALSE(rule->selections[0].permanent);
+  CHECK_FALSE(rule->selections[1].current);
+  CHECK(ErrorOf(With("    kind: event\n", "    kind: event\n    current: yes\n")) ==
+        "rules/xid-79-demo.yaml:14: unknown current 'yes' (true, false)\n"
+        "    current: yes\n"
+        "             ^ near here");
+}
+
 TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
   CHECK(ErrorOf(With("severity: critical", "severity: hgih")) ==
         "rules/xid-79-demo.yaml:3: unknown severity 'hgih' (critical, high, medium, low, info)\n"

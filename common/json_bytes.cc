@@ -105,6 +105,47 @@ std::string EscapeNonUtf8(std::string_view bytes) {
   return out;
 }
 
+void AppendJsonString(std::string& out, std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t run = 0;  // start of the bytes copied as they are
+  for (size_t at = 0; at < bytes.size();) {
+    const unsigned char c = static_cast<unsigned char>(bytes[at]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      ++at;
+      continue;
+    }
+    if (c >= 0x80) {
+      const size_t length = Utf8SequenceAt(bytes, at);
+      if (length > 0) {
+        at += length;
+        continue;
+      }
+    }
+    out.append(bytes.substr(run, at - run));
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += '\\' + EscapedByte(c);  // a byte outside UTF-8: \xNN, its backslash escaped
+        }
+    }
+    run = ++at;
+  }
+  out.append(bytes.substr(run));
+  out += '"';
+}
+
 nlohmann::json JsonForBytes(std::string_view bytes, NonUtf8 policy) {
   return Utf8Copy(nlohmann::json(std::string(bytes)), policy);
 }

@@ -38,6 +38,11 @@ std::optional<std::string> BytesFromJson(const nlohmann::json& value);
 std::string DumpJson(const nlohmann::json& doc, int indent, NonUtf8 policy);
 std::string DumpJson(const nlohmann::ordered_json& doc, int indent, NonUtf8 policy);
 
+// Appends `bytes` to `out` as a quoted JSON string, as DumpJson with
+// kEscaped writes it, without building a value: for writers of millions
+// of lines (the timeline's JSON Lines).
+void AppendJsonString(std::string& out, std::string_view bytes);
+
 }  // namespace gpuf
 
 #endif  // GPUF_COMMON_JSON_BYTES_H_

@@ -44,9 +44,14 @@ TEST_CASE("json bytes: for people, values and keys are escaped text, never an ab
 }
 
 TEST_CASE("json bytes: AppendJsonString writes what DumpJson writes, byte for byte") {
-  std::vector<std::string> inputs = {"", "plain", "quote \" backslash \\ slash /", "tab\tnew\nline\rcr\bbs\fff",
-                                     std::string("nul \0 bell \x07 esc \x1b del \x7f", 24), "caf\xc3\xa9 \xe2\x80\x99",
-                                     "latin-1 \xb5 and a cut \xe2\x80", "\xff\xfe\xc0\xaf"};
+  std::vector<std::string> inputs = {"",
+                                     "plain",
+                                     "quote \" backslash \\ slash /",
+                                     "tab\tnew\nline\rcr\bbs\fff",
+                                     std::string("nul \0 bell \x07 esc \x1b del \x7f", 24),
+                                     "caf\xc3\xa9 \xe2\x80\x99",
+                                     "latin-1 \xb5 and a cut \xe2\x80",
+                                     "\xff\xfe\xc0\xaf"};
   std::string every_byte;
   for (int b = 0; b < 256; ++b) every_byte += static_cast<char>(b);
   inputs.push_back(every_byte);

@@ -55,12 +55,10 @@ void Outcomes(const RuleExplanation& x, bool unknown_run, std::string& out) {
   }
 }
 
-void RenderConfidenceSteps(const RuleExplanation &x, const Finding &f,
-                           std::string &out) {
+void RenderConfidenceSteps(const RuleExplanation& x, const Finding& f, std::string& out) {
   if (!x.pieces.empty()) {
     out += "\nconfirming pieces, over the rows the decided outcome bound\n";
-    for (const auto &p : x.pieces)
-      out += "  " + Padded(p.truth, 12) + p.when + "\n";
+    for (const auto& p : x.pieces) out += "  " + Padded(p.truth, 12) + p.when + "\n";
   }
   out += "\nconfidence\n";
   for (const auto& step : f.confidence_steps) out += "  " + step + "\n";
@@ -97,8 +95,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
   }
   Selections(x->second, out);
   Outcomes(x->second, run->outcome == RuleOutcome::kUnknown, out);
-  if (f)
-    RenderConfidenceSteps(x->second, *f, out);
+  if (f) RenderConfidenceSteps(x->second, *f, out);
   return out;
 }
 

@@ -22,9 +22,8 @@ TEST_CASE("RenderExplanation: selections with their rows or what was not capture
   f.confidence = Confidence::kPossible;
   f.confidence_before = Confidence::kLikely;
   f.against.push_back({.text = "another cause", .effect = "lower", .state = "held"});
-  f.confidence_steps = {
-      "likely: 1 of 2 confirming pieces absent (not captured: plugin.log)",
-      "possible: held against: another cause"};
+  f.confidence_steps = {"likely: 1 of 2 confirming pieces absent (not captured: plugin.log)",
+                        "possible: held against: another cause"};
   summary.findings.push_back(f);
   auto text = RenderExplanation(summary, "xid-79");
   REQUIRE(text.ok());
@@ -35,10 +34,9 @@ TEST_CASE("RenderExplanation: selections with their rows or what was not capture
   CHECK(text->find("      not captured: plugin.log or plugin.crictl_logs\n") != std::string::npos);
   CHECK(text->find("  2  true        fail likely      when kernel_xid   <- decided\n") != std::string::npos);
   CHECK(text->find("  3  not reached pass             (always)\n") != std::string::npos);
-  CHECK(text->find(
-            "\nconfidence\n  likely: 1 of 2 confirming pieces absent (not "
-            "captured: plugin.log)\n  possible: held against: another cause\n"
-            "  against: another cause: HELD (lower)\n") != std::string::npos);
+  CHECK(text->find("\nconfidence\n  likely: 1 of 2 confirming pieces absent (not captured: plugin.log)\n  possible: "
+                   "held against: another cause\n"
+                   "  against: another cause: HELD (lower)\n") != std::string::npos);
   auto skipped = RenderExplanation(summary, "other");
   REQUIRE(skipped.ok());
   CHECK(*skipped == "rule other: skipped\n  missing\n\nnot evaluated: nothing was selected or decided\n");

@@ -204,8 +204,7 @@ std::string NextActionLine(const Report& r) {
 }
 
 std::string ConfidenceLine(const Finding& f) {
-  if (f.confidence_steps.size() == 1 && f.confidence == Confidence::kConfirmed)
-    return "";
+  if (f.confidence_steps.size() == 1 && f.confidence == Confidence::kConfirmed) return "";
   return Join(f.confidence_steps, "; ");
 }
 

@@ -270,9 +270,8 @@ void AllRows(const SelectionRows& rows, const std::string& name, BoundRows& part
 
 // A selection named alone or counted takes part with every row (a count
 // of two admissions shows both); one under `not` shows nothing.
-bool ReadsAllRows(const Literal &l) {
-  return !l.negated && (l.atom->op == Condition::Op::kHeld ||
-                        l.atom->op == Condition::Op::kCount);
+bool ReadsAllRows(const Literal& l) {
+  return !l.negated && (l.atom->op == Condition::Op::kHeld || l.atom->op == Condition::Op::kCount);
 }
 
 // One `and` branch: its unbound literals, then its bound operators together.
@@ -294,8 +293,7 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   if (truth == Truth::kFalse || bound.empty()) {
     if (truth == Truth::kTrue) {
       for (const auto& l : branch) {
-        if (ReadsAllRows(l))
-          AllRows(rows, l.atom->left, participants);
+        if (ReadsAllRows(l)) AllRows(rows, l.atom->left, participants);
       }
     }
     return truth;

@@ -4,8 +4,7 @@
 
 namespace gpuf {
 
-ConfidenceSteps::ConfidenceSteps(Confidence start, const std::string &why)
-    : value_(start) {
+ConfidenceSteps::ConfidenceSteps(Confidence start, const std::string& why) : value_(start) {
   steps_.push_back(Word(start) + ": " + why);
 }
 

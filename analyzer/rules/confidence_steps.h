@@ -17,26 +17,26 @@ namespace gpuf {
 
 class ConfidenceSteps {
  public:
-   // `why`: how the first word came to be ("all 2 confirming pieces observed").
-   ConfidenceSteps(Confidence start, const std::string &why);
+  // `why`: how the first word came to be ("all 2 confirming pieces observed").
+  ConfidenceSteps(Confidence start, const std::string& why);
 
-   // At most `ceiling`, because of `why`; a finding already at or below it
-   // keeps its confidence and records nothing.
-   void Cap(Confidence ceiling, const std::string &why);
+  // At most `ceiling`, because of `why`; a finding already at or below it
+  // keeps its confidence and records nothing.
+  void Cap(Confidence ceiling, const std::string& why);
 
-   // A held check against with effect `lower`: one step down. A second held
-   // one, or one on a finding that is only possible, rules it out.
-   void Lower(const std::string &why);
+  // A held check against with effect `lower`: one step down. A second held
+  // one, or one on a finding that is only possible, rules it out.
+  void Lower(const std::string& why);
 
-   // A held check against with effect `rule-out`.
-   void RuleOut(const std::string &why);
+  // A held check against with effect `rule-out`.
+  void RuleOut(const std::string& why);
 
-   Confidence value() const { return value_; }
-   bool ruled_out() const { return ruled_out_; }
-   const std::vector<std::string> &steps() const { return steps_; }
+  Confidence value() const { return value_; }
+  bool ruled_out() const { return ruled_out_; }
+  const std::vector<std::string>& steps() const { return steps_; }
 
-   // The steps as one line: "confirmed: ...; likely: ...".
-   std::string Line() const;
+  // The steps as one line: "confirmed: ...; likely: ...".
+  std::string Line() const;
 
  private:
   Confidence value_;

@@ -4,8 +4,7 @@
 
 namespace gpuf {
 
-TEST_CASE(
-    "ConfidenceSteps: the first word stands when nothing caps or lowers it") {
+TEST_CASE("ConfidenceSteps: the first word stands when nothing caps or lowers it") {
   ConfidenceSteps c(Confidence::kConfirmed, "all 2 confirming pieces observed");
   CHECK(c.value() == Confidence::kConfirmed);
   CHECK_FALSE(c.ruled_out());
@@ -17,8 +16,7 @@ TEST_CASE("ConfidenceSteps: a cap lowers to its ceiling, never raises, and recor
   c.Cap(Confidence::kLikely, "not captured: the device cgroup");
   c.Cap(Confidence::kLikely, "not captured: the plugin's settings");  // already there: no step
   CHECK(c.value() == Confidence::kLikely);
-  CHECK(c.Line() == "confirmed: all 2 confirming pieces observed; likely: not "
-                    "captured: the device cgroup");
+  CHECK(c.Line() == "confirmed: all 2 confirming pieces observed; likely: not captured: the device cgroup");
 
   ConfidenceSteps possible(Confidence::kPossible, "no event observed");
   possible.Cap(Confidence::kLikely, "lines of unknown origin");
@@ -51,8 +49,7 @@ TEST_CASE("ConfidenceSteps: a held rule-out rules it out, and nothing after it a
   c.Lower("later");
   c.Cap(Confidence::kPossible, "later");
   CHECK(c.ruled_out());
-  CHECK(c.Line() == "likely: as its outcome says; ruled out: the plugin is not "
-                    "the NVIDIA one");
+  CHECK(c.Line() == "likely: as its outcome says; ruled out: the plugin is not the NVIDIA one");
 }
 
 }  // namespace gpuf

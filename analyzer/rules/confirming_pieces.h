@@ -25,16 +25,14 @@
 namespace gpuf {
 
 // Each of the rule's confirming pieces, in order, decided over `shown`.
-std::vector<Truth> DecidePieces(const Rule &rule, const SelectionRows &shown,
-                                const UnknownSelections &unknown);
+std::vector<Truth> DecidePieces(const Rule& rule, const SelectionRows& shown, const UnknownSelections& unknown);
 
 // The word the outcome starts from: its literal, else computed from
 // `pieces` (DecidePieces) and whether an event selection of the outcome
 // has rows in `shown`.
-ConfidenceSteps StartingConfidence(const Rule &rule, const Outcome &outcome,
-                                   const SelectionRows &shown,
-                                   const std::vector<Truth> &pieces);
+ConfidenceSteps StartingConfidence(const Rule& rule, const Outcome& outcome, const SelectionRows& shown,
+                                   const std::vector<Truth>& pieces);
 
-} // namespace gpuf
+}  // namespace gpuf
 
-#endif // GPUF_ANALYZER_RULES_CONFIRMING_PIECES_H_
+#endif  // GPUF_ANALYZER_RULES_CONFIRMING_PIECES_H_

@@ -11,7 +11,7 @@ namespace {
 // An Xid rule: the kernel line is the event, the plugin's unhealthy mark
 // of the same GPU and the GPU gone from NVML confirm it, the driver's
 // version frames it.
-Rule XidRule(const std::string &outcome) {
+Rule XidRule(const std::string& outcome) {
   const std::string text = R"(id: xid
 title: xid
 severity: high
@@ -45,7 +45,7 @@ samples:
   return *rule;
 }
 
-SelectionRow Row(int64_t seconds, const std::string &gpu) {
+SelectionRow Row(int64_t seconds, const std::string& gpu) {
   SelectionRow row;
   row.artifact_id = 1;
   row.time_ns = seconds * 1'000'000'000;
@@ -54,51 +54,39 @@ SelectionRow Row(int64_t seconds, const std::string &gpu) {
   return row;
 }
 
-std::string Start(const Rule &rule, const SelectionRows &rows,
-                  const UnknownSelections &unknown = {}) {
-  ConfidenceSteps steps = StartingConfidence(rule, rule.outcomes[0], rows,
-                                             DecidePieces(rule, rows, unknown));
+std::string Start(const Rule& rule, const SelectionRows& rows, const UnknownSelections& unknown = {}) {
+  ConfidenceSteps steps = StartingConfidence(rule, rule.outcomes[0], rows, DecidePieces(rule, rows, unknown));
   return steps.Line();
 }
 
-} // namespace
+}  // namespace
 
-TEST_CASE(
-    "StartingConfidence: every piece held over the bound rows is confirmed") {
+TEST_CASE("StartingConfidence: every piece held over the bound rows is confirmed") {
   Rule rule = XidRule("when: xid");
-  SelectionRows rows = {{"xid", {Row(10, "0000:2b:00.0")}},
-                        {"unhealthy", {Row(20, "0000:2b:00.0")}},
-                        {"gone", {Row(0, "0000:2b:00.0")}}};
+  SelectionRows rows = {
+      {"xid", {Row(10, "0000:2b:00.0")}}, {"unhealthy", {Row(20, "0000:2b:00.0")}}, {"gone", {Row(0, "0000:2b:00.0")}}};
   rows["gone"][0].time_ns.reset();
   CHECK(Start(rule, rows) == "confirmed: all 3 confirming pieces observed");
 }
 
-TEST_CASE("StartingConfidence: a piece about another GPU, or not captured, is "
-          "absent") {
+TEST_CASE("StartingConfidence: a piece about another GPU, or not captured, is absent") {
   Rule rule = XidRule("when: xid");
-  SelectionRows rows = {{"xid", {Row(10, "0000:2b:00.0")}},
-                        {"unhealthy", {Row(20, "0000:5e:00.0")}},
-                        {"gone", {Row(0, "0000:2b:00.0")}}};
-  CHECK(Start(rule, rows) == "likely: 1 of 3 confirming pieces absent (not "
-                             "observed: no unhealthy mark of its GPU)");
+  SelectionRows rows = {
+      {"xid", {Row(10, "0000:2b:00.0")}}, {"unhealthy", {Row(20, "0000:5e:00.0")}}, {"gone", {Row(0, "0000:2b:00.0")}}};
+  CHECK(Start(rule, rows) == "likely: 1 of 3 confirming pieces absent (not observed: no unhealthy mark of its GPU)");
 
   rows["unhealthy"].clear();
   CHECK(Start(rule, rows, {"unhealthy"}) ==
-        "likely: 1 of 3 confirming pieces absent (not captured: no unhealthy "
-        "mark of its GPU)");
+        "likely: 1 of 3 confirming pieces absent (not captured: no unhealthy mark of its GPU)");
 
   rows["gone"].clear();
-  CHECK(Start(rule, rows, {"unhealthy"}) ==
-        "possible: 2 of 3 confirming pieces absent");
+  CHECK(Start(rule, rows, {"unhealthy"}) == "possible: 2 of 3 confirming pieces absent");
 }
 
-TEST_CASE("StartingConfidence: an outcome that observed no event is possible, "
-          "whatever holds") {
+TEST_CASE("StartingConfidence: an outcome that observed no event is possible, whatever holds") {
   Rule rule = XidRule("when: driver");
-  SelectionRows rows = {{"xid", {Row(10, "0000:2b:00.0")}},
-                        {"driver", {Row(1, "0000:2b:00.0")}}};
-  CHECK(Start(rule, rows) ==
-        "possible: no event of it observed, only what exposes the node to it");
+  SelectionRows rows = {{"xid", {Row(10, "0000:2b:00.0")}}, {"driver", {Row(1, "0000:2b:00.0")}}};
+  CHECK(Start(rule, rows) == "possible: no event of it observed, only what exposes the node to it");
 }
 
 TEST_CASE("StartingConfidence: an outcome's literal word stands as written") {
@@ -107,4 +95,4 @@ TEST_CASE("StartingConfidence: an outcome's literal word stands as written") {
   CHECK(Start(rule, rows) == "likely: as its outcome says");
 }
 
-} // namespace gpuf
+}  // namespace gpuf

@@ -42,7 +42,7 @@ Key KeyOf(const Finding& f) {
   return {f.admissible ? (*f.admissible ? 2 : 0) : 1, Rank(f.confidence), held, total, Rank(f.severity)};
 }
 
-bool IsCause(const Finding &f) { return f.role == Name(Role::kCause); }
+bool IsCause(const Finding& f) { return f.role == Name(Role::kCause); }
 
 // Evidence first; where it cannot tell two apart, a cause before what it
 // sets off, so the first names what to fix.
@@ -51,8 +51,7 @@ std::vector<const Finding*> Ranked(std::vector<const Finding*> list) {
     Key ka = KeyOf(*a), kb = KeyOf(*b);
     if (ka.Before(kb)) return true;
     if (kb.Before(ka)) return false;
-    if (IsCause(*a) != IsCause(*b))
-      return IsCause(*a);
+    if (IsCause(*a) != IsCause(*b)) return IsCause(*a);
     return a->rule_id < b->rule_id;
   });
   return list;

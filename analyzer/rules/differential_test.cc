@@ -42,14 +42,12 @@ TEST_CASE("Diagnose: the cause leads its symptom, amplifiers and consequences ha
   CHECK(d.decider.empty());
 }
 
-TEST_CASE("Diagnose: history the evidence cannot order lists the cause first, "
-          "so its advice leads") {
+TEST_CASE("Diagnose: history the evidence cannot order lists the cause first, so its advice leads") {
   Finding amplifier = Make("a-null-manager", "amplifier", "confirmed");
   Finding cause = Make("dp-started", "cause", "confirmed");
   amplifier.tense = cause.tense = "history";
   Diagnosis d = Diagnose({amplifier, cause}, {});
-  CHECK(Places(d) == std::vector<std::string>{"0.1 history dp-started",
-                                              "0.2 history a-null-manager"});
+  CHECK(Places(d) == std::vector<std::string>{"0.1 history dp-started", "0.2 history a-null-manager"});
 }
 
 TEST_CASE("Diagnose: admissible first, then confidence, then the confirming share") {

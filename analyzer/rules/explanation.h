@@ -36,14 +36,13 @@ struct OutcomeExplanation {
 // A confirming piece (`confirms`) as the decided outcome's rows left it.
 struct PieceExplanation {
   std::string when{};
-  std::string truth{}; // true | false | unknown
+  std::string truth{};  // true | false | unknown
 };
 
 struct RuleExplanation {
   std::vector<SelectionExplanation> selections{};
   std::vector<OutcomeExplanation> outcomes{};
-  std::vector<PieceExplanation>
-      pieces{}; // empty unless a fail or warn outcome decided
+  std::vector<PieceExplanation> pieces{};  // empty unless a fail or warn outcome decided
 };
 
 }  // namespace gpuf

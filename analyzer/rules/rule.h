@@ -80,8 +80,7 @@ struct Outcome {
   std::optional<Severity> severity;      // overrides the rule's severity; none: the rule's
   std::string summary;                  // template: {selection.field}, {count(selection)}
   std::vector<std::string> evidence;    // selections to show; empty = those the condition names
-  std::string
-      catalog; // fail/warn: the catalog entry this form of the issue follows
+  std::string catalog;                  // fail/warn: the catalog entry this form of the issue follows
   bool history = false;                 // the fault it describes healed (a later start worked)
   YamlMark mark;                        // of the outcome
 };
@@ -111,7 +110,7 @@ struct RemediationStep {
 struct ConfirmingPiece {
   std::string when;
   std::shared_ptr<const Condition> condition;
-  std::string text; // what would confirm it, said where it is absent
+  std::string text;  // what would confirm it, said where it is absent
 };
 
 // A log line of an inline sample. time_ns is absent when the line has none.

@@ -245,8 +245,7 @@ outcomes:
   REQUIRE(summary.findings.size() == 1);
   CHECK(summary.findings[0].confidence == Confidence::kLikely);
   CHECK(summary.findings[0].missing_evidence ==
-        std::vector<std::string>{"not captured: plugin.log - it decides "
-                                 "whether 'xid and marked' holds"});
+        std::vector<std::string>{"not captured: plugin.log - it decides whether 'xid and marked' holds"});
 }
 
 TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
@@ -393,15 +392,12 @@ against:
   for (const Finding& f : summary.ruled_out) {
     if (f.rule_id == "twice") {
       CHECK(f.confidence_steps ==
-            std::vector<std::string>{"confirmed: as its outcome says",
-                                     "likely: held against: the driver loaded",
-                                     "ruled out: a second check against held: "
-                                     "the GPU fell off the bus"});
+            std::vector<std::string>{"confirmed: as its outcome says", "likely: held against: the driver loaded",
+                                     "ruled out: a second check against held: the GPU fell off the bus"});
     } else {
       CHECK(f.confidence_steps ==
             std::vector<std::string>{"possible: as its outcome says",
-                                     "ruled out: held against a finding that "
-                                     "was only possible: the driver loaded"});
+                                     "ruled out: held against a finding that was only possible: the driver loaded"});
     }
   }
 }
@@ -541,14 +537,11 @@ confirms:
   REQUIRE_MESSAGE(report.ok(), report.status().message());
   CHECK(report->problems ==
         std::vector<std::string>{dir / "exposed-only.yaml" +
-                                 ": 1 near-miss sample; every rule needs at "
-                                 "least 2 (near_miss: true - a node that "
-                                 "looks like the issue but has another cause, "
-                                 "or its precondition without the event)"});
+                                 ": 1 near-miss sample; every rule needs at least 2 (near_miss: true - a node that "
+                                 "looks like the issue but has another cause, or its precondition without the event)"});
 }
 
-TEST_CASE("RunRuleSet: a branch that holds on a precondition alone is "
-          "possible, one with the event confirmed") {
+TEST_CASE("RunRuleSet: a branch that holds on a precondition alone is possible, one with the event confirmed") {
   Evidence evidence;
   const std::string body = R"(select:
   xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
@@ -560,7 +553,7 @@ outcomes:
 confirms:
   - {when: loaded, text: the driver's load}
 )";
-  auto with = [&](const std::string &when) {
+  auto with = [&](const std::string& when) {
     std::string text = body;
     text.replace(text.find("WHEN"), 4, when);
     return ParseRule("computed", text);
@@ -571,8 +564,7 @@ confirms:
   auto observed = evidence.Run({with("xid or loaded")});
   REQUIRE(observed.findings.size() == 1);
   CHECK(observed.findings[0].confidence == Confidence::kConfirmed);
-  CHECK(observed.findings[0].confidence_steps ==
-        std::vector<std::string>{"confirmed: its confirming piece observed"});
+  CHECK(observed.findings[0].confidence_steps == std::vector<std::string>{"confirmed: its confirming piece observed"});
 }
 
 }  // TEST_SUITE

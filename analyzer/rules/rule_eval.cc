@@ -165,11 +165,8 @@ std::string WithGpu(const std::string& step, const std::vector<std::string>& gpu
 // `shown`: the rows the outcome bound; `pieces`: the confirming pieces
 // decided over them. The confidence it returns with is the first word after
 // the caps.
-Finding MakeFinding(const Rule &rule, const Outcome &outcome,
-                    const SelectionRows &shown,
-                    const std::vector<Truth> &pieces,
-                    const ArtifactIndex &artifacts,
-                    ConfidenceSteps &confidence) {
+Finding MakeFinding(const Rule& rule, const Outcome& outcome, const SelectionRows& shown,
+                    const std::vector<Truth>& pieces, const ArtifactIndex& artifacts, ConfidenceSteps& confidence) {
   Finding f;
   f.rule_id = rule.id;
   f.title = rule.title;
@@ -379,18 +376,14 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     const SelectionRows shown = BoundView(rows, d.bound);
     const std::vector<Truth> pieces = DecidePieces(rule, shown, unknown);
     for (size_t p = 0; p < pieces.size(); ++p) {
-      e.explanation.pieces.push_back(
-          {rule.confirms[p].when, TruthName(pieces[p])});
+      e.explanation.pieces.push_back({rule.confirms[p].when, TruthName(pieces[p])});
     }
-    ConfidenceSteps confidence =
-        StartingConfidence(rule, outcome, shown, pieces);
-    Finding f =
-        MakeFinding(rule, outcome, shown, pieces, artifacts, confidence);
+    ConfidenceSteps confidence = StartingConfidence(rule, outcome, shown, pieces);
+    Finding f = MakeFinding(rule, outcome, shown, pieces, artifacts, confidence);
     f.confidence_before = confidence.value();
     if (undecided) {
-      f.missing_evidence.push_back(
-          "not captured: " + Join(undecided_needs, "; ") +
-          " - it decides whether '" + undecided->when + "' holds");
+      f.missing_evidence.push_back("not captured: " + Join(undecided_needs, "; ") + " - it decides whether '" +
+                                   undecided->when + "' holds");
     }
     PlaceInTime(rule, outcome, shown, artifacts, clock, f);
     const bool ruled_out = ApplyAgainst(rule, rows, unknown, artifacts, sql_sources, confidence, f);

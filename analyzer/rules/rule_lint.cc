@@ -42,30 +42,26 @@ std::string TrySql(Database& db, const Selection& s) {
 // (confirming_pieces.h): an outcome that states its own word keeps it
 // whatever the evidence, and a rule with findings but no piece would
 // confirm every event it sees.
-void LintConfidence(const Rule &rule, const std::string &text,
-                    std::vector<std::string> &problems) {
+void LintConfidence(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
   bool findings = false;
   for (const auto& o : rule.outcomes) {
     findings = findings || o.result != "pass";
-    if (!o.confidence)
-      continue;
+    if (!o.confidence) continue;
     problems.push_back(FormatYamlError(
         rule.file, text, o.mark.line, o.mark.column,
         "'confidence: " + std::string(Name(*o.confidence)) +
-            "' states the word the evidence should give: drop it and list the "
-            "catalog's confirming evidence under "
-            "confirms; the engine computes the confidence from what held "
-            "(docs/diagnosis.md section 2)"));
+            "' states the word the evidence should give: drop it and list the catalog's confirming evidence under "
+            "confirms; the engine computes the confidence from what held (docs/diagnosis.md section 2)"));
   }
   if (rule.confirms_as_missing) {
-    problems.push_back(rule.file + ": 'missing' is the older name of "
-                                   "'confirms': write 'confirms:' with 'when:' "
-                                   "where it says 'unless:'");
+    problems.push_back(
+        rule.file +
+        ": 'missing' is the older name of 'confirms': write 'confirms:' with 'when:' where it says 'unless:'");
   }
   if (findings && rule.confirms.empty()) {
-    problems.push_back(rule.file + ": no confirming piece (confirms): every "
-                                   "event it sees would be confirmed; list "
-                                   "what the catalog says confirms the issue");
+    problems.push_back(rule.file +
+                       ": no confirming piece (confirms): every event it sees would be confirmed; list what the "
+                       "catalog says confirms the issue");
   }
 }
 
@@ -84,8 +80,7 @@ std::string UnboundedOrdering(const Condition& c) {
 void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
   std::vector<std::pair<std::string, const Condition*>> conditions;
   for (const auto& o : rule.outcomes) conditions.emplace_back("outcome '" + o.when + "'", o.condition.get());
-  for (const auto &p : rule.confirms)
-    conditions.emplace_back("confirms '" + p.when + "'", p.condition.get());
+  for (const auto& p : rule.confirms) conditions.emplace_back("confirms '" + p.when + "'", p.condition.get());
   for (const auto& a : rule.against) conditions.emplace_back("against '" + a.when + "'", a.condition.get());
   for (const auto& [where, c] : conditions) {
     std::string found = c ? UnboundedOrdering(*c) : "";

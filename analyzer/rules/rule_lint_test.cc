@@ -39,8 +39,7 @@ std::string RuleWithSql(const std::string& sql) {
          "  - name: positive\n"
          "    expect: warn possible\n"
          "    rows:\n"
-         "      events: [{time_ns: 1, precision_ns: 1, timestamp_desc: x, "
-         "time_source: explicit_utc, source: plugin, "
+         "      events: [{time_ns: 1, precision_ns: 1, timestamp_desc: x, time_source: explicit_utc, source: plugin, "
          "milestone: plugin_registered, message: m}]\n"
          "  - name: negative\n"
          "    expect: pass\n"
@@ -92,39 +91,27 @@ TEST_CASE("rules lint: an ordering without a window is an error, with one it is 
   CHECK(Lint(bounded).empty());
 }
 
-TEST_CASE("rules lint: a stated confidence, the older missing and a rule "
-          "without confirming pieces") {
+TEST_CASE("rules lint: a stated confidence, the older missing and a rule without confirming pieces") {
   const std::string rule =
-      RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND "
-                  "e.milestone = 'plugin_registered'\n");
+      RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n");
   std::string literal = rule;
-  literal.replace(literal.find("    result: warn\n"), 17,
-                  "    result: warn\n    confidence: possible\n");
+  literal.replace(literal.find("    result: warn\n"), 17, "    result: warn\n    confidence: possible\n");
   auto problems = Lint(literal);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].find("demo.yaml:") == 0);
-  CHECK(problems[0].find("'confidence: possible' states the word the evidence "
-                         "should give: drop it") != std::string::npos);
+  CHECK(problems[0].find("'confidence: possible' states the word the evidence should give: drop it") !=
+        std::string::npos);
 
   std::string missing = rule;
-  missing.replace(missing.find("  - {when: picked,"), 18,
-                  "  - {unless: picked,");
+  missing.replace(missing.find("  - {when: picked,"), 18, "  - {unless: picked,");
   missing.replace(missing.find("confirms:\n"), 10, "missing:\n");
-  CHECK(Lint(missing) ==
-        std::vector<std::string>{"demo.yaml: 'missing' is the older name of "
-                                 "'confirms': write 'confirms:' with "
-                                 "'when:' where it says 'unless:'"});
+  CHECK(Lint(missing) == std::vector<std::string>{"demo.yaml: 'missing' is the older name of 'confirms': write "
+                                                  "'confirms:' with 'when:' where it says 'unless:'"});
 
   std::string none = rule;
-  none.erase(
-      none.find("confirms:\n"),
-      std::string("confirms:\n  - {when: picked, text: nothing picked}\n")
-          .size());
-  CHECK(Lint(none) ==
-        std::vector<std::string>{
-            "demo.yaml: no confirming piece (confirms): every event it sees "
-            "would "
-            "be confirmed; list what the catalog says confirms the issue"});
+  none.erase(none.find("confirms:\n"), std::string("confirms:\n  - {when: picked, text: nothing picked}\n").size());
+  CHECK(Lint(none) == std::vector<std::string>{"demo.yaml: no confirming piece (confirms): every event it sees would "
+                                               "be confirmed; list what the catalog says confirms the issue"});
 }
 
 TEST_CASE("rules lint: an outcome marked history is refused, the engine decides what healed") {

@@ -82,14 +82,12 @@ class RuleParser {
   }
 
   bool ReadTop(const YAML::Node& doc) {
-    if (!reader_.Fields(
-            doc, "a rule",
-            {"id", "title", "description", "severity", "symptom", "role",
-             "references", "requires", "optional", "select", "outcomes",
-             "confirms", "missing", "against", "remediation", "explained_by",
-             "applies_to", "samples"},
-            {"id", "title", "description", "severity", "symptom", "role",
-             "references", "select", "outcomes", "remediation", "samples"})) {
+    if (!reader_.Fields(doc, "a rule",
+                        {"id", "title", "description", "severity", "symptom", "role", "references", "requires",
+                         "optional", "select", "outcomes", "confirms", "missing", "against", "remediation",
+                         "explained_by", "applies_to", "samples"},
+                        {"id", "title", "description", "severity", "symptom", "role", "references", "select",
+                         "outcomes", "remediation", "samples"})) {
       return false;
     }
     if (!reader_.Scalar(doc["id"], "id", &rule_.id)) return false;
@@ -111,14 +109,10 @@ class RuleParser {
     }
     if (!ReadSelections(doc["select"]) || !ReadOutcomes(doc["outcomes"])) return false;
     if (doc["confirms"] && doc["missing"]) {
-      return reader_.Error(
-          doc["missing"],
-          "missing is the older name of confirms: write one of them");
+      return reader_.Error(doc["missing"], "missing is the older name of confirms: write one of them");
     }
-    if (doc["confirms"] && !ReadConfirms(doc["confirms"], "confirms", "when"))
-      return false;
-    if (doc["missing"] && !ReadConfirms(doc["missing"], "missing", "unless"))
-      return false;
+    if (doc["confirms"] && !ReadConfirms(doc["confirms"], "confirms", "when")) return false;
+    if (doc["missing"] && !ReadConfirms(doc["missing"], "missing", "unless")) return false;
     rule_.confirms_as_missing = static_cast<bool>(doc["missing"]);
     if (doc["against"] && !ReadAgainst(doc["against"])) return false;
     if (!ReadRemediation(doc["remediation"])) return false;
@@ -198,9 +192,10 @@ class RuleParser {
   }
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
-    if (!reader_.Fields(node, "a selection",
-                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent", "current"},
-                        {"kind"})) {
+    if (!reader_.Fields(
+            node, "a selection",
+            {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent", "current"},
+            {"kind"})) {
       return false;
     }
     std::string kind;
@@ -320,14 +315,11 @@ class RuleParser {
       }
       if (item["when"] && !ReadCondition(item["when"], &o.when, &o.condition)) return false;
       bool finding = o.result != "pass";
-      if (!finding && item["confidence"])
-        return reader_.Error(item, "a pass outcome has no confidence");
+      if (!finding && item["confidence"]) return reader_.Error(item, "a pass outcome has no confidence");
       if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
       if (finding != static_cast<bool>(item["catalog"])) {
-        return reader_.Error(item, finding
-                                       ? "a fail or warn outcome cites the "
-                                         "catalog entry it follows (catalog)"
-                                       : "a pass outcome has no catalog entry");
+        return reader_.Error(item, finding ? "a fail or warn outcome cites the catalog entry it follows (catalog)"
+                                           : "a pass outcome has no catalog entry");
       }
       if (item["catalog"] && !reader_.Scalar(item["catalog"], "catalog", &o.catalog)) return false;
       if (item["history"]) {
@@ -382,15 +374,11 @@ class RuleParser {
 
   // `confirms: [{when, text}]`, or as older rules write it, `missing:
   // [{unless, text}]`.
-  bool ReadConfirms(const YAML::Node &node, const std::string &key,
-                    const std::string &condition_key) {
-    if (!node.IsSequence())
-      return reader_.Error(node, key + " must be a list of {" + condition_key +
-                                     ", text}");
+  bool ReadConfirms(const YAML::Node& node, const std::string& key, const std::string& condition_key) {
+    if (!node.IsSequence()) return reader_.Error(node, key + " must be a list of {" + condition_key + ", text}");
     for (const auto& item : node) {
       ConfirmingPiece piece;
-      if (!reader_.Fields(item, "a confirming piece", {condition_key, "text"},
-                          {condition_key, "text"}) ||
+      if (!reader_.Fields(item, "a confirming piece", {condition_key, "text"}, {condition_key, "text"}) ||
           !ReadCondition(item[condition_key], &piece.when, &piece.condition) ||
           !reader_.Scalar(item["text"], "text", &piece.text)) {
         return false;

@@ -138,8 +138,7 @@ TEST_CASE("ParseRuleText: the diagnosis fields are checked") {
         "    log: journal.kernel\n"
         "    ^ near here");
   CHECK(ErrorOf(With("    catalog: 3.12 CONFIRMS\n", "")) ==
-        "rules/xid-79-demo.yaml:20: a fail or warn outcome cites the catalog "
-        "entry it follows (catalog)\n"
+        "rules/xid-79-demo.yaml:20: a fail or warn outcome cites the catalog entry it follows (catalog)\n"
         "  - when: xid and mapped\n"
         "    ^ near here");
   CHECK(ErrorOf(With("    kind: event\n", "    kind: event\n    from: [journal.kernel]\n")) ==
@@ -153,7 +152,8 @@ TEST_CASE("ParseRuleText: the diagnosis fields are checked") {
 }
 
 TEST_CASE("ParseRuleText: a selection may keep only what stands at capture, or hold records that outlive it") {
-  auto rule = ParseRuleText("rules/xid-79-demo.yaml", With("    kind: event\n", "    kind: event\n    current: true\n"));
+  auto rule =
+      ParseRuleText("rules/xid-79-demo.yaml", With("    kind: event\n", "    kind: event\n    current: true\n"));
   REQUIRE_MESSAGE(rule.ok(), rule.status().message());
   CHECK(rule->selections[0].current);
   CHECK_FALSE(rule->selections[0].permanent);
@@ -173,10 +173,8 @@ TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
 
 TEST_CASE("ParseRuleText: an unknown field") {
   CHECK(ErrorOf(With("title: GPU", "titel: GPU")) ==
-        "rules/xid-79-demo.yaml:2: unknown field 'titel' in a rule (id, title, "
-        "description, severity, symptom, role, "
-        "references, requires, optional, select, outcomes, confirms, missing, "
-        "against, remediation, explained_by, "
+        "rules/xid-79-demo.yaml:2: unknown field 'titel' in a rule (id, title, description, severity, symptom, role, "
+        "references, requires, optional, select, outcomes, confirms, missing, against, remediation, explained_by, "
         "applies_to, samples)\n"
         "titel: GPU fell off the bus\n"
         "^ near here");

@@ -21,12 +21,20 @@ std::optional<int64_t> ParseNumber(std::string_view text) {
   return n;
 }
 
-constexpr std::string_view kGpuFields[] = {"gpu", "bus", "pci", "uuid", "device", "minor", "index"};
+constexpr std::string_view kGpuFields[] = {"gpu", "bus", "pci", "uuid", "device", "minor", "index", "serial"};
 constexpr std::string_view kContainerFields[] = {"container", "container_id"};
 
 bool Overlaps(const GpuNames& a, const GpuNames& b) {
   return (!a.bus.empty() && a.bus == b.bus) || (!a.uuid.empty() && a.uuid == b.uuid) ||
-         (a.minor && a.minor == b.minor);
+         (a.minor && a.minor == b.minor) || (!a.serial.empty() && a.serial == b.serial);
+}
+
+// A serial that names one board: boards without one print "N/A" or zeros,
+// which would join every GPU into one.
+std::string UsableSerial(std::string_view serial) {
+  if (serial.find_first_not_of("0") == std::string_view::npos) return "";
+  if (serial.find_first_not_of("0123456789ABCDEFabcdef-") != std::string_view::npos) return "";
+  return std::string(serial);
 }
 
 void Merge(GpuNames& into, const GpuNames& from) {
@@ -34,6 +42,7 @@ void Merge(GpuNames& into, const GpuNames& from) {
   if (into.uuid.empty()) into.uuid = from.uuid;
   if (!into.minor) into.minor = from.minor;
   if (!into.index) into.index = from.index;
+  if (into.serial.empty()) into.serial = from.serial;
 }
 
 }  // namespace
@@ -52,7 +61,8 @@ void GpuDirectory::Add(const GpuNames& names) {
   if (StartsWithNoCase(names.uuid, "gpu-")) normal.uuid = AsciiLower(names.uuid);
   normal.minor = names.minor;
   normal.index = names.index;
-  if (normal.bus.empty() && normal.uuid.empty() && !normal.minor) return;
+  normal.serial = UsableSerial(names.serial);
+  if (normal.bus.empty() && normal.uuid.empty() && !normal.minor && normal.serial.empty()) return;
   // Records this one joins become one.
   std::vector<GpuNames> kept;
   for (auto& gpu : gpus_) {
@@ -74,6 +84,14 @@ std::optional<std::string> GpuDirectory::Key(std::string_view field, std::string
       if ((field == "minor" ? gpu.minor : gpu.index) == n) return KeyOf(gpu);
     }
     return std::string(field) + ":" + std::to_string(*n);
+  }
+  if (field == "serial") {
+    std::string serial = UsableSerial(value);
+    if (serial.empty()) return std::nullopt;
+    for (const auto& gpu : gpus_) {
+      if (gpu.serial == serial) return KeyOf(gpu);
+    }
+    return "serial:" + serial;
   }
   if (StartsWithNoCase(value, "gpu-")) {
     std::string uuid = AsciiLower(value);
@@ -111,11 +129,11 @@ void GpuDirectory::Tag(std::vector<SelectionRow>& rows) const {
 Result<GpuDirectory> GpuDirectory::Load(Database& db, int64_t bundle_id) {
   GpuDirectory directory;
   GPUF_ASSIGN_OR_RETURN(Statement s, db.Prepare(
-      "SELECT d.bus_location, d.uuid, d.device_minor, NULL FROM driver_gpus d JOIN artifacts a USING (artifact_id) "
-      "WHERE a.bundle_id = ?1 "
-      "UNION ALL SELECT g.pci_bus_id, g.uuid, g.minor_number, g.gpu_index FROM gpus g JOIN artifacts a "
+      "SELECT d.bus_location, d.uuid, d.device_minor, NULL, NULL FROM driver_gpus d JOIN artifacts a "
       "USING (artifact_id) WHERE a.bundle_id = ?1 "
-      "UNION ALL SELECT p.address, NULL, NULL, NULL FROM pci_devices p JOIN artifacts a USING (artifact_id) "
+      "UNION ALL SELECT g.pci_bus_id, g.uuid, g.minor_number, g.gpu_index, g.serial FROM gpus g JOIN artifacts a "
+      "USING (artifact_id) WHERE a.bundle_id = ?1 "
+      "UNION ALL SELECT p.address, NULL, NULL, NULL, NULL FROM pci_devices p JOIN artifacts a USING (artifact_id) "
       "WHERE a.bundle_id = ?1 AND p.role = 'gpu'"));
   s.Bind(1, bundle_id);
   while (s.Step()) {
@@ -124,6 +142,7 @@ Result<GpuDirectory> GpuDirectory::Load(Database& db, int64_t bundle_id) {
     names.uuid = s.ColumnIsNull(1) ? "" : s.ColumnText(1);
     if (!s.ColumnIsNull(2)) names.minor = s.ColumnInt(2);
     if (!s.ColumnIsNull(3)) names.index = s.ColumnInt(3);
+    if (!s.ColumnIsNull(4)) names.serial = s.ColumnText(4);
     directory.Add(names);
   }
   GPUF_RETURN_IF_ERROR(s.status());

@@ -5,7 +5,7 @@
 //
 // A GPU is named in many ways: the kernel's "PCI:0000:3b:00", nvidia-smi's
 // "00000000:3B:00.0", sysfs's "0000:3b:00.0", a UUID "GPU-…", a minor
-// number of /dev/nvidiaN, an NVML index. The directory joins them once per
+// number of /dev/nvidiaN, an NVML index, a board serial. The directory joins them once per
 // bundle from what the bundle says of its GPUs (the driver's information
 // files, nvidia-smi, the kernel's "GPU at PCI:… GPU-…" lines), and a GPU's
 // key is its PCI address whenever any of them gives it.
@@ -30,6 +30,7 @@ struct GpuNames {
   std::string uuid{};
   std::optional<int64_t> minor{};
   std::optional<int64_t> index{};
+  std::string serial{};  // the board's, as nvidia-smi -q gives it: RMA cases are filed by it
 };
 
 class GpuDirectory {
@@ -47,7 +48,7 @@ class GpuDirectory {
   std::optional<std::string> Key(std::string_view field, std::string_view value) const;
 
   // Tags every row with the GPU and container its fields name (the first
-  // field that names one: gpu, bus, pci, uuid, device, minor, index; and
+  // field that names one: gpu, bus, pci, uuid, device, minor, index, serial; and
   // container, container_id).
   void Tag(std::vector<SelectionRow>& rows) const;
 

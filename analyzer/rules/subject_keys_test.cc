@@ -31,6 +31,21 @@ TEST_CASE("GpuDirectory: GKE's device name nvidiaN is the GPU of minor N") {
   CHECK_FALSE(gpus.Key("device", "nvidia"));
 }
 
+TEST_CASE("GpuDirectory: a board serial names its GPU; a placeholder serial names none") {
+  GpuDirectory gpus;
+  gpus.Add({.bus = "00000000:3B:00.0", .uuid = "GPU-AAAA", .serial = "1654922007785"});
+  gpus.Add({.bus = "00000000:5E:00.0", .uuid = "GPU-BBBB", .serial = "0000000000000"});
+  gpus.Add({.bus = "00000000:86:00.0", .uuid = "GPU-CCCC", .serial = "0000000000000"});
+  gpus.Add({.uuid = "GPU-DDDD", .serial = "[N/A]"});
+  CHECK(gpus.Key("serial", "1654922007785") == "0000:3b:00.0");
+  CHECK(gpus.Key("serial", "1654922009999") == "serial:1654922009999");
+  CHECK_FALSE(gpus.Key("serial", "0000000000000"));
+  CHECK_FALSE(gpus.Key("serial", "[N/A]"));
+  // The zeros did not make the two boards one GPU.
+  CHECK(gpus.Key("uuid", "GPU-BBBB") == "0000:5e:00.0");
+  CHECK(gpus.Key("uuid", "GPU-CCCC") == "0000:86:00.0");
+}
+
 TEST_CASE("GpuDirectory: rows are tagged from their first field that names a GPU or a container") {
   GpuDirectory gpus;
   gpus.Add({.bus = "0000:2b:00.0", .uuid = "GPU-79"});

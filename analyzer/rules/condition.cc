@@ -327,44 +327,6 @@ std::vector<std::string> RequiredSelections(const Condition& c) {
   return {};
 }
 
-std::vector<std::vector<std::string>> PositiveBranches(const Condition& c) {
-  switch (c.op) {
-    case Condition::Op::kHeld:
-    case Condition::Op::kCount:
-    case Condition::Op::kBefore:
-    case Condition::Op::kNear:
-      return {RequiredSelections(c)};
-    case Condition::Op::kNot:
-    case Condition::Op::kSame:
-      return {{}};
-    case Condition::Op::kOr: {
-      std::vector<std::vector<std::string>> all;
-      for (const auto& child : c.children) {
-        for (auto& branch : PositiveBranches(child)) all.push_back(std::move(branch));
-      }
-      return all;
-    }
-    case Condition::Op::kAnd: {
-      std::vector<std::vector<std::string>> product = {{}};
-      for (const auto& child : c.children) {
-        std::vector<std::vector<std::string>> next;
-        for (const auto& left : product) {
-          for (const auto& right : PositiveBranches(child)) {
-            std::vector<std::string> joined = left;
-            for (const auto& name : right) {
-              if (std::find(joined.begin(), joined.end(), name) == joined.end()) joined.push_back(name);
-            }
-            next.push_back(std::move(joined));
-          }
-        }
-        product = std::move(next);
-      }
-      return product;
-    }
-  }
-  return {{}};
-}
-
 const char* TruthName(Truth t) {
   return t == Truth::kTrue ? "true" : t == Truth::kFalse ? "false" : "unknown";
 }

@@ -63,11 +63,6 @@ std::vector<std::string> ConditionSelections(const Condition& c, bool positive);
 // read fields from without rendering "(none)".
 std::vector<std::string> RequiredSelections(const Condition& c);
 
-// The `or` branches of the condition in disjunctive normal form, each as the
-// selections it needs rows from (those under `not` need none): what a rule
-// rests on when that branch holds. "a and (b or not c)" -> {a, b}, {a}.
-std::vector<std::vector<std::string>> PositiveBranches(const Condition& c);
-
 enum class Truth { kFalse, kUnknown, kTrue };
 const char* TruthName(Truth t);  // "false" | "unknown" | "true"
 

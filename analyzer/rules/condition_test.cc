@@ -39,13 +39,6 @@ std::string TruthOf(std::string_view text, const SelectionRows& rows, const Unkn
   return TruthName(EvaluateTruth(*c, rows, unknown));
 }
 
-std::vector<std::vector<std::string>> BranchesOf(std::string_view text) {
-  ConditionError error;
-  auto c = ParseCondition(text, nullptr, &error);
-  REQUIRE_MESSAGE(c, error.message);
-  return PositiveBranches(*c);
-}
-
 std::string ErrorOf(std::string_view text, const std::vector<std::string>* known = nullptr) {
   ConditionError error;
   CHECK_FALSE(ParseCondition(text, known, &error));
@@ -174,18 +167,6 @@ TEST_CASE("Condition: evidence not captured is unknown, never false (Kleene logi
   // Two-valued evaluation is the same with nothing unknown.
   CHECK(TruthOf("a and not b", rows, {}) == "true");
   CHECK(Holds("a and not x", rows));
-}
-
-TEST_CASE("Condition: the or branches it rests on, leaving out what is under not") {
-  using Branches = std::vector<std::vector<std::string>>;
-  CHECK(BranchesOf("a") == Branches{{"a"}});
-  CHECK(BranchesOf("a and (b or not c)") == Branches{{"a", "b"}, {"a"}});
-  CHECK(BranchesOf("host and unknown_error and (reload or lost or (scope and legacy))") ==
-        Branches{{"host", "unknown_error", "reload"}, {"host", "unknown_error", "lost"},
-                 {"host", "unknown_error", "scope", "legacy"}});
-  CHECK(BranchesOf("a before b within 10m or count(c) >= 2") == Branches{{"a", "b"}, {"c"}});
-  CHECK(BranchesOf("not (a or b)") == Branches{{}});
-  CHECK(BranchesOf("count(a) == 0") == Branches{{}});
 }
 
 }  // TEST_SUITE

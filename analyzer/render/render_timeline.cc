@@ -12,26 +12,30 @@ namespace gpuf {
 
 namespace {
 
-void AppendField(std::string& out, std::string_view key, std::string_view text) {
+void AppendKey(std::string& out, std::string_view key) {
   out += ",\"";
   out += key;
   out += "\":";
+}
+
+void AppendField(std::string& out, std::string_view key, std::string_view text) {
+  AppendKey(out, key);
   AppendJsonString(out, text);
 }
 
 void AppendField(std::string& out, std::string_view key, std::optional<int64_t> number) {
-  out += ",\"";
-  out += key;
-  out += "\":";
+  AppendKey(out, key);
   out += number ? std::to_string(*number) : "null";
 }
 
 // "" is written null, as an absent name or ID.
 void AppendNullable(std::string& out, std::string_view key, std::string_view text) {
-  if (!text.empty()) return AppendField(out, key, text);
-  out += ",\"";
-  out += key;
-  out += "\":null";
+  AppendKey(out, key);
+  if (text.empty()) {
+    out += "null";
+  } else {
+    AppendJsonString(out, text);
+  }
 }
 
 }  // namespace

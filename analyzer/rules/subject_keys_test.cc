@@ -31,7 +31,7 @@ TEST_CASE("GpuDirectory: GKE's device name nvidiaN is the GPU of minor N") {
   CHECK_FALSE(gpus.Key("device", "nvidia"));
 }
 
-TEST_CASE("GpuDirectory: a board serial names its GPU; a placeholder serial names none") {
+TEST_CASE("GpuDirectory: a board serial names its GPU, a placeholder serial names none") {
   GpuDirectory gpus;
   gpus.Add({.bus = "00000000:3B:00.0", .uuid = "GPU-AAAA", .serial = "1654922007785"});
   gpus.Add({.bus = "00000000:5E:00.0", .uuid = "GPU-BBBB", .serial = "0000000000000"});

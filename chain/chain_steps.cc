@@ -242,23 +242,6 @@ ChainStep NodeResources(const Facts& f) {
 
 }  // namespace
 
-const char* StepStatusName(StepStatus status) {
-  switch (status) {
-    case StepStatus::kOk: return "ok";
-    case StepStatus::kFailed: return "failed";
-    case StepStatus::kUnknown: return "unknown";
-    case StepStatus::kNotApplicable: return "not_applicable";
-  }
-  return "unknown";
-}
-
-std::optional<StepStatus> ParseStepStatus(std::string_view name) {
-  for (StepStatus status : {StepStatus::kOk, StepStatus::kFailed, StepStatus::kUnknown, StepStatus::kNotApplicable}) {
-    if (name == StepStatusName(status)) return status;
-  }
-  return std::nullopt;
-}
-
 bool NotAGpuNode(const ChainFacts& f) {
   if (!f.pci_gpus || *f.pci_gpus != 0) return false;
   if (f.driver && f.driver->loaded) return false;

@@ -18,14 +18,16 @@
 #include <string_view>
 #include <vector>
 
+#include "common/vocabulary.h"
 #include "formats/kube_node.h"
 
 namespace gpuf {
 
+// A step's status; Name() and Parse() (common/vocabulary.h) convert.
 enum class StepStatus { kOk, kFailed, kUnknown, kNotApplicable };
-const char* StepStatusName(StepStatus status);  // "ok" | "failed" | "unknown" | "not_applicable"
-// The status StepStatusName writes as `name`; nullopt for any other word.
-std::optional<StepStatus> ParseStepStatus(std::string_view name);
+inline constexpr std::string_view kStepStatusNames[] = {"ok", "failed", "unknown", "not_applicable"};
+template <> constexpr std::span<const std::string_view> Names<StepStatus>() { return kStepStatusNames; }
+static_assert(std::size(kStepStatusNames) == static_cast<size_t>(StepStatus::kNotApplicable) + 1);
 
 enum class ChainStepId {
   kPci, kDriver, kDeviceNodes, kHostNvml, kRuntime, kKubelet, kPluginNvml, kRegistration, kNodeResources,

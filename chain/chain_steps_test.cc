@@ -25,7 +25,7 @@ ChainFacts Healthy() {
 
 std::string Statuses(const std::vector<ChainStep>& steps) {
   std::string out;
-  for (const auto& s : steps) out += std::string(out.empty() ? "" : " ") + StepStatusName(s.status);
+  for (const auto& s : steps) out += std::string(out.empty() ? "" : " ") + Word(s.status);
   return out;
 }
 
@@ -180,7 +180,7 @@ TEST_CASE("NotAGpuNode: a CPU worker has nothing to break, a node whose GPUs lef
   CHECK(NotAGpuNode(cpu));
   auto steps = JudgeChain(cpu);
   for (const auto& step : steps) CHECK(step.status == StepStatus::kNotApplicable);
-  CHECK(std::string(StepStatusName(steps[0].status)) == "not_applicable");
+  CHECK(Word(steps[0].status) == "not_applicable");
 
   ChainFacts gone = cpu;
   gone.node = ChainFacts::Node{"8", "0", false, false};  // the Node still counts its GPUs
@@ -213,12 +213,12 @@ TEST_CASE("NodeGpuResources: whole GPUs, MIG slices and shared replicas from the
   CHECK_FALSE(NodeGpuResources({}).gpu_allocatable.has_value());
 }
 
-TEST_CASE("ParseStepStatus: the words StepStatusName writes, and no other") {
+TEST_CASE("StepStatus: Parse reads the words Name writes, and no other") {
   for (StepStatus s : {StepStatus::kOk, StepStatus::kFailed, StepStatus::kUnknown, StepStatus::kNotApplicable}) {
-    CHECK(ParseStepStatus(StepStatusName(s)) == s);
+    CHECK(Parse<StepStatus>(Word(s)) == s);
   }
-  CHECK_FALSE(ParseStepStatus("OK").has_value());
-  CHECK_FALSE(ParseStepStatus("broken").has_value());
+  CHECK_FALSE(Parse<StepStatus>("OK").has_value());
+  CHECK_FALSE(Parse<StepStatus>("broken").has_value());
 }
 
 }  // namespace gpuf

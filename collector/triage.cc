@@ -225,7 +225,7 @@ std::string TriageSummary(const std::vector<ProbeResult>& results, const Manifes
     if (step.id == ChainStepId::kNodeResources && step.status == StepStatus::kUnknown) {
       if (std::string why = NoResources(results, manifest, read); !why.empty()) said = why;
     }
-    Row(out, step.name, std::string(StepStatusName(step.status)) + (said.empty() ? "" : " (" + said + ")"));
+    Row(out, step.name, Word(step.status) + (said.empty() ? "" : " (" + said + ")"));
   }
   for (const auto& r : results) {
     const ManifestArtifact& a = r.artifact;

@@ -16,7 +16,7 @@ std::string TriageVerdict(std::string_view collect_stderr) {
   ForEachLine(collect_stderr, [&](int, std::string_view line) {
     std::string name, word, detail;
     if (!RE2::FullMatch(line, step, &name, &word, &detail)) return;
-    std::optional<StepStatus> status = ParseStepStatus(word);
+    std::optional<StepStatus> status = Parse<StepStatus>(word);
     if (!status) return;
     ++steps;
     unknown += status == StepStatus::kUnknown;

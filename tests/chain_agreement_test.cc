@@ -64,7 +64,7 @@ std::string Table(const std::vector<std::vector<ChainStep>>& readers) {
   std::ostringstream out;
   for (size_t i = 0; i < readers[0].size(); ++i) {
     out << "\n  " << readers[0][i].name << ":";
-    for (const auto& steps : readers) out << " " << StepStatusName(steps[i].status);
+    for (const auto& steps : readers) out << " " << Word(steps[i].status);
   }
   return out.str();
 }

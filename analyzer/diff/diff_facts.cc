@@ -208,8 +208,8 @@ Result<BundleSnapshot> ReadSnapshot(Database& db, int64_t bundle, const std::str
       for (const auto& step : JudgeChain(chain)) {
         // The steps outside the node are judged from the laptop's capture only: nothing to compare.
         if (OutsideTheNode(step.id)) continue;
-        snap.facts.push_back({"chain", step.name, FactKind::kText, StepStatusName(step.status)});
-        if (step.id == ChainStepId::kRegistration) snap.registration = StepStatusName(step.status);
+        snap.facts.push_back({"chain", step.name, FactKind::kText, Word(step.status)});
+        if (step.id == ChainStepId::kRegistration) snap.registration = Word(step.status);
       }
     }
   }

@@ -122,7 +122,7 @@ Status AnalyzeInto(const std::string& path, const RuleSet& rules, BundleRows& ou
   for (size_t i = 0; i < steps.size(); ++i) {
     out.broken = out.broken || steps[i].status == StepStatus::kFailed;
     step_rows.push_back({Cell(static_cast<int64_t>(i + 1)), Cell(steps[i].name),
-                         Cell(std::string(StepStatusName(steps[i].status))), Cell(steps[i].detail)});
+                         Cell(Word(steps[i].status)), Cell(steps[i].detail)});
   }
   out.tables.push_back(std::move(step_rows));
   return Status::Ok();

@@ -195,7 +195,7 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   for (const auto& step : r.verdict) {
     std::string seen = step.detail.empty() ? step.missing : step.detail;
     if (!step.detail.empty() && !step.missing.empty()) seen += "; " + step.missing;
-    std::string status = StepStatusName(step.status);
+    std::string status = Word(step.status);
     out << "<tr><td class=\"num\">" << ++number << "</td><td>" << E(step.name) << "</td><td><span class=\"pill "
         << status << "\">" << (step.status == StepStatus::kFailed ? "FAILED" : status) << "</span></td><td>" << E(seen)
         << "</td><td class=\"mono\">" << E(step.evidence) << "</td></tr>\n";

@@ -122,7 +122,7 @@ Json ChainJson(const Report& r) {
   for (const auto& s : r.verdict) {
     steps.push_back({{"step", ++number},
                      {"name", s.name},
-                     {"status", StepStatusName(s.status)},
+                     {"status", Word(s.status)},
                      {"detail", Nullable(s.detail)},
                      {"evidence", Nullable(s.evidence)},
                      {"missing", Nullable(s.missing)}});

@@ -106,7 +106,7 @@ void RenderChain(const Report& r, std::ostringstream& out) {
   out << "| # | Step | Status | What was seen |\n|---|---|---|---|\n";
   int number = 0;
   for (const auto& step : r.verdict) {
-    std::string status = StepStatusName(step.status);
+    std::string status = Word(step.status);
     if (step.status == StepStatus::kFailed) status = "**FAILED**";
     std::string seen = step.detail.empty() ? step.missing : step.detail;
     if (!step.detail.empty() && !step.missing.empty()) seen += "; " + step.missing;

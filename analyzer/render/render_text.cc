@@ -112,7 +112,7 @@ void RenderChainSteps(const Report& r, const Painter& paint, std::ostringstream&
   out << "\n" << paint(kBold, "GPU chain") << "\n";
   int number = 0;
   for (const auto& step : r.verdict) {
-    std::string status = StepStatusName(step.status);
+    std::string status = Word(step.status);
     if (step.status == StepStatus::kFailed) status = Upper(status);
     if (step.status == StepStatus::kNotApplicable) status = "n/a";  // the column is 9 wide
     out << "  " << Pad(std::to_string(++number), 3) << Pad(step.name, 37)

@@ -10,13 +10,7 @@ namespace {
 
 // Whether a selection of the outcome that shows the event itself has rows.
 bool EventObserved(const Rule& rule, const Outcome& outcome, const SelectionRows& shown) {
-  std::vector<std::string> names;
-  if (outcome.condition) {
-    names = ConditionSelections(*outcome.condition, true);
-  } else {
-    for (const auto& s : rule.selections) names.push_back(s.name);
-  }
-  for (const auto& name : names) {
+  for (const auto& name : rule.SelectionsOf(outcome)) {
     const Selection* s = rule.FindSelection(name);
     auto it = shown.find(name);
     if (s && s->shows == SelectionKind::kEvent && it != shown.end() && !it->second.empty()) return true;

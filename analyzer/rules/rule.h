@@ -180,6 +180,15 @@ struct Rule {
     }
     return nullptr;
   }
+
+  // The selections an outcome rests on: those its condition reads outside
+  // `not`; every selection for one without a condition.
+  std::vector<std::string> SelectionsOf(const Outcome& outcome) const {
+    if (outcome.condition) return ConditionSelections(*outcome.condition, true);
+    std::vector<std::string> all;
+    for (const auto& s : selections) all.push_back(s.name);
+    return all;
+  }
 };
 
 }  // namespace gpuf

@@ -52,10 +52,7 @@ std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>&
 
 std::vector<std::string> EvidenceSelections(const Rule& rule, const Outcome& outcome) {
   if (!outcome.evidence.empty()) return outcome.evidence;
-  if (outcome.condition) return ConditionSelections(*outcome.condition, true);
-  std::vector<std::string> all;
-  for (const auto& s : rule.selections) all.push_back(s.name);
-  return all;
+  return rule.SelectionsOf(outcome);
 }
 
 void AddEvidence(const Selection& selection, const std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts,
@@ -238,17 +235,11 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
 // derived row) leave admissibility open.
 void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& rows, const ArtifactIndex& artifacts,
                  const BootClock& clock, Finding& f) {
-  std::vector<std::string> names;
-  if (outcome.condition) {
-    names = ConditionSelections(*outcome.condition, true);
-  } else {
-    for (const auto& s : rule.selections) names.push_back(s.name);
-  }
   bool current = false, earlier = false, unplaced = false;
   std::string undone;
   std::vector<const SelectionRow*> snapshots;
   std::set<std::string> past_gpus;  // the GPUs of earlier or undone events
-  for (const auto& name : names) {
+  for (const auto& name : rule.SelectionsOf(outcome)) {
     const Selection* s = rule.FindSelection(name);
     auto it = rows.find(name);
     if (!s || s->shows != SelectionKind::kEvent || s->permanent || it == rows.end()) continue;

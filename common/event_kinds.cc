@@ -16,19 +16,28 @@ namespace {
 constexpr EventKindRow kEventKinds[] = {
     {.name = "allocation_refused",
      .fields = "why reason",
-     .description = "the kubelet refused a pod's device allocation at admission (UnexpectedAdmissionError): why, the plugin's or its own words"},
+     .description = "the kubelet refused a pod's device allocation at admission (UnexpectedAdmissionError): why, the "
+                    "plugin's or its own words"},
     {.name = "capacity_zeroed",
      .fields = "resource",
-     .description = "the kubelet, starting, zeroed the capacity of a device-plugin resource until its plugin registers again"},
+     .description =
+         "the kubelet, starting, zeroed the capacity of a device-plugin resource until its plugin registers again"},
     {.name = "cpuset_updated",
      .fields = "container_name",
-     .description = "the kubelet's CPU manager updated a running container's cpuset, which rewrites its cgroup through the runtime"},
+     .description = "the kubelet's CPU manager updated a running container's cpuset, which rewrites its cgroup through "
+                    "the runtime"},
     {.name = "cuda_system_not_ready",
      .fields = "",
-     .description = "CUDA refused to run: the system is not yet initialised (error 802; on NVSwitch systems, no fabric manager)"},
+     .description =
+         "CUDA refused to run: the system is not yet initialised (error 802; on NVSwitch systems, no fabric manager)"},
+    {.name = "daemon_reload",
+     .fields = "",
+     .description = "systemd reloaded its units (systemctl daemon-reload), re-applying every unit's cgroup settings",
+     .journal_events = "daemon_reload daemon_reload_requested daemon_reloading"},
     {.name = "device_checkpoint_unreadable",
      .fields = "",
-     .description = "the kubelet's device manager could not read its checkpoint (kubelet_internal_checkpoint) and starts without it"},
+     .description = "the kubelet's device manager could not read its checkpoint (kubelet_internal_checkpoint) and "
+                    "starts without it"},
     {.name = "driver_api_mismatch",
      .fields = "client module",
      .description = "the kernel module refused a user-space NVIDIA library of another version"},
@@ -59,6 +68,10 @@ constexpr EventKindRow kEventKinds[] = {
      .fields = "",
      .description = "the device plugin saw kubelet.sock created again (the kubelet restarted) and restarts its plugins",
      .undone_by = UndoneBy::kLaterRegistration},
+    {.name = "list_and_watch_ended",
+     .fields = "resource",
+     .description = "the kubelet's ListAndWatch stream with a device plugin ended: the plugin stopped or restarted",
+     .journal_events = "list_and_watch_ended"},
     {.name = "mig_config_invalid",
      .fields = "error",
      .description = "the device plugin refused the node's MIG configuration for its MIG strategy"},
@@ -82,9 +95,22 @@ constexpr EventKindRow kEventKinds[] = {
      .fields = "error reason",
      .description = "the device plugin gave up starting its plugins and exits (it is restarted)",
      .undone_by = UndoneBy::kLaterRegistration},
+    {.name = "registration_received",
+     .fields = "resource",
+     .description = "the kubelet received a device plugin's registration request over kubelet.sock",
+     .journal_events = "registration_request"},
     {.name = "runtime_handler_missing",
      .fields = "handler",
      .description = "the container runtime has no runtime handler of that name (a RuntimeClass names one it lacks)"},
+    {.name = "unit_failed",
+     .fields = "unit",
+     .description = "systemd marked a unit failed (its process exited with an error, or it did not start)",
+     .undone_by = UndoneBy::kUnitStartedAgain,
+     .journal_events = "unit_failed"},
+    {.name = "unit_started",
+     .fields = "unit",
+     .description = "systemd started a unit (its process runs; a Type=notify unit said it is ready)",
+     .journal_events = "unit_started"},
     {.name = "xid",
      .fields = "bus code detail",
      .description = "the kernel module reported an Xid error of a GPU: its code and the driver's words after it",
@@ -104,6 +130,8 @@ const EventKindRow* FindEventKind(std::string_view name) {
   }
   return nullptr;
 }
+
+std::string_view FirstField(const EventKindRow& kind) { return kind.fields.substr(0, kind.fields.find(' ')); }
 
 bool KindHasField(const EventKindRow& kind, std::string_view field) {
   std::string_view rest = kind.fields;

@@ -16,6 +16,7 @@ enum class UndoneBy {
   kNothing,
   kGpuListed,          // the host's NVML lists the event's GPU at capture: it is back and initialised
   kLaterRegistration,  // the device plugin registered after it: a later start got past it
+  kUnitStartedAgain,   // systemd started the event's unit again later in the same boot
 };
 
 struct EventKindRow {
@@ -27,6 +28,12 @@ struct EventKindRow {
   // every Xid); "" for every event of the kind.
   std::string_view undone_only_if_field{};
   std::string_view undone_only_if_value{};
+  // The journal's own classification of an entry (journal_entries.event,
+  // formats/journal_event.h) that is an event of this kind, space separated;
+  // the entry's subject (the unit, the resource) is the kind's first field.
+  // systemd's start lines name the unit only in a field of the entry, so
+  // these kinds are read from the classified journal, not from wordings.
+  std::string_view journal_events{};
 };
 
 // In name order.
@@ -37,6 +44,10 @@ const EventKindRow* FindEventKind(std::string_view name);
 
 // `field` is one of the row's fields.
 bool KindHasField(const EventKindRow& kind, std::string_view field);
+
+// The first of the row's fields ("" when it has none): what a journal
+// entry's subject is, for the kinds read from the journal.
+std::string_view FirstField(const EventKindRow& kind);
 
 }  // namespace gpuf
 

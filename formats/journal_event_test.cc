@@ -2,6 +2,13 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "common/event_kinds.h"
+#include "formats/kubelet_log.h"
+
 namespace gpuf {
 
 namespace {
@@ -65,6 +72,23 @@ TEST_CASE("ClassifyJournalEntry: a JSON-logging kubelet, and lines of other prog
   CHECK(ClassifyJournalEntry(Entry("containerd", "containerd.service", 900,
                                    R"(Got registration request from device plugin with resource name "nvidia.com/gpu")"))
             .kind == "");
+}
+
+TEST_CASE("Event kinds read from the journal name events the journal classifier gives") {
+  std::set<std::string> given;
+  for (int k = 0; k <= static_cast<int>(SystemdEventKind::kDaemonReexecRequested); ++k) {
+    given.insert(SystemdEventKindName(static_cast<SystemdEventKind>(k)));
+  }
+  for (int k = 0; k <= static_cast<int>(KubeletEventKind::kKubeletStarting); ++k) {
+    given.insert(KubeletEventKindName(static_cast<KubeletEventKind>(k)));
+  }
+  for (const auto& kind : EventKinds()) {
+    std::istringstream events{std::string(kind.journal_events)};
+    for (std::string event; events >> event;) {
+      CAPTURE(kind.name);
+      CHECK(given.count(event));
+    }
+  }
 }
 
 }  // TEST_SUITE

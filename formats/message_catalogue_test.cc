@@ -69,10 +69,10 @@ TEST_CASE("Built-in catalogue: no entry is hidden by an earlier, more general on
   }
 }
 
-TEST_CASE("Built-in catalogue: every event kind has at least one wording") {
+TEST_CASE("Built-in catalogue: every event kind has a wording, or is read from the journal's classification") {
   for (const auto& kind : EventKinds()) {
     CAPTURE(kind.name);
-    CHECK_FALSE(BuiltinMessages().Of(kind.name, {}).empty());
+    CHECK((!BuiltinMessages().Of(kind.name, {}).empty() || !kind.journal_events.empty()));
   }
 }
 

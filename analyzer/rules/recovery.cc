@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "analyzer/rules/journal_event_rows.h"
 #include "common/artifacts.h"
 #include "common/time_format.h"
 
@@ -24,6 +25,16 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
   if (kind.undone_only_if_field.empty()) return true;
   auto value = row.Field(std::string(kind.undone_only_if_field));
   return value && *value == kind.undone_only_if_value;
+}
+
+// `later` comes after `row`: later in time where both have one (strictly:
+// lines stamped alike are not ordered by their stamps), or later in the
+// same log.
+bool LaterThan(const SelectionRow& later, const SelectionRow& row) {
+  const bool in_time = row.time_ns && later.time_ns && *later.time_ns > *row.time_ns;
+  const bool in_log =
+      later.artifact_id && later.artifact_id == row.artifact_id && later.line && row.line && *later.line > *row.line;
+  return in_time || in_log;
 }
 
 }  // namespace
@@ -54,7 +65,20 @@ Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const Art
   return record;
 }
 
-Recoveries::Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin) : plugin_(std::move(plugin)) {
+Result<UnitStarts> LoadUnitStarts(Database& db, int64_t bundle_id) {
+  UnitStarts starts;
+  const EventKindRow* started = FindEventKind("unit_started");
+  if (!started) return starts;
+  GPUF_ASSIGN_OR_RETURN(std::vector<SelectionRow> rows, JournalEventRows(db, bundle_id, *started));
+  for (auto& row : rows) {
+    std::optional<std::string> unit = row.Field("unit");
+    if (unit) starts[*unit].push_back(std::move(row));
+  }
+  return starts;
+}
+
+Recoveries::Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin, UnitStarts unit_starts)
+    : plugin_(std::move(plugin)), unit_starts_(std::move(unit_starts)) {
   for (const auto& gpu : presence) {
     if (gpu.listed == true)
       listed_[gpu.gpu] = gpu.bus.empty() ? gpu.uuid : gpu.bus + (gpu.uuid.empty() ? "" : " " + gpu.uuid);
@@ -67,6 +91,21 @@ void Recoveries::MarkUndone(const Selection& selection, std::vector<SelectionRow
   if (!kind) return;
   if (kind->undone_by == UndoneBy::kGpuListed) MarkListed(*kind, rows);
   if (kind->undone_by == UndoneBy::kLaterRegistration) MarkRegisteredAfter(rows);
+  if (kind->undone_by == UndoneBy::kUnitStartedAgain) MarkStartedAgain(rows);
+}
+
+void Recoveries::MarkStartedAgain(std::vector<SelectionRow>& rows) const {
+  for (auto& row : rows) {
+    auto unit = row.Field("unit");
+    auto starts = unit ? unit_starts_.find(*unit) : unit_starts_.end();
+    if (starts == unit_starts_.end()) continue;
+    for (const auto& start : starts->second) {
+      if (!LaterThan(start, row)) continue;
+      row.undone = "systemd started " + *unit + " again" +
+                   (start.time_ns ? ", at " + FormatRfc3339Utc(*start.time_ns) : " later in the same log");
+      break;
+    }
+  }
 }
 
 void Recoveries::MarkListed(const EventKindRow& kind, std::vector<SelectionRow>& rows) const {

@@ -2,7 +2,7 @@
 // undo (common/event_kinds.h): a GPU that fell off the bus or failed to
 // initialise is back when the host's NVML lists it at capture; a plugin
 // start that failed NVML init or found no devices is past once the plugin
-// registered after it.
+// registered after it; a failed unit is past once systemd started it again.
 // An undone event is history whatever boot it came from, and the report
 // says what undid it; no rule writes that reasoning in its own SQL.
 #ifndef GPUF_ANALYZER_RULES_RECOVERY_H_
@@ -45,10 +45,15 @@ struct PluginRecord {
 Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const ArtifactIndex& artifacts,
                                       const std::vector<SelectionRow>& catalogue_rows);
 
+// Where systemd started each unit, from the journal: what undoes a unit's
+// failure. Keyed by unit name.
+using UnitStarts = std::map<std::string, std::vector<SelectionRow>>;
+Result<UnitStarts> LoadUnitStarts(Database& db, int64_t bundle_id);
+
 class Recoveries {
  public:
   Recoveries() = default;
-  Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin);
+  Recoveries(const std::vector<GpuPresence>& presence, PluginRecord plugin, UnitStarts unit_starts = {});
 
   // Marks the rows of a `message:` selection whose event was undone
   // (SelectionRow::undone); rows of other selections are left as they are.
@@ -57,9 +62,11 @@ class Recoveries {
  private:
   void MarkListed(const EventKindRow& kind, std::vector<SelectionRow>& rows) const;
   void MarkRegisteredAfter(std::vector<SelectionRow>& rows) const;
+  void MarkStartedAgain(std::vector<SelectionRow>& rows) const;
 
   std::map<std::string, std::string> listed_;  // GPU key -> how the host's NVML lists it
   PluginRecord plugin_;
+  UnitStarts unit_starts_;
 };
 
 // A row an SQL selection took from an undone event's line (same artifact

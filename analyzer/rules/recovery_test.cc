@@ -77,6 +77,29 @@ TEST_CASE("Recoveries: a plugin start's failure is undone by a registration afte
   CHECK(rows[5].undone == "");  // not the plugin's log: a workload's failure is not the plugin start's
 }
 
+SelectionRow UnitRow(const std::string& unit, int64_t artifact, int64_t line, std::optional<int64_t> time_ns) {
+  SelectionRow row = TimedRow(artifact, line, time_ns);
+  row.fields = {{"unit", unit}};
+  return row;
+}
+
+TEST_CASE("Recoveries: a unit's failure is undone by a later start of that unit, not another's or an earlier one") {
+  UnitStarts starts;
+  starts["nvidia-persistenced.service"] = {UnitRow("nvidia-persistenced.service", 1, 10, 2000)};
+  starts["kubelet.service"] = {UnitRow("kubelet.service", 1, 30, 9000)};
+  Recoveries recoveries({}, {}, starts);
+  Selection failed;
+  failed.message = "unit_failed";
+  std::vector<SelectionRow> rows = {
+      UnitRow("nvidia-persistenced.service", 1, 5, 1000), UnitRow("nvidia-persistenced.service", 1, 20, 3000),
+      UnitRow("nvidia-fabricmanager.service", 1, 6, 1000), UnitRow("nvidia-persistenced.service", 1, 8, std::nullopt)};
+  recoveries.MarkUndone(failed, rows);
+  CHECK(rows[0].undone == "systemd started nvidia-persistenced.service again, at 1970-01-01T00:00:00.000002000Z");
+  CHECK(rows[1].undone == "");  // failed again after its last start
+  CHECK(rows[2].undone == "");  // another unit's start
+  CHECK(rows[3].undone == "systemd started nvidia-persistenced.service again, at 1970-01-01T00:00:00.000002000Z");
+}
+
 TEST_CASE("InheritUndone: an SQL row on an undone event's line is undone, other lines are not") {
   SelectionRows above;
   above["failed"] = {TimedRow(1, 7, 50)};

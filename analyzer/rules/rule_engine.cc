@@ -8,6 +8,7 @@
 #include "analyzer/rules/diagnosis_vocab.h"
 #include "analyzer/rules/engine_selections.h"
 #include "analyzer/rules/gpu_presence.h"
+#include "analyzer/rules/journal_event_rows.h"
 #include "analyzer/rules/log_scan.h"
 #include "analyzer/rules/node_kind.h"
 #include "analyzer/rules/recovery.h"
@@ -48,6 +49,10 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     std::vector<SelectionRow> got;
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
+      if (const EventKindRow* kind = FindEventKind(s.message); kind && !kind->journal_events.empty()) {
+        GPUF_ASSIGN_OR_RETURN(std::vector<SelectionRow> journal, JournalEventRows(db, bundle_id, *kind));
+        MergeRowsByLine(std::move(journal), got);
+      }
       KeepWhere(s.where, got);
     } else {
       if (s.from.empty()) {
@@ -152,7 +157,8 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const std::vector<SelectionRow>& registered =
       scanned.registrations ? scanner.Matches(set.rules.size(), scanned.registrations->name) : none;
   GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, artifacts, registered));
-  const Recoveries recoveries(presence, std::move(plugin));
+  GPUF_ASSIGN_OR_RETURN(UnitStarts unit_starts, LoadUnitStarts(db, bundle_id));
+  const Recoveries recoveries(presence, std::move(plugin), std::move(unit_starts));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));
@@ -217,7 +223,8 @@ Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet&
   scanned.scanner = std::make_unique<LogScanner>();
   for (size_t i : Evaluable(rules, scanned.artifacts)) {
     for (const auto& s : rules.rules[i].selections) {
-      if (s.kind == Selection::Kind::kLog) scanned.scanner->Add(i, s);
+      // A kind read from the journal alone has no wording to scan for.
+      if (s.kind == Selection::Kind::kLog && !(s.pattern.empty() && s.patterns.empty())) scanned.scanner->Add(i, s);
     }
   }
   scanned.gpu_names = GpuNamesSelection();

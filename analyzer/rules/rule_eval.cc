@@ -291,7 +291,7 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
     x.name = s.name;
     x.shows = Name(s.shows);
     if (!s.message.empty()) {
-      x.reads = "the catalogue's " + s.message;
+      x.reads = (s.patterns.empty() ? "the journal's " : "the catalogue's ") + s.message;
       for (const auto& [field, value] : s.where) x.reads += " " + field + "=" + value;
     } else if (s.kind == Selection::Kind::kLog) {
       x.reads = "its own pattern over " + Join(s.sources, ", ");

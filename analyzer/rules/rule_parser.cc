@@ -278,7 +278,7 @@ class RuleParser {
     }
     if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
     FillMessagePatterns(s);
-    if (s.patterns.empty()) {
+    if (s.patterns.empty() && kind->journal_events.empty()) {
       return reader_.Error(node["message"], "no catalogue entry says " + s.message +
                                                 (s.where.empty() ? "" : " with those fields") + " (messages/)");
     }
@@ -445,6 +445,9 @@ void FillMessagePatterns(Selection& s) {
   for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
     s.patterns.push_back({e->pattern, e->id, e->set, e->unless});
   }
+  // A kind the journal classifies and no wording says is only in journals.
+  const EventKindRow* kind = FindEventKind(s.message);
+  if (s.patterns.empty() && kind && !kind->journal_events.empty()) s.sources = {"journal.*"};
 }
 
 Result<Rule> ParseRuleText(const std::string& file, std::string_view text) {

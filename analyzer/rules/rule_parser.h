@@ -21,7 +21,8 @@ namespace gpuf {
 // Makes `s`, whose `message` and `where` are set, a message selection
 // (rules/README.md): read over every artifact, matched with the active
 // catalogue's wordings of that event that may say `where`. No wording
-// leaves its patterns empty.
+// leaves its patterns empty; a kind the journal classifies is then read
+// from the journal's entries alone (EventKindRow::journal_events).
 void FillMessagePatterns(Selection& s);
 
 // `file` names the text in errors; its stem must equal the rule's id.

@@ -86,7 +86,8 @@ std::vector<Token> Tokenize(std::string_view text) {
   return tokens;
 }
 
-constexpr std::string_view kKeywords[] = {"and", "or", "not", "before", "after", "within", "of", "count", "same"};
+constexpr std::string_view kKeywords[] = {"and", "or",    "not",  "before", "after",  "within",
+                                          "of",  "count", "same", "no",     "between"};
 
 bool IsKeyword(const std::string& word) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
@@ -157,7 +158,32 @@ class Parser {
     }
     if (IsWord("count")) return Count();
     if (IsWord("same")) return Same();
+    if (IsWord("no")) return NoneBetween();
     return Held();
+  }
+
+  // `no x between a and b`, `no x after a`.
+  std::optional<Condition> NoneBetween() {
+    Next();
+    Condition c;
+    c.op = Condition::Op::kNoneBetween;
+    auto excluded = Name();
+    if (!excluded) return std::nullopt;
+    c.excluded = *excluded;
+    const bool between = IsWord("between");
+    if (!between && !IsWord("after"))
+      return Fail("expected 'between' or 'after' after no " + c.excluded + ", got " + Describe(Peek()));
+    Next();
+    auto from = Name();
+    if (!from) return std::nullopt;
+    c.left = *from;
+    if (!between) return c;
+    if (!IsWord("and")) return Fail("expected 'and' after between " + c.left + ", got " + Describe(Peek()));
+    Next();
+    auto to = Name();
+    if (!to) return std::nullopt;
+    c.right = *to;
+    return c;
   }
 
   // `same gpu`, `same container`: binds the rows around it, so it has no
@@ -275,6 +301,10 @@ void Collect(const Condition& c, bool positive, bool negated, std::vector<std::s
   };
   add(c.left);
   add(c.right);
+  // What must not lie between is read like a selection under `not`.
+  if (!positive && !c.excluded.empty() && std::find(out.begin(), out.end(), c.excluded) == out.end()) {
+    out.push_back(c.excluded);
+  }
   for (const auto& child : c.children) Collect(child, positive, negated != (c.op == Condition::Op::kNot), out);
 }
 
@@ -298,6 +328,8 @@ std::vector<std::string> RequiredSelections(const Condition& c) {
     case Condition::Op::kBefore:
     case Condition::Op::kNear:
       return {c.left, c.right};
+    case Condition::Op::kNoneBetween:
+      return c.right.empty() ? std::vector<std::string>{c.left} : std::vector<std::string>{c.left, c.right};
     case Condition::Op::kCount: {
       bool some = (c.compare == ">=" && c.number >= 1) || (c.compare == ">" && c.number >= 0) ||
                   (c.compare == "==" && c.number >= 1);
@@ -410,7 +442,52 @@ Truth OrderingHolds(const Condition& c, const SelectionRows& rows) {
   return best;
 }
 
+// Some row of c.left and (for `between`) a later row of c.right with no
+// row of c.excluded between them: true when one pair does for certain,
+// unknown when one may.
+Truth NoneBetweenHolds(const Condition& c, const SelectionRows& rows) {
+  std::vector<const SelectionRow*> from = Timed(RowsOf(rows, c.left));
+  Truth best = Truth::kFalse;
+  size_t budget = kOrderingPairBudget;
+  for (const SelectionRow* f : from) {
+    if (c.right.empty()) {
+      Truth t = NoneBetween(c, rows, *f, nullptr);
+      if (t == Truth::kTrue) return t;
+      if (t == Truth::kUnknown) best = t;
+      continue;
+    }
+    for (const SelectionRow* to : Timed(RowsOf(rows, c.right))) {
+      if (budget-- == 0) return best == Truth::kFalse ? Truth::kUnknown : best;
+      Truth t = RowsOrdered(c, *f, *to);
+      if (t == Truth::kFalse) continue;
+      Truth none = NoneBetween(c, rows, *f, to);
+      t = none == Truth::kFalse ? none : (t == Truth::kTrue ? none : Truth::kUnknown);
+      if (t == Truth::kTrue) return t;
+      if (t == Truth::kUnknown) best = t;
+    }
+  }
+  return best;
+}
+
 }  // namespace
+
+Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to) {
+  Condition before;
+  before.op = Condition::Op::kBefore;
+  Truth none = Truth::kTrue;
+  for (const auto& x : RowsOf(rows, c.excluded)) {
+    if (!x.time_ns) {
+      none = Truth::kUnknown;
+      continue;
+    }
+    Truth after_from = RowsOrdered(before, from, x);
+    Truth before_to = to ? RowsOrdered(before, x, *to) : Truth::kTrue;
+    if (after_from == Truth::kFalse || before_to == Truth::kFalse) continue;
+    if (after_from == Truth::kTrue && before_to == Truth::kTrue) return Truth::kFalse;
+    none = Truth::kUnknown;
+  }
+  return none;
+}
 
 Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const UnknownSelections& unknown) {
   auto is_unknown = [&](const std::string& name) { return !name.empty() && unknown.count(name) > 0; };
@@ -423,6 +500,12 @@ Truth EvaluateUnbound(const Condition& c, const SelectionRows& rows, const Unkno
     case Condition::Op::kNear: {
       Truth ordered = OrderingHolds(c, rows);
       if (ordered != Truth::kFalse) return ordered;
+      return is_unknown(c.left) || is_unknown(c.right) ? Truth::kUnknown : Truth::kFalse;
+    }
+    case Condition::Op::kNoneBetween: {
+      Truth held = NoneBetweenHolds(c, rows);
+      if (held == Truth::kTrue && is_unknown(c.excluded)) return Truth::kUnknown;
+      if (held != Truth::kFalse) return held;
       return is_unknown(c.left) || is_unknown(c.right) ? Truth::kUnknown : Truth::kFalse;
     }
     case Condition::Op::kCount:

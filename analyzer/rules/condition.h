@@ -6,6 +6,9 @@
 //                | a after b [within D]         (by at most D: 500ms, 30s, 10m, 2h)
 //                | a within D of b              rows of a and b at most D apart
 //                | same gpu | same container    the rows bound around it name one
+//                | no x between a and b         a row of a, a later row of b, no row
+//                                               of x between them
+//                | no x after a                 a row of a and no row of x after it
 //   condition   := held | not condition | condition and condition
 //                | condition or condition | ( condition )
 //
@@ -34,10 +37,12 @@
 namespace gpuf {
 
 struct Condition {
-  enum class Op { kHeld, kCount, kBefore, kNear, kSame, kNot, kAnd, kOr };
+  enum class Op { kHeld, kCount, kBefore, kNear, kSame, kNoneBetween, kNot, kAnd, kOr };
   Op op = Op::kHeld;
-  std::string left;                   // selection (kHeld, kCount, kBefore, kNear)
-  std::string right;                  // kBefore: the later one; kNear: the other one
+  std::string left;                   // selection (kHeld, kCount, kBefore, kNear; kNoneBetween: from)
+  std::string right;                  // kBefore: the later one; kNear: the other one;
+                                      // kNoneBetween: until ("" for `no x after a`: until capture)
+  std::string excluded;               // kNoneBetween: the selection with no row in between
   std::string compare;                // kCount
   int64_t number = 0;                 // kCount
   std::optional<int64_t> window_ns;   // kBefore (optional), kNear (always)
@@ -76,6 +81,12 @@ using UnknownSelections = std::set<std::string>;
 // so where the precision decides it the answer is unknown. Lines of one log
 // are in the order they were written. A row without a time satisfies none.
 Truth RowsOrdered(const Condition& c, const SelectionRow& left, const SelectionRow& right);
+
+// For `no x between a and b` (`c`, with `to` null for `no x after a`):
+// whether no row of x lies after `from` and before `to`, each side decided
+// by RowsOrdered. Unknown where a time's precision decides it, or where a
+// row of x has no time and so may lie anywhere.
+Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to);
 
 // Each operator checked on its own rows, none bound to another's: what a
 // condition too large to bind falls back to (condition_binding.h), and the

@@ -66,7 +66,15 @@ bool Dnf(const Condition& c, bool negated, std::vector<Branch>& out) {
   return out.size() <= kMaxBranches;
 }
 
-bool IsOrdering(const Condition& c) { return c.op == Condition::Op::kBefore || c.op == Condition::Op::kNear; }
+bool IsOrdering(const Condition& c) {
+  return c.op == Condition::Op::kBefore || c.op == Condition::Op::kNear ||
+         (c.op == Condition::Op::kNoneBetween && !c.right.empty());
+}
+
+// An operator whose rows are bound with the branch's others.
+bool Binds(const Condition& c) {
+  return IsOrdering(c) || c.op == Condition::Op::kNoneBetween || c.op == Condition::Op::kSame;
+}
 
 // The search for rows that satisfy a branch's bound operators together.
 class Binder {
@@ -84,8 +92,13 @@ class Binder {
       if (l.negated) continue;
       if (IsOrdering(*l.atom)) {
         orderings_.push_back({Slot(l.atom->left), Slot(l.atom->right), l.atom});
+      } else if (l.atom->op == Condition::Op::kNoneBetween) {
+        Slot(l.atom->left);
       } else if (same && l.atom->op == Condition::Op::kHeld) {
         Slot(l.atom->left);
+      }
+      if (l.atom->op == Condition::Op::kNoneBetween) {
+        gaps_.push_back({Slot(l.atom->left), l.atom->right.empty() ? kUnset : Slot(l.atom->right), l.atom});
       }
     }
   }
@@ -203,6 +216,15 @@ class Binder {
       if (ordered == Truth::kFalse) return ordered;
       if (ordered == Truth::kUnknown) fits = ordered;
     }
+    for (const auto& g : gaps_) {
+      if (g.left != slot && g.right != slot) continue;
+      const SelectionRow* from = g.left == slot ? &row : Chosen(g.left);
+      const SelectionRow* to = g.right == kUnset ? nullptr : g.right == slot ? &row : Chosen(g.right);
+      if (!from || (g.right != kUnset && !to)) continue;
+      Truth none = NoneBetween(*g.atom, rows_, *from, to);
+      if (none == Truth::kFalse) return none;
+      if (none == Truth::kUnknown) fits = none;
+    }
     for (size_t i = 0; i < names_.size(); ++i) {
       if (chosen_[i] == kUnset || i == slot) continue;
       const SelectionRow& bound = RowsOf(i)[chosen_[i]];
@@ -212,6 +234,10 @@ class Binder {
       }
     }
     return fits;
+  }
+
+  const SelectionRow* Chosen(size_t slot) const {
+    return chosen_[slot] == kUnset ? nullptr : &RowsOf(slot)[chosen_[slot]];
   }
 
   // Binds the remaining slots, the binding so far being `so_far`; false
@@ -247,6 +273,7 @@ class Binder {
   size_t* budget_;
   std::vector<std::string> names_;
   std::vector<Ordering> orderings_;
+  std::vector<Ordering> gaps_;  // `no x between a and b` (right kUnset: `no x after a`)
   bool same_gpu_ = false, same_container_ = false;
   std::vector<std::vector<size_t>> by_time_;
   std::vector<size_t> chosen_;
@@ -282,10 +309,12 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   const auto& bound = binder.names();
   Truth truth = Truth::kTrue;
   for (const auto& l : branch) {
-    bool binds =
-        !l.negated &&
-        (IsOrdering(*l.atom) || l.atom->op == Condition::Op::kSame ||
-         (l.atom->op == Condition::Op::kHeld && std::find(bound.begin(), bound.end(), l.atom->left) != bound.end()));
+    bool binds = !l.negated && (Binds(*l.atom) || (l.atom->op == Condition::Op::kHeld &&
+                                                   std::find(bound.begin(), bound.end(), l.atom->left) != bound.end()));
+    // What must not lie between, not captured, may: the binding cannot be certain.
+    if (binds && l.atom->op == Condition::Op::kNoneBetween && unknown.count(l.atom->excluded)) {
+      truth = And(truth, Truth::kUnknown);
+    }
     if (binds) continue;
     Truth t = EvaluateUnbound(*l.atom, rows, unknown);
     truth = And(truth, l.negated ? Not(t) : t);

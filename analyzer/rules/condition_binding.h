@@ -7,8 +7,9 @@
 // rows of, are bound: the branch holds only when one row of each of them
 // satisfies every ordering and names the same GPU (or container) at once.
 // A row that names no GPU goes with any (a plugin line "marking all devices
-// unhealthy"). What is under `not`, and `count(...)`, is read over all the
-// selection's rows, unbound.
+// unhealthy"). `no x between a and b` binds a and b like an ordering and
+// holds for a pair with no row of x between them. What is under `not`, and
+// `count(...)`, is read over all the selection's rows, unbound.
 //
 // The rows that took part in a binding of a true branch are the evidence of
 // their selections: "unhealthy within 2m of xid and same gpu" shows the

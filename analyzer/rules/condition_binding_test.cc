@@ -127,6 +127,26 @@ TEST_CASE("Binding: many rows stay within the budget and keep every participant"
   CHECK(d.bound["unhealthy"].size() == 5000);
 }
 
+TEST_CASE("Binding: no x between a and b binds a and b with the branch's other operators") {
+  // Kubelet starts at 100 s and 500 s, a registration at 110 s; a rejection
+  // at 120 s (after the registration) and one at 510 s (none since the start).
+  SelectionRows rows{{"start", {Row(100), Row(500)}}, {"reg", {Row(110)}}, {"reject", {Row(120), Row(510)}}};
+  Decision d = DecideText("reject after start within 60s and no reg between start and reject", rows);
+  REQUIRE(d.truth == Truth::kTrue);
+  CHECK(d.bound["start"] == std::vector<size_t>{1});
+  CHECK(d.bound["reject"] == std::vector<size_t>{1});
+  CHECK(d.bound.count("reg") == 0);
+  // Take the later rejection away: the first one follows the registration.
+  rows["reject"].pop_back();
+  CHECK(TruthOf("reject after start within 60s and no reg between start and reject", rows) == "false");
+  // `no x after a`: the last start with no registration after it.
+  CHECK(TruthOf("reg before start within 1m and no reg after start", rows) == "false");
+  rows["reg"] = {Row(90)};
+  Decision last = DecideText("reg before start within 1m and no reg after start", rows);
+  CHECK(last.truth == Truth::kTrue);
+  CHECK(last.bound["start"] == std::vector<size_t>{0});
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

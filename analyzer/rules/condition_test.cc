@@ -134,6 +134,33 @@ TEST_CASE("Condition: errors say where and what") {
   CHECK(ErrorOf("a b") == "2: expected 'and', 'or' or the end, got 'b'");
   std::vector<std::string> known{"a"};
   CHECK(ErrorOf("a and bb", &known) == "6: unknown selection 'bb'");
+  CHECK(ErrorOf("no x before a") == "5: expected 'between' or 'after' after no x, got 'before'");
+  CHECK(ErrorOf("no x between a or b") == "15: expected 'and' after between a, got 'or'");
+  CHECK(ErrorOf("no and") == "3: expected a selection name, got 'and'");
+}
+
+TEST_CASE("Condition: no x between a and b, no x after a") {
+  ConditionError error;
+  auto c = ParseCondition("no r between k and e and e after k within 10m", nullptr, &error);
+  REQUIRE_MESSAGE(c, error.message);
+  // What must not lie between is read like a selection under not.
+  CHECK(ConditionSelections(*c, false) == std::vector<std::string>{"k", "e", "r"});
+  CHECK(ConditionSelections(*c, true) == std::vector<std::string>{"k", "e"});
+  CHECK(RequiredSelections(*c) == std::vector<std::string>{"k", "e"});
+  // A start at 10 s, a rejection at 20 s; a registration at 15 s lies between, one at 30 s does not.
+  SelectionRows rows{{"k", {At(10)}}, {"e", {At(20)}}, {"r", {At(30)}}};
+  CHECK(TruthOf("no r between k and e", rows, {}) == "true");
+  CHECK(TruthOf("no r after k", rows, {}) == "false");
+  CHECK(TruthOf("no r after e", rows, {}) == "false");
+  rows["r"].push_back(At(15));
+  CHECK(TruthOf("no r between k and e", rows, {}) == "false");
+  // The rows of a must come before those of b.
+  CHECK(TruthOf("no x between e and k", rows, {}) == "false");
+  CHECK(TruthOf("no x between k and e", rows, {}) == "true");
+  // Not captured, x may lie between; an x without a time may lie anywhere.
+  CHECK(TruthOf("no x between k and e", rows, {"x"}) == "unknown");
+  SelectionRows untimed{{"k", {At(10)}}, {"e", {At(20)}}, {"r", {SelectionRow{}}}};
+  CHECK(TruthOf("no r between k and e", untimed, {}) == "unknown");
 }
 
 TEST_CASE("Condition: the selections it names and those it requires") {

@@ -34,7 +34,7 @@ void Judge(const RuleRunSummary& summary, const std::string& rule_id, const Rule
   }
   for (const auto& f : summary.findings) {
     if (f.rule_id != rule_id) continue;
-    check.actual = (f.tense == "history" ? "history " : check.actual + " ") + Word(f.confidence);
+    check.actual = (f.tense == Tense::kHistory ? "history " : check.actual + " ") + Word(f.confidence);
     said = f.summary;
   }
   if (!sample.expect_summary.empty()) {

@@ -88,9 +88,9 @@ int Test(const std::string& dir) {
 }
 
 std::string Describe(const Finding& f) {
-  std::string tense = f.tense == "current" ? "" : " (" + f.tense + ")";
-  std::string out =
-      f.result + " " + Word(f.severity) + " " + Word(f.confidence) + tense + "  " + f.rule_id + ": " + f.summary + "\n";
+  std::string tense = f.tense == Tense::kCurrent ? "" : " (" + Word(f.tense) + ")";
+  std::string out = Word(f.result) + " " + Word(f.severity) + " " + Word(f.confidence) + tense + "  " + f.rule_id +
+                    ": " + f.summary + "\n";
   for (const auto& e : f.evidence) {
     std::string where = e.artifact.empty() ? "" : e.artifact + (e.line ? ":" + std::to_string(*e.line) : "") + " ";
     std::string when = e.time_ns ? FormatRfc3339Utc(*e.time_ns) + " " : "";

@@ -45,6 +45,11 @@ enum class RuleOutcome { kFail, kWarn, kPass, kRuledOut, kUnknown, kSkipped, kEr
 inline constexpr std::string_view kRuleOutcomeNames[] = {"fail",    "warn",    "pass", "ruled_out",
                                                          "unknown", "skipped", "error"};
 
+// A finding's tense: the fault at capture, history (an earlier boot, or
+// undone before capture; findings.tense), or ruled out by evidence against it.
+enum class Tense { kCurrent, kHistory, kRuledOut };
+inline constexpr std::string_view kTenseNames[] = {"current", "history", "ruled_out"};
+
 // events.milestone: the steps of the GPU chain on the timeline
 // (analyzer/timeline/timeline.cc places them).
 enum class Milestone {
@@ -70,6 +75,7 @@ template <> constexpr std::span<const std::string_view> Names<Severity>() { retu
 template <> constexpr std::span<const std::string_view> Names<Confidence>() { return kConfidenceNames; }
 template <> constexpr std::span<const std::string_view> Names<RuleOutcome>() { return kRuleOutcomeNames; }
 template <> constexpr std::span<const std::string_view> Names<Milestone>() { return kMilestoneNames; }
+template <> constexpr std::span<const std::string_view> Names<Tense>() { return kTenseNames; }
 
 static_assert(std::size(kProbeStatusNames) == static_cast<size_t>(ProbeStatus::kError) + 1);
 static_assert(std::size(kSkipReasonNames) == static_cast<size_t>(SkipReason::kInterrupted) + 1);
@@ -77,6 +83,7 @@ static_assert(std::size(kSeverityNames) == static_cast<size_t>(Severity::kInfo) 
 static_assert(std::size(kConfidenceNames) == static_cast<size_t>(Confidence::kPossible) + 1);
 static_assert(std::size(kRuleOutcomeNames) == static_cast<size_t>(RuleOutcome::kError) + 1);
 static_assert(std::size(kMilestoneNames) == static_cast<size_t>(Milestone::kCollection) + 1);
+static_assert(std::size(kTenseNames) == static_cast<size_t>(Tense::kRuledOut) + 1);
 
 // `value` is `floor` or more severe.
 constexpr bool AtLeast(Severity value, Severity floor) { return value <= floor; }

@@ -86,7 +86,7 @@ TEST_CASE("Rule pack: every scenario yields its expected findings with the expec
     REQUIRE_MESSAGE(summary.ok(), summary.status().message());
     std::map<std::string, std::string> found;
     for (const auto& f : summary->findings) {
-      found[f.rule_id] = (f.tense == "history" ? "history " : "") + Word(f.confidence);
+      found[f.rule_id] = (f.tense == Tense::kHistory ? "history " : "") + Word(f.confidence);
       CHECK_MESSAGE(!f.evidence.empty(), f.rule_id << " has no evidence");
       if (scenario == "healthy") CHECK_FALSE(Serious(f.severity));
     }
@@ -117,7 +117,7 @@ TEST_CASE("Rule pack: lints clean, and every rule's samples pass") {
     for (const auto& sample : rule.samples) near_misses += sample.near_miss;
     CHECK(near_misses >= 2);
     for (const auto& o : rule.outcomes) {
-      if (o.result != "pass") CHECK_MESSAGE(!o.catalog.empty(), o.when);
+      if (o.result != RuleOutcome::kPass) CHECK_MESSAGE(!o.catalog.empty(), o.when);
     }
   }
   for (const auto& problem : lint->problems) FAIL_CHECK(problem);

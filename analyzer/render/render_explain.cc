@@ -69,7 +69,7 @@ void RenderConfidenceSteps(const RuleExplanation& x, const Finding& f, std::stri
     out += "  against: " + a.text + ": " + state + "\n";
   }
   for (const auto& m : f.missing_evidence) out += "  missing: " + m + "\n";
-  out += "tense: " + f.tense + (f.tense_reason.empty() ? "" : " (" + f.tense_reason + ")") + "\n";
+  out += "tense: " + Word(f.tense) + (f.tense_reason.empty() ? "" : " (" + f.tense_reason + ")") + "\n";
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ Result<std::string> RenderExplanation(const RuleRunSummary& summary, const std::
   }
   std::string out = "rule " + rule_id + ": " + Word(run->outcome);
   const Finding* f = FindingOf(summary, rule_id);
-  if (f) out += " (" + Word(f->confidence) + ", " + f->tense + ")";
+  if (f) out += " (" + Word(f->confidence) + ", " + Word(f->tense) + ")";
   out += "\n  " + run->reason + "\n";
   auto x = summary.explanations.find(rule_id);
   if (x == summary.explanations.end()) {

@@ -225,11 +225,11 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
       << (place ? " &middot; " + E(PlaceWords(*place)) : "") << " &middot; catalog: " << E(f.catalog)
       << (ConfidenceLine(f).empty() ? "" : " &middot; confidence: " + E(ConfidenceLine(f))) << "</p>\n<p>"
       << E(f.summary) << "</p>\n";
-  if (f.tense != "current") out << "<p class=\"meta\">" << E(f.tense_reason) << "</p>\n";
+  if (f.tense != Tense::kCurrent) out << "<p class=\"meta\">" << E(f.tense_reason) << "</p>\n";
   std::vector<FindingEvidence> events, exposure;
   for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
   if (!events.empty()) {
-    out << "<h4>" << (f.tense == "ruled_out" ? "Evidence it rested on" : "Evidence") << "</h4>\n";
+    out << "<h4>" << (f.tense == Tense::kRuledOut ? "Evidence it rested on" : "Evidence") << "</h4>\n";
     RenderEvidence(events, zone, node_zone, out);
   }
   if (!exposure.empty()) {
@@ -246,7 +246,7 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
     }
     out << "</ul>\n";
   }
-  if (f.tense == "ruled_out") {
+  if (f.tense == Tense::kRuledOut) {
     out << "</article>\n";
     return;
   }
@@ -276,13 +276,13 @@ void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream
   std::string line = FindingsLine(r);
   out << "<section id=\"findings\">\n<h2>Findings</h2>\n<p>" << E(line) << (line.back() == '.' ? "" : ".") << "</p>\n";
   for (const auto& f : r.findings) {
-    if (f.tense != "history") RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
+    if (f.tense != Tense::kHistory) RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
   }
   if (!r.ruled_out.empty()) out << "<h3>Considered and ruled out</h3>\n";
   for (const auto& f : r.ruled_out) RenderFinding(f, nullptr, zone, r.node_zone, out);
   bool history = false;
   for (const auto& f : r.findings) {
-    if (f.tense != "history") continue;
+    if (f.tense != Tense::kHistory) continue;
     if (!history) out << "<details id=\"history\"><summary>History: earlier boots and faults that healed</summary>\n";
     history = true;
     RenderFinding(f, nullptr, zone, r.node_zone, out);

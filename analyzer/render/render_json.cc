@@ -61,7 +61,7 @@ Json FindingJson(const Finding& f) {
           {"references", references},
           {"symptom", f.symptom},
           {"role", f.role},
-          {"tense", f.tense},
+          {"tense", Name(f.tense)},
           {"tense_reason", Nullable(f.tense_reason)},
           {"confidence_before", Name(f.confidence_before)},
           {"confidence_steps", f.confidence_steps},

@@ -82,7 +82,7 @@ void RenderDiagnosis(const Report& r, std::ostringstream& out) {
   for (const auto& f : r.ruled_out) out << "- " << Code(f.rule_id) << " - " << MarkdownText(f.tense_reason) << "\n";
   bool history = false;
   for (const auto& f : r.findings) {
-    if (f.tense != "history") continue;
+    if (f.tense != Tense::kHistory) continue;
     if (!history) out << "\nHistory (earlier boots, faults that healed; not the fault at capture):\n\n";
     history = true;
     out << "- " << Code(f.rule_id) << " - " << MarkdownText(f.summary) << "\n";
@@ -140,11 +140,11 @@ void RenderFinding(const Finding& f, int number, const DiagnosisEntry* place, co
       << MarkdownText(Word(f.severity)) << "**, confidence **" << MarkdownText(Word(f.confidence)) << "**"
       << (ConfidenceLine(f).empty() ? "" : " (" + MarkdownText(ConfidenceLine(f)) + ")") << ".\n\n"
       << MarkdownText(f.summary) << "\n";
-  if (f.tense != "current") out << "\n" << MarkdownText("(" + f.tense_reason + ")") << "\n";
+  if (f.tense != Tense::kCurrent) out << "\n" << MarkdownText("(" + f.tense_reason + ")") << "\n";
   out << "\nCatalog: " << MarkdownText(f.catalog) << "\n";
   std::vector<FindingEvidence> events, exposure;
   for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
-  RenderEvidence(events, f.tense == "ruled_out" ? "Evidence it rested on:" : "Evidence:", zone, node_zone, out);
+  RenderEvidence(events, f.tense == Tense::kRuledOut ? "Evidence it rested on:" : "Evidence:", zone, node_zone, out);
   RenderEvidence(exposure, "Context and preconditions (not the event itself):", zone, node_zone, out);
   if (!f.against.empty()) out << "\nEvidence against, checked:\n\n";
   for (const auto& a : f.against) {
@@ -154,7 +154,7 @@ void RenderFinding(const Finding& f, int number, const DiagnosisEntry* place, co
           << "\n";
     }
   }
-  if (f.tense == "ruled_out") return;
+  if (f.tense == Tense::kRuledOut) return;
   if (!f.missing_evidence.empty()) out << "\nWould confirm it, not in the bundle:\n\n";
   for (const auto& m : f.missing_evidence) out << "- " << MarkdownText(m) << "\n";
   if (!f.remediation.empty()) out << "\nNext steps, safest first:\n\n";
@@ -171,13 +171,13 @@ void RenderFindings(const Report& r, const DisplayZone& zone, std::ostringstream
   out << "\n## Findings\n\n" << MarkdownText(line) << (line.back() == '.' ? "" : ".") << "\n";
   int number = 0;
   for (const auto& f : r.findings) {
-    if (f.tense != "history") RenderFinding(f, ++number, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
+    if (f.tense != Tense::kHistory) RenderFinding(f, ++number, r.diagnosis.Find(f.rule_id), zone, r.node_zone, out);
   }
   if (!r.ruled_out.empty()) out << "\n## Considered and ruled out\n";
   for (const auto& f : r.ruled_out) RenderFinding(f, ++number, nullptr, zone, r.node_zone, out);
   bool history = false;
   for (const auto& f : r.findings) {
-    if (f.tense != "history") continue;
+    if (f.tense != Tense::kHistory) continue;
     if (!history) out << "\n## History\n\nEarlier boots and faults that healed; not the fault at capture.\n";
     history = true;
     RenderFinding(f, ++number, nullptr, zone, r.node_zone, out);

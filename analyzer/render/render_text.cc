@@ -147,17 +147,17 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
   out << "\n  " << paint(SeverityColor(f.severity), Badge(f)) << " " << (place ? PlaceWords(*place) + " - " : "")
       << paint(kBold, f.rule_id + ": " + f.title) << "\n";
   out << "    " << f.summary << "\n";
-  if (f.tense != "current") out << "    (" << f.tense_reason << ")\n";
+  if (f.tense != Tense::kCurrent) out << "    (" << f.tense_reason << ")\n";
   if (!ConfidenceLine(f).empty()) out << "    confidence: " << ConfidenceLine(f) << "\n";
   out << "    catalog: " << f.catalog << "\n";
   std::vector<FindingEvidence> events, exposure;
   for (const auto& e : f.evidence) (e.shows == "event" ? events : exposure).push_back(e);
-  if (!events.empty()) out << (f.tense == "ruled_out" ? "    evidence it rested on:\n" : "    evidence:\n");
+  if (!events.empty()) out << (f.tense == Tense::kRuledOut ? "    evidence it rested on:\n" : "    evidence:\n");
   RenderEvidence(events, zone, node_zone, "      ", out);
   if (!exposure.empty()) out << "    context and preconditions (not the event itself):\n";
   RenderEvidence(exposure, zone, node_zone, "      ", out);
   RenderAgainst(f, zone, node_zone, out);
-  if (f.tense == "ruled_out") return;
+  if (f.tense == Tense::kRuledOut) return;
   if (!f.missing_evidence.empty()) out << "    would confirm it, not in the bundle:\n";
   for (const auto& m : f.missing_evidence) out << "      - " << m << "\n";
   if (!f.remediation.empty()) out << "    next steps, safest first:\n";
@@ -169,16 +169,16 @@ void RenderFinding(const Finding& f, const DiagnosisEntry* place, const DisplayZ
 void RenderFindings(const Report& r, const DisplayZone& zone, const Painter& paint, std::ostringstream& out) {
   out << "\n" << paint(kBold, "Findings: " + FindingsLine(r)) << "\n";
   bool history = false;
-  for (const auto& f : r.findings) history = history || f.tense == "history";
+  for (const auto& f : r.findings) history = history || f.tense == Tense::kHistory;
   for (const auto& f : r.findings) {
-    if (f.tense != "history") RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, paint, out);
+    if (f.tense != Tense::kHistory) RenderFinding(f, r.diagnosis.Find(f.rule_id), zone, r.node_zone, paint, out);
   }
   if (!r.ruled_out.empty()) out << "\n" << paint(kBold, "Considered and ruled out") << "\n";
   for (const auto& f : r.ruled_out) RenderFinding(f, nullptr, zone, r.node_zone, paint, out);
   if (!history) return;
   out << "\n" << paint(kBold, "History (earlier boots, faults that healed; not the fault at capture)") << "\n";
   for (const auto& f : r.findings) {
-    if (f.tense == "history") RenderFinding(f, nullptr, zone, r.node_zone, paint, out);
+    if (f.tense == Tense::kHistory) RenderFinding(f, nullptr, zone, r.node_zone, paint, out);
   }
 }
 

@@ -56,7 +56,7 @@ bool Healthy(const Report& r) {
     if (!fine && !OutsideTheNode(step.id)) return false;
   }
   for (const auto& f : r.findings) {
-    if (f.tense == "current" && Serious(f.severity)) return false;
+    if (f.tense == Tense::kCurrent && Serious(f.severity)) return false;
   }
   return true;
 }
@@ -149,7 +149,7 @@ std::string FindingsLine(const Report& r) {
   std::vector<const Finding*> current;
   size_t history = 0;
   for (const auto& f : r.findings) {
-    if (f.tense == "history") {
+    if (f.tense == Tense::kHistory) {
       ++history;
     } else {
       current.push_back(&f);

@@ -114,7 +114,7 @@ TEST_CASE("FindingsLine: counts by severity, most severe first") {
   CHECK(FindingsLine(r) == "3 findings (2 high, 1 medium) of 28 known issues checked");
   Finding old;
   old.severity = Severity::kLow;
-  old.tense = "history";
+  old.tense = Tense::kHistory;
   r.findings.push_back(old);
   r.ruled_out = {medium};
   CHECK(FindingsLine(r) == "3 findings (2 high, 1 medium), 1 from history, 1 ruled out of 28 known issues checked");

@@ -133,7 +133,7 @@ Diagnosis Diagnose(const std::vector<Finding>& findings, const std::vector<Findi
   std::map<std::string, std::vector<const Finding*>> by_symptom;
   std::vector<const Finding*> history;
   for (const auto& f : findings) {
-    if (f.tense == "history") {
+    if (f.tense == Tense::kHistory) {
       history.push_back(&f);
     } else {
       by_symptom[f.symptom].push_back(&f);

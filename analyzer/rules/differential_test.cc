@@ -45,7 +45,7 @@ TEST_CASE("Diagnose: the cause leads its symptom, amplifiers and consequences ha
 TEST_CASE("Diagnose: history the evidence cannot order lists the cause first, so its advice leads") {
   Finding amplifier = Make("a-null-manager", "amplifier", "confirmed");
   Finding cause = Make("dp-started", "cause", "confirmed");
-  amplifier.tense = cause.tense = "history";
+  amplifier.tense = cause.tense = Tense::kHistory;
   Diagnosis d = Diagnose({amplifier, cause}, {});
   CHECK(Places(d) == std::vector<std::string>{"0.1 history dp-started", "0.2 history a-null-manager"});
 }
@@ -81,9 +81,9 @@ TEST_CASE("Diagnose: groups by symptom, the best leader first, history and ruled
   Finding xid = Make("xid-79", "cause", "confirmed", true, "gpu-fault");
   Finding view = Make("view-mismatch", "consequence", "likely");
   Finding old = Make("old-race", "cause", "confirmed", false);
-  old.tense = "history";
+  old.tense = Tense::kHistory;
   Finding excluded = Make("ctk-reload", "cause", "possible");
-  excluded.tense = "ruled_out";
+  excluded.tense = Tense::kRuledOut;
   Diagnosis d = Diagnose({view, old, xid}, {excluded});
   CHECK(Places(d) == std::vector<std::string>{"1.1 root_cause xid-79", "2.1 lead view-mismatch",
                                               "0.1 history old-race", "0.1 ruled_out ctk-reload"});
@@ -93,7 +93,7 @@ TEST_CASE("Diagnose: groups by symptom, the best leader first, history and ruled
 
 TEST_CASE("Diagnose: nothing current, no leader") {
   Finding old = Make("old-race", "cause", "confirmed", false);
-  old.tense = "history";
+  old.tense = Tense::kHistory;
   Diagnosis d = Diagnose({old}, {});
   CHECK(d.Leader() == nullptr);
   CHECK(Diagnose({}, {}).entries.empty());

@@ -39,7 +39,7 @@ struct Finding {
   int64_t finding_id = 0;        // findings.finding_id once written; 0 for one ruled out
   std::string rule_id;
   std::string title;
-  std::string result;            // "fail" | "warn"
+  RuleOutcome result = RuleOutcome::kFail;  // fail or warn
   Severity severity = Severity::kInfo;
   Confidence confidence = Confidence::kPossible;  // after evidence against
   std::string summary;           // one line
@@ -51,7 +51,7 @@ struct Finding {
   // The diagnosis (docs/diagnosis.md).
   std::string symptom;            // diagnosis_vocab.h Symptoms()
   std::string role;               // cause | trigger | amplifier | consequence
-  std::string tense = "current";  // current | history (earlier boot, healed) | ruled_out
+  Tense tense = Tense::kCurrent;  // history: an earlier boot's, or undone before capture
   std::string tense_reason;       // why history or ruled out; "" for current
   Confidence confidence_before = Confidence::kPossible;  // as the outcome said after its caps, before evidence against
   std::vector<std::string> confidence_steps;             // how it came to be, in order (confidence_steps.h)

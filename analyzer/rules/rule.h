@@ -73,7 +73,7 @@ struct Selection {
 struct Outcome {
   std::string when;                     // condition text; "" = always
   std::shared_ptr<const Condition> condition;  // nullptr when `when` is ""
-  std::string result;                   // "fail" | "warn" | "pass"
+  RuleOutcome result = RuleOutcome::kPass;     // fail, warn or pass
   // A literal word, as rules written before confidence was computed say
   // it (`rules lint` refuses it); none: computed from `confirms`.
   std::optional<Confidence> confidence;

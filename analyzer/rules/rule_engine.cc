@@ -86,19 +86,19 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
 void ApplyExplanations(const RuleSet& set, std::map<std::string, Evaluation>& evaluations) {
   std::map<std::string, const Finding*> fired;
   for (const auto& [id, e] : evaluations) {
-    if (e.finding && e.finding->tense != "ruled_out") fired[id] = &*e.finding;
+    if (e.finding && e.finding->tense != Tense::kRuledOut) fired[id] = &*e.finding;
   }
   std::map<std::string, std::string> explained;  // rule -> its new reason
   for (const auto& rule : set.rules) {
     auto it = evaluations.find(rule.id);
-    if (it == evaluations.end() || !it->second.finding || it->second.finding->tense == "ruled_out") continue;
+    if (it == evaluations.end() || !it->second.finding || it->second.finding->tense == Tense::kRuledOut) continue;
     const Finding& mine = *it->second.finding;
     for (const auto& other : rule.explained_by) {
       auto by = fired.find(other);
       if (by == fired.end()) continue;
       const Finding& theirs = *by->second;
       if (SurerThan(mine.confidence, theirs.confidence)) continue;
-      if (theirs.tense == "history" && mine.tense != "history") continue;
+      if (theirs.tense == Tense::kHistory && mine.tense != Tense::kHistory) continue;
       explained[rule.id] = "explained by " + other + ": " + theirs.summary;
       break;
     }
@@ -200,7 +200,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
     summary.runs.push_back(e.run);
     if (!e.explanation.selections.empty()) summary.explanations[id] = std::move(e.explanation);
     if (!e.finding) continue;
-    auto& into = e.finding->tense == "ruled_out" ? summary.ruled_out : summary.findings;
+    auto& into = e.finding->tense == Tense::kRuledOut ? summary.ruled_out : summary.findings;
     into.push_back(std::move(*e.finding));
   }
   summary.runs.insert(summary.runs.end(), repeated.begin(), repeated.end());

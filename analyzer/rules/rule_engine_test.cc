@@ -323,7 +323,7 @@ against:
   CHECK(RunOf(summary, "ruled").outcome == RuleOutcome::kRuledOut);
   CHECK(RunOf(summary, "ruled").reason == "ruled out: the GPU fell off the bus");
   REQUIRE(summary.ruled_out.size() == 1);
-  CHECK(summary.ruled_out[0].tense == "ruled_out");
+  CHECK(summary.ruled_out[0].tense == Tense::kRuledOut);
 
   auto rows = evidence.db.Prepare(
       "SELECT d.rule_id, d.place, d.confidence, d.confidence_before, ifnull(d.finding_id, 0) > 0, "
@@ -430,7 +430,7 @@ TEST_CASE("RunRuleSet: a finding whose events are all of an earlier boot is hist
   auto summary = evidence.Run({ParseRule("xid-79", kXid79)});
   REQUIRE(summary.findings.size() == 1);
   const Finding& f = summary.findings[0];
-  CHECK(f.tense == "history");
+  CHECK(f.tense == Tense::kHistory);
   CHECK(f.tense_reason == "all its evidence is from an earlier boot");
   CHECK(f.severity == Severity::kLow);
   CHECK(f.admissible == false);
@@ -467,12 +467,12 @@ TEST_CASE("RunRuleSet: a reading at capture keeps an earlier boot's event curren
   };
   auto same = run("pci_bus_id: '0000:2b:00.0'");
   REQUIRE(same.findings.size() == 1);
-  CHECK(same.findings[0].tense == "current");
+  CHECK(same.findings[0].tense == Tense::kCurrent);
   CHECK(run("pci_bus_id: '0000:5e:00.0'").findings.empty());  // another GPU's reading binds nothing
   // A reading that names no GPU goes with any, but cannot make the earlier event current.
   auto anonymous = run("name: x");
   REQUIRE(anonymous.findings.size() == 1);
-  CHECK(anonymous.findings[0].tense == "history");
+  CHECK(anonymous.findings[0].tense == Tense::kHistory);
 }
 
 TEST_CASE("RunRuleSet: an outcome resting only on a permanent record is at most possible") {

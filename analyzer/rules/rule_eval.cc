@@ -218,7 +218,7 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
     f.against.push_back(std::move(r));
   }
   if (confidence.ruled_out()) {
-    f.tense = "ruled_out";
+    f.tense = Tense::kRuledOut;
     f.tense_reason = Join(held, "; ");
   }
   return confidence.ruled_out();
@@ -264,20 +264,20 @@ void PlaceInTime(const Rule& rule, const Outcome& outcome, const SelectionRows& 
     if (!earlier || (row->gpu && past_gpus.count(*row->gpu))) current = true;
   }
   if (outcome.history) {
-    f.tense = "history";
+    f.tense = Tense::kHistory;
     f.tense_reason = "the fault healed: a later start worked";
   } else if (earlier && !current && !unplaced) {
-    f.tense = "history";
+    f.tense = Tense::kHistory;
     f.tense_reason = undone.empty() ? "all its evidence is from an earlier boot" : "undone before capture: " + undone;
   }
-  if (f.tense == "history") {
+  if (f.tense == Tense::kHistory) {
     f.admissible = false;
     if (Serious(f.severity)) f.severity = Severity::kLow;
   } else if (current) {
     f.admissible = true;
   }
   for (const auto& step : rule.remediation) {
-    if (!(step.recover && f.tense == "history")) f.remediation.push_back(WithGpu(step.text, f.gpus));
+    if (!(step.recover && f.tense == Tense::kHistory)) f.remediation.push_back(WithGpu(step.text, f.gpus));
   }
 }
 
@@ -341,7 +341,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
   e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts, sql_sources);
   for (const auto& outcome : rule.outcomes) {
     e.explanation.outcomes.push_back(
-        {outcome.when, outcome.result, outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
+        {outcome.when, Word(outcome.result), outcome.confidence ? Word(*outcome.confidence) : "", "not reached"});
   }
   const Outcome* undecided = nullptr;
   std::vector<std::string> undecided_needs;
@@ -351,14 +351,14 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     const Decision d = outcome.condition ? Decide(*outcome.condition, rows, unknown) : Decision{Truth::kTrue, {}};
     const Truth t = d.truth;
     e.explanation.outcomes[i].truth = TruthName(t);
-    if (t == Truth::kUnknown && outcome.result != "pass" && !undecided) {
+    if (t == Truth::kUnknown && outcome.result != RuleOutcome::kPass && !undecided) {
       undecided = &outcome;
       undecided_needs = Needs(rule, ConditionSelections(*outcome.condition, false), unknown, artifacts, sql_sources);
     }
     if (t != Truth::kTrue) continue;
-    if (outcome.result == "pass" && undecided) break;
-    e.run.outcome = *Parse<RuleOutcome>(outcome.result);  // fail, warn or pass: the parser allows no other
-    if (outcome.result == "pass") {
+    if (outcome.result == RuleOutcome::kPass && undecided) break;
+    e.run.outcome = outcome.result;
+    if (outcome.result == RuleOutcome::kPass) {
       e.run.reason = outcome.summary.empty() ? "passed: " + outcome.when : RenderTemplate(outcome.summary, rows);
       return e;
     }

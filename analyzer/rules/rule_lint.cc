@@ -45,7 +45,7 @@ std::string TrySql(Database& db, const Selection& s) {
 void LintConfidence(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
   bool findings = false;
   for (const auto& o : rule.outcomes) {
-    findings = findings || o.result != "pass";
+    findings = findings || o.result != RuleOutcome::kPass;
     if (!o.confidence) continue;
     problems.push_back(FormatYamlError(
         rule.file, text, o.mark.line, o.mark.column,

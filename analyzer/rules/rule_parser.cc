@@ -306,15 +306,17 @@ class RuleParser {
     if (!node.IsSequence() || node.size() == 0) return reader_.Error(node, "outcomes must be a non-empty list");
     for (const auto& item : node) {
       Outcome o;
+      std::string result;
       o.mark = YamlReader::MarkOf(item);
       if (!reader_.Fields(item, "an outcome",
                           {"when", "result", "confidence", "severity", "summary", "evidence", "catalog", "history"},
                           {"result"}) ||
-          !reader_.Choice(item["result"], "result", {"fail", "warn", "pass"}, &o.result)) {
+          !reader_.Choice(item["result"], "result", {"fail", "warn", "pass"}, &result)) {
         return false;
       }
+      o.result = *gpuf::Parse<RuleOutcome>(result);
       if (item["when"] && !ReadCondition(item["when"], &o.when, &o.condition)) return false;
-      bool finding = o.result != "pass";
+      bool finding = o.result != RuleOutcome::kPass;
       if (!finding && item["confidence"]) return reader_.Error(item, "a pass outcome has no confidence");
       if (finding && !item["summary"]) return reader_.Error(item, "a fail or warn outcome needs a summary");
       if (finding != static_cast<bool>(item["catalog"])) {

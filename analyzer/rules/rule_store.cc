@@ -35,7 +35,7 @@ Status StoreFindings(Database& db, int64_t bundle_id, std::vector<Finding>& find
                                                       "VALUES (?,?,?)"));
   for (auto& f : findings) {
     finding.Bind(1, bundle_id).Bind(2, f.rule_id).Bind(3, Name(f.severity)).Bind(4, Name(f.confidence));
-    finding.Bind(5, f.summary).Bind(6, f.tense);
+    finding.Bind(5, f.summary).Bind(6, Name(f.tense));
     GPUF_RETURN_IF_ERROR(finding.Run());
     f.finding_id = db.LastInsertId();
     int64_t ordinal = 0;

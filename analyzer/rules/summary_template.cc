@@ -1,6 +1,8 @@
 #include "analyzer/rules/summary_template.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 #include "common/time_format.h"
 
@@ -14,14 +16,26 @@ struct Placeholder {
   bool count = false;
   std::string selection;
   std::string field;
+  std::string until;  // seconds(selection, until)
 };
 
-// "count(x)" or "x.field"; nullopt when it is neither.
+// "count(x)", "seconds(x, y)" or "x.field"; nullopt when it is none.
 std::optional<Placeholder> ParsePlaceholder(std::string_view inner) {
   Placeholder p;
   if (inner.substr(0, 6) == "count(" && inner.size() > 7 && inner.back() == ')') {
     p.count = true;
     p.selection = std::string(inner.substr(6, inner.size() - 7));
+    return p;
+  }
+  if (inner.substr(0, 8) == "seconds(" && inner.back() == ')') {
+    std::string_view args = inner.substr(8, inner.size() - 9);
+    size_t comma = args.find(',');
+    if (comma == std::string_view::npos) return std::nullopt;
+    std::string_view from = args.substr(0, comma), until = args.substr(comma + 1);
+    while (!until.empty() && until.front() == ' ') until.remove_prefix(1);
+    if (from.empty() || until.empty()) return std::nullopt;
+    p.selection = std::string(from);
+    p.until = std::string(until);
     return p;
   }
   size_t dot = inner.find('.');
@@ -38,7 +52,38 @@ std::optional<std::string> Value(const SelectionRow& row, const std::string& fie
   return row.Field(field);
 }
 
+const SelectionRow* FirstTimed(const SelectionRows& rows, const std::string& selection) {
+  auto it = rows.find(selection);
+  if (it == rows.end()) return nullptr;
+  for (const auto& row : it->second) {
+    if (row.time_ns) return &row;
+  }
+  return nullptr;
+}
+
+// Seconds from the first timed row of p.selection to that of p.until, to
+// the precision of the coarser stamp (at most microseconds): two lines
+// stamped to the second within one are "under 1" apart, not "0.000".
+std::string RenderSeconds(const Placeholder& p, const SelectionRows& rows) {
+  const SelectionRow* from = FirstTimed(rows, p.selection);
+  const SelectionRow* until = FirstTimed(rows, p.until);
+  if (!from || !until) return "(none)";
+  const int64_t gap_ns = *until->time_ns - *from->time_ns;
+  const int64_t precision = std::max<int64_t>(std::max(TimePrecisionNs(*from), TimePrecisionNs(*until)), 1000);
+  int decimals = 0;
+  for (int64_t p10 = precision; p10 < 1'000'000'000; p10 *= 10) ++decimals;
+  if (gap_ns <= -1'000'000'000 || gap_ns >= 1'000'000'000) decimals = std::min(decimals, 3);  // ms past a second
+  char text[48];
+  if (gap_ns > -precision && gap_ns < precision) {
+    std::snprintf(text, sizeof text, "under %.*f", decimals, static_cast<double>(precision) / 1e9);
+  } else {
+    std::snprintf(text, sizeof text, "%.*f", decimals, static_cast<double>(gap_ns) / 1e9);
+  }
+  return text;
+}
+
 std::string Render(const Placeholder& p, const SelectionRows& rows) {
+  if (!p.until.empty()) return RenderSeconds(p, rows);
   auto it = rows.find(p.selection);
   size_t count = it == rows.end() ? 0 : it->second.size();
   if (p.count) return std::to_string(count);
@@ -64,10 +109,14 @@ std::optional<ConditionError> CheckTemplate(std::string_view text, const std::ve
     if (close == std::string_view::npos) return ConditionError{open, "'{' without '}'"};
     auto p = ParsePlaceholder(text.substr(open + 1, close - open - 1));
     if (!p) {
-      return ConditionError{open, "a placeholder is {selection.field} or {count(selection)}"};
+      return ConditionError{open, "a placeholder is {selection.field}, {count(selection)} or {seconds(from, until)}"};
     }
-    if (std::find(selections.begin(), selections.end(), p->selection) == selections.end()) {
-      return ConditionError{open, "unknown selection '" + p->selection + "'"};
+    std::vector<std::string> named = {p->selection};
+    if (!p->until.empty()) named.push_back(p->until);
+    for (const auto& name : named) {
+      if (std::find(selections.begin(), selections.end(), name) == selections.end()) {
+        return ConditionError{open, "unknown selection '" + name + "'"};
+      }
     }
   }
   return std::nullopt;
@@ -80,6 +129,7 @@ std::vector<std::pair<size_t, std::string>> TemplateFieldSelections(std::string_
     if (close == std::string_view::npos) break;
     auto p = ParsePlaceholder(text.substr(open + 1, close - open - 1));
     if (p && !p->count) out.emplace_back(open, p->selection);
+    if (p && !p->until.empty()) out.emplace_back(open, p->until);
   }
   return out;
 }

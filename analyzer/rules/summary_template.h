@@ -3,6 +3,7 @@
 //                       (five at most, then "... (N in all)"); fields are named
 //                       captures or SQL columns, or text, line and time (RFC 3339)
 //   {count(selection)}  how many rows the selection returned
+//   {seconds(a, b)}     seconds from a's first timed row to b's (negative when b is earlier)
 // A value no row has renders as "(none)".
 #ifndef GPUF_ANALYZER_RULES_SUMMARY_TEMPLATE_H_
 #define GPUF_ANALYZER_RULES_SUMMARY_TEMPLATE_H_

@@ -41,9 +41,36 @@ TEST_CASE("CheckTemplate: placeholders name selections") {
   CHECK(unknown->message == "unknown selection 'c'");
   auto bad = CheckTemplate("{nodot}", {"a"});
   REQUIRE(bad);
-  CHECK(bad->message == "a placeholder is {selection.field} or {count(selection)}");
+  CHECK(bad->message == "a placeholder is {selection.field}, {count(selection)} or {seconds(from, until)}");
   CHECK(TemplateFieldSelections("{a.b} {count(c)} {d.e}") ==
         std::vector<std::pair<size_t, std::string>>{{0, "a"}, {17, "d"}});
+  CHECK_FALSE(CheckTemplate("{seconds(a, b)}", {"a", "b"}));
+  auto until = CheckTemplate("{seconds(a, c)}", {"a", "b"});
+  REQUIRE(until);
+  CHECK(until->message == "unknown selection 'c'");
+  CHECK(TemplateFieldSelections("{seconds(a, b)}") == std::vector<std::pair<size_t, std::string>>{{0, "a"}, {0, "b"}});
+}
+
+TEST_CASE("RenderTemplate: seconds from one selection's first timed row to another's") {
+  auto at = [](std::optional<int64_t> ns, int64_t precision_ns = 1000) {
+    SelectionRow r;
+    r.time_ns = ns;
+    r.precision_ns = precision_ns;
+    return r;
+  };
+  SelectionRows rows{{"registered", {at(std::nullopt), at(1'000'000'000)}},
+                     {"restart", {at(1'000'040'000)}},
+                     {"later", {at(3'500'000'000)}},
+                     {"untimed", {at(std::nullopt)}},
+                     {"whole_second", {at(1'000'000'000, 1'000'000'000)}},
+                     {"next_second", {at(2'000'000'000, 1'000'000'000)}}};
+  CHECK(RenderTemplate("{seconds(registered, restart)} s", rows) == "0.000040 s");
+  CHECK(RenderTemplate("{seconds(registered, later)}", rows) == "2.500");
+  CHECK(RenderTemplate("{seconds(later, registered)}", rows) == "-2.500");
+  CHECK(RenderTemplate("{seconds(registered, untimed)}", rows) == "(none)");
+  // Stamps to the second: as exact as the coarser one.
+  CHECK(RenderTemplate("{seconds(registered, whole_second)} s", rows) == "under 1 s");
+  CHECK(RenderTemplate("{seconds(whole_second, next_second)}", rows) == "1");
 }
 
 }  // TEST_SUITE

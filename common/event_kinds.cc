@@ -131,17 +131,25 @@ const EventKindRow* FindEventKind(std::string_view name) {
   return nullptr;
 }
 
-std::string_view FirstField(const EventKindRow& kind) { return kind.fields.substr(0, kind.fields.find(' ')); }
+std::vector<std::string_view> ListWords(std::string_view list) {
+  std::vector<std::string_view> words;
+  while (!list.empty()) {
+    size_t space = list.find(' ');
+    if (space != 0) words.push_back(list.substr(0, space));
+    if (space == std::string_view::npos) break;
+    list.remove_prefix(space + 1);
+  }
+  return words;
+}
+
+std::string_view FirstField(const EventKindRow& kind) {
+  std::vector<std::string_view> fields = ListWords(kind.fields);
+  return fields.empty() ? std::string_view() : fields.front();
+}
 
 bool KindHasField(const EventKindRow& kind, std::string_view field) {
-  std::string_view rest = kind.fields;
-  while (!rest.empty()) {
-    size_t space = rest.find(' ');
-    if (rest.substr(0, space) == field) return true;
-    if (space == std::string_view::npos) break;
-    rest.remove_prefix(space + 1);
-  }
-  return false;
+  std::vector<std::string_view> fields = ListWords(kind.fields);
+  return std::find(fields.begin(), fields.end(), field) != fields.end();
 }
 
 }  // namespace gpuf

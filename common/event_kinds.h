@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace gpuf {
 
@@ -41,6 +42,9 @@ std::span<const EventKindRow> EventKinds();
 
 // The row named `name`; nullptr when no kind has that name.
 const EventKindRow* FindEventKind(std::string_view name);
+
+// The words of one of the row's space-separated lists (fields, journal_events).
+std::vector<std::string_view> ListWords(std::string_view list);
 
 // `field` is one of the row's fields.
 bool KindHasField(const EventKindRow& kind, std::string_view field);

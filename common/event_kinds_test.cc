@@ -32,6 +32,14 @@ TEST_CASE("FindEventKind and KindHasField: whole names only") {
   CHECK(KindHasField(*init, "code"));
 }
 
+TEST_CASE("ListWords: the words of a space-separated list, none for an empty one") {
+  CHECK(ListWords("daemon_reload daemon_reload_requested") ==
+        std::vector<std::string_view>{"daemon_reload", "daemon_reload_requested"});
+  CHECK(ListWords("").empty());
+  CHECK(FirstField(*FindEventKind("unit_started")) == "unit");
+  CHECK(FirstField(*FindEventKind("daemon_reload")).empty());
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

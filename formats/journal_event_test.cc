@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "common/event_kinds.h"
@@ -83,10 +82,9 @@ TEST_CASE("Event kinds read from the journal name events the journal classifier 
     given.insert(KubeletEventKindName(static_cast<KubeletEventKind>(k)));
   }
   for (const auto& kind : EventKinds()) {
-    std::istringstream events{std::string(kind.journal_events)};
-    for (std::string event; events >> event;) {
+    for (std::string_view event : ListWords(kind.journal_events)) {
       CAPTURE(kind.name);
-      CHECK(given.count(event));
+      CHECK(given.count(std::string(event)));
     }
   }
 }

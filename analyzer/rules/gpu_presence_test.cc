@@ -2,34 +2,11 @@
 
 #include <doctest/doctest.h>
 
-#include "analyzer/rules/rule_parser.h"
-#include "analyzer/rules/sample_fixture.h"
+#include "tests/sample_rows_bundle.h"
 
 namespace gpuf {
 
 namespace {
-
-// A bundle of `rows` (a sample's rows: YAML), built as rule samples are.
-int64_t Bundle(Database& db, const std::string& rows) {
-  const std::string text =
-      "id: holder\ntitle: holder\nseverity: high\ndescription: d\nsymptom: gpu-fault\nrole: cause\n"
-      "references: [{kind: kb, url: 'https://example.com/holder'}]\n"
-      "select: {a: {kind: context, sql: SELECT 1}}\noutcomes: [{result: pass}]\nremediation: [Drain the node.]\n"
-      "samples:\n  - {name: p, expect: fail likely, logs: {journal.kernel: ['x']}}\n"
-      "  - {name: n, expect: pass, near_miss: true}\n  - name: the bundle\n    expect: pass\n    rows:\n" + rows;
-  auto rule = ParseRuleText("rules/holder.yaml", text);
-  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
-  YamlMark where;
-  auto bundle = BuildSampleBundle(db, rule->samples.back(), &where);
-  REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
-  return *bundle;
-}
-
-Database Create() {
-  auto db = Database::Create(":memory:");
-  REQUIRE(db.ok());
-  return std::move(*db);
-}
 
 const GpuPresence* Find(const std::vector<GpuPresence>& all, const std::string& gpu) {
   for (const auto& p : all) {
@@ -49,8 +26,8 @@ constexpr char kTwoOnPciOneListed[] = R"(      pci_devices:
 
 TEST_SUITE("gpu_presence") {
 TEST_CASE("LoadGpuPresence: a GPU NVML lists, one it does not, one the bus no longer shows") {
-  Database db = Create();
-  int64_t bundle = Bundle(db, kTwoOnPciOneListed);
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, kTwoOnPciOneListed);
   auto directory = GpuDirectory::Load(db, bundle);
   REQUIRE(directory.ok());
   directory->Add({.bus = "PCI:0000:2b:00", .uuid = "GPU-2b"});   // the kernel named it
@@ -70,8 +47,8 @@ TEST_CASE("LoadGpuPresence: a GPU NVML lists, one it does not, one the bus no lo
 }
 
 TEST_CASE("LoadGpuPresence: NVML's list that cannot be placed on the bus says no GPU is missing from it") {
-  Database db = Create();
-  int64_t bundle = Bundle(db, kTwoOnPciOneListed);
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, kTwoOnPciOneListed);
   auto directory = GpuDirectory::Load(db, bundle);  // nothing joins GPU-2b to an address
   REQUIRE(directory.ok());
   auto presence = LoadGpuPresence(db, bundle, *directory);
@@ -85,8 +62,8 @@ TEST_CASE("LoadGpuPresence: NVML's list that cannot be placed on the bus says no
 }
 
 TEST_CASE("LoadGpuPresence: without the captures, presence is unknown, and gpu_subjects says so") {
-  Database db = Create();
-  int64_t bundle = Bundle(db, "      versions: []\n");
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, "      versions: []\n");
   GpuDirectory directory;
   directory.Add({.bus = "0000:2b:00.0", .uuid = "GPU-2b"});
   auto presence = LoadGpuPresence(db, bundle, directory);

@@ -9,17 +9,6 @@ namespace gpuf {
 
 namespace {
 
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> words;
-  while (!text.empty()) {
-    size_t space = text.find(' ');
-    if (space != 0) words.push_back(text.substr(0, space));
-    if (space == std::string_view::npos) break;
-    text.remove_prefix(space + 1);
-  }
-  return words;
-}
-
 std::string Placeholders(size_t n) {
   std::string list;
   for (size_t i = 0; i < n; ++i) list += i ? ", ?" : "?";
@@ -30,7 +19,7 @@ std::string Placeholders(size_t n) {
 
 Result<std::vector<SelectionRow>> JournalEventRows(Database& db, int64_t bundle_id, const EventKindRow& kind) {
   std::vector<SelectionRow> rows;
-  std::vector<std::string_view> events = Words(kind.journal_events);
+  std::vector<std::string_view> events = ListWords(kind.journal_events);
   if (events.empty()) return rows;
   GPUF_ASSIGN_OR_RETURN(
       Statement select,

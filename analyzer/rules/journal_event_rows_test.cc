@@ -2,34 +2,11 @@
 
 #include <doctest/doctest.h>
 
-#include "analyzer/rules/rule_parser.h"
-#include "analyzer/rules/sample_fixture.h"
+#include "tests/sample_rows_bundle.h"
 
 namespace gpuf {
 
 namespace {
-
-// A bundle of `rows` (a sample's rows: YAML), built as rule samples are.
-int64_t Bundle(Database& db, const std::string& rows) {
-  const std::string text =
-      "id: holder\ntitle: holder\nseverity: high\ndescription: d\nsymptom: gpu-fault\nrole: cause\n"
-      "references: [{kind: kb, url: 'https://example.com/holder'}]\n"
-      "select: {a: {kind: context, sql: SELECT 1}}\noutcomes: [{result: pass}]\nremediation: [Drain the node.]\n"
-      "samples:\n  - {name: p, expect: fail likely, logs: {journal.kernel: ['x']}}\n"
-      "  - {name: n, expect: pass, near_miss: true}\n  - name: the bundle\n    expect: pass\n    rows:\n" + rows;
-  auto rule = ParseRuleText("rules/holder.yaml", text);
-  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
-  YamlMark where;
-  auto bundle = BuildSampleBundle(db, rule->samples.back(), &where);
-  REQUIRE_MESSAGE(bundle.ok(), bundle.status().message());
-  return *bundle;
-}
-
-Database Create() {
-  auto db = Database::Create(":memory:");
-  REQUIRE(db.ok());
-  return std::move(*db);
-}
 
 // Two starts of the kubelet (the second also in the kubelet's own slice, a
 // copy the timeline finds), a reload in two wordings and an entry the journal did not classify.
@@ -47,8 +24,8 @@ constexpr char kJournal[] = R"(      journal_entries:
 TEST_SUITE("journal_event_rows") {
 
 TEST_CASE("JournalEventRows: the entries the journal classified as the kind, each once, its subject a field") {
-  Database db = Create();
-  int64_t bundle = Bundle(db, kJournal);
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, kJournal);
   auto started = JournalEventRows(db, bundle, *FindEventKind("unit_started"));
   REQUIRE(started.ok());
   REQUIRE(started->size() == 2);
@@ -67,8 +44,8 @@ TEST_CASE("JournalEventRows: the entries the journal classified as the kind, eac
 }
 
 TEST_CASE("JournalEventRows: a kind the journal does not classify has no rows") {
-  Database db = Create();
-  int64_t bundle = Bundle(db, kJournal);
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, kJournal);
   auto xids = JournalEventRows(db, bundle, *FindEventKind("xid"));
   REQUIRE(xids.ok());
   CHECK(xids->empty());

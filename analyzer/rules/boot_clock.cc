@@ -26,4 +26,27 @@ RowBoot BootClock::Of(const SelectionRow& row, const ArtifactIndex& artifacts) c
   return *row.time_ns < *current_start_ns_ ? RowBoot::kEarlier : RowBoot::kCurrent;
 }
 
+void BootClock::Tag(std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts) const {
+  for (auto& row : rows) {
+    row.boot.reset();
+    if (row.artifact_id) {
+      if (const BundleArtifact* a = artifacts.Find(*row.artifact_id); a && a->instance.rfind("boot:", 0) == 0) {
+        row.boot = std::strtoll(a->instance.c_str() + 5, nullptr, 10);
+        continue;
+      }
+    }
+    if (auto offset = row.Field("boot_offset")) {
+      char* end = nullptr;
+      long long value = std::strtoll(offset->c_str(), &end, 10);
+      if (!offset->empty() && end && *end == '\0') {
+        row.boot = value;
+        continue;
+      }
+    }
+    RowBoot boot = Of(row, artifacts);
+    if (boot == RowBoot::kCurrent) row.boot = 0;
+    if (boot == RowBoot::kEarlier) row.boot = kEarlierBoot;
+  }
+}
+
 }  // namespace gpuf

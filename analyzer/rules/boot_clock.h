@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "analyzer/database.h"
 #include "analyzer/rules/artifact_index.h"
@@ -30,6 +31,10 @@ class BootClock {
   static Result<BootClock> Load(Database& db, int64_t bundle_id);
 
   RowBoot Of(const SelectionRow& row, const ArtifactIndex& artifacts) const;
+
+  // Sets each row's `boot`: its journal slice's boot, else its boot_offset
+  // field (the events table's), else its time against the boot at capture.
+  void Tag(std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts) const;
   std::optional<int64_t> current_start_ns() const { return current_start_ns_; }
 
  private:

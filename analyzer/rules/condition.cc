@@ -191,8 +191,8 @@ class Parser {
   std::optional<Condition> Same() {
     if (negations_ > 0) return Fail("'same' binds the rows of the selections beside it and cannot be negated");
     Next();
-    if (!IsWord("gpu") && !IsWord("container"))
-      return Fail("expected 'gpu' or 'container' after same, got " + Describe(Peek()));
+    if (!IsWord("gpu") && !IsWord("container") && !IsWord("boot"))
+      return Fail("expected 'gpu', 'container' or 'boot' after same, got " + Describe(Peek()));
     Condition c;
     c.op = Condition::Op::kSame;
     c.subject = Next().text;

@@ -6,6 +6,7 @@
 //                | a after b [within D]         (by at most D: 500ms, 30s, 10m, 2h)
 //                | a within D of b              rows of a and b at most D apart
 //                | same gpu | same container    the rows bound around it name one
+//                | same boot                    ... or lie in one boot
 //                | no x between a and b         a row of a, a later row of b, no row
 //                                               of x between them
 //                | no x after a                 a row of a and no row of x after it
@@ -46,7 +47,7 @@ struct Condition {
   std::string compare;                // kCount
   int64_t number = 0;                 // kCount
   std::optional<int64_t> window_ns;   // kBefore (optional), kNear (always)
-  std::string subject;                // kSame: "gpu" | "container"
+  std::string subject;                // kSame: "gpu" | "container" | "boot"
   std::vector<Condition> children;    // kNot: one; kAnd, kOr: two or more
 };
 

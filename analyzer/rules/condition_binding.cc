@@ -85,7 +85,9 @@ class Binder {
       if (l.negated) continue;
       if (l.atom->op == Condition::Op::kSame) {
         same = true;
-        (l.atom->subject == "gpu" ? same_gpu_ : same_container_) = true;
+        if (l.atom->subject == "gpu") same_gpu_ = true;
+        if (l.atom->subject == "container") same_container_ = true;
+        if (l.atom->subject == "boot") same_boot_ = true;
       }
     }
     for (const auto& l : branch) {
@@ -232,6 +234,7 @@ class Binder {
       if (same_container_ && row.container && bound.container && !SameContainer(*row.container, *bound.container)) {
         return Truth::kFalse;
       }
+      if (same_boot_ && row.boot && bound.boot && !MaySameBoot(*row.boot, *bound.boot)) return Truth::kFalse;
     }
     return fits;
   }
@@ -274,7 +277,7 @@ class Binder {
   std::vector<std::string> names_;
   std::vector<Ordering> orderings_;
   std::vector<Ordering> gaps_;  // `no x between a and b` (right kUnset: `no x after a`)
-  bool same_gpu_ = false, same_container_ = false;
+  bool same_gpu_ = false, same_container_ = false, same_boot_ = false;
   std::vector<std::vector<size_t>> by_time_;
   std::vector<size_t> chosen_;
   std::vector<std::vector<bool>> marked_;
@@ -299,6 +302,26 @@ void AllRows(const SelectionRows& rows, const std::string& name, BoundRows& part
 // of two admissions shows both); one under `not` shows nothing.
 bool ReadsAllRows(const Literal& l) {
   return !l.negated && (l.atom->op == Condition::Op::kHeld || l.atom->op == Condition::Op::kCount);
+}
+
+// A selection not captured leaves a branch's binding open, unless the
+// operators fail whatever it would have shown: one fails on its own rows,
+// or the other selections' rows admit no binding at all.
+bool NoBindingWithout(const Branch& branch, const SelectionRows& rows, const UnknownSelections& unknown) {
+  Branch rest;
+  for (const auto& l : branch) {
+    if (!l.negated && Binds(*l.atom) && EvaluateUnbound(*l.atom, rows, unknown) == Truth::kFalse) return true;
+    bool open = l.atom->op == Condition::Op::kHeld && !HasRows(rows, l.atom->left) && unknown.count(l.atom->left);
+    if (!open) rest.push_back(l);
+  }
+  size_t budget = kBindingBudget;
+  Binder binder(rest, rows, &budget);
+  for (const auto& name : binder.names()) {
+    if (!HasRows(rows, name)) return false;
+  }
+  BoundRows ignored;
+  std::optional<Truth> held = binder.Search(ignored);
+  return held && *held == Truth::kFalse;
 }
 
 // One `and` branch: its unbound literals, then its bound operators together.
@@ -331,6 +354,7 @@ Truth DecideBranch(const Branch& branch, const SelectionRows& rows, const Unknow
   for (const auto& name : bound) {
     if (!HasRows(rows, name)) binding = And(binding, unknown.count(name) ? Truth::kUnknown : Truth::kFalse);
   }
+  if (binding == Truth::kUnknown && NoBindingWithout(branch, rows, unknown)) binding = Truth::kFalse;
   if (binding == Truth::kTrue) {
     BoundRows found;
     std::optional<Truth> held = binder.Search(found);

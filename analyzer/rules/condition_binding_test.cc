@@ -112,7 +112,7 @@ TEST_CASE("Binding: same cannot be negated") {
   CHECK_FALSE(ParseCondition("xid and not (a and same gpu)", nullptr, &error));
   CHECK(error.message.find("cannot be negated") != std::string::npos);
   CHECK_FALSE(ParseCondition("xid and same host", nullptr, &error));
-  CHECK(error.message.find("'gpu' or 'container'") != std::string::npos);
+  CHECK(error.message.find("'gpu', 'container' or 'boot'") != std::string::npos);
 }
 
 TEST_CASE("Binding: many rows stay within the budget and keep every participant") {
@@ -145,6 +145,34 @@ TEST_CASE("Binding: no x between a and b binds a and b with the branch's other o
   Decision last = DecideText("reg before start within 1m and no reg after start", rows);
   CHECK(last.truth == Truth::kTrue);
   CHECK(last.bound["start"] == std::vector<size_t>{0});
+}
+
+TEST_CASE("Binding: same boot keeps a pair within one boot, rows that cannot be placed go with any") {
+  auto in_boot = [](int64_t seconds, std::optional<int64_t> boot) {
+    SelectionRow r = Row(seconds);
+    r.boot = boot;
+    return r;
+  };
+  // A failure at the end of the boot before, the driver loading 90 s later in the new one.
+  SelectionRows rows{{"failure", {in_boot(100, -1)}}, {"driver", {in_boot(190, 0)}}};
+  CHECK(TruthOf("failure before driver within 10m", rows) == "true");
+  CHECK(TruthOf("failure before driver within 10m and same boot", rows) == "false");
+  rows["failure"].push_back(in_boot(150, 0));
+  CHECK(TruthOf("failure before driver within 10m and same boot", rows) == "true");
+  SelectionRows unplaced{{"failure", {in_boot(100, std::nullopt)}}, {"driver", {in_boot(190, 0)}}};
+  CHECK(TruthOf("failure before driver within 10m and same boot", unplaced) == "true");
+}
+
+TEST_CASE("Binding: a selection not captured leaves a branch open, unless an ordering fails on its own rows") {
+  // works_now was not captured; the failure came 600 s after the driver.
+  SelectionRows rows{{"failure", {Row(700)}}, {"driver", {Row(100)}}};
+  UnknownSelections unknown{"works_now"};
+  CHECK(TruthOf("failure after driver within 10s and same boot and works_now", rows, unknown) == "false");
+  CHECK(TruthOf("failure after driver within 10m and same boot and works_now", rows, unknown) == "unknown");
+  // In two boots, no pair can be of one boot whatever works_now would show.
+  rows["failure"][0].boot = 0;
+  rows["driver"][0].boot = -1;
+  CHECK(TruthOf("failure after driver within 10m and same boot and works_now", rows, unknown) == "false");
 }
 
 }  // TEST_SUITE

@@ -137,6 +137,7 @@ TEST_CASE("Condition: errors say where and what") {
   CHECK(ErrorOf("no x before a") == "5: expected 'between' or 'after' after no x, got 'before'");
   CHECK(ErrorOf("no x between a or b") == "15: expected 'and' after between a, got 'or'");
   CHECK(ErrorOf("no and") == "3: expected a selection name, got 'and'");
+  CHECK(ErrorOf("a and same node") == "11: expected 'gpu', 'container' or 'boot' after same, got 'node'");
 }
 
 TEST_CASE("Condition: no x between a and b, no x after a") {

@@ -70,6 +70,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
       got = std::move(*result);
     }
     gpus.Tag(got);
+    clock.Tag(got, artifacts);
     recoveries.MarkUndone(s, got);
     if (s.kind == Selection::Kind::kSql) InheritUndone(rows, got);
     if (s.current) KeepCurrent(clock, artifacts, got);

@@ -31,6 +31,10 @@ struct SelectionRow {
   // row names none, so it goes with any.
   std::optional<std::string> gpu;
   std::optional<std::string> container;
+  // Which boot it belongs to (analyzer/rules/boot_clock.h): 0 the boot at
+  // capture, -1 the one before; kEarlierBoot for an earlier one not told
+  // apart; nullopt when it cannot be placed, so it goes with any.
+  std::optional<int64_t> boot;
   // Why the event no longer held at capture (analyzer/rules/recovery.h);
   // "" while it does.
   std::string undone{};
@@ -45,6 +49,16 @@ struct SelectionRow {
 };
 
 using SelectionRows = std::map<std::string, std::vector<SelectionRow>>;
+
+// SelectionRow::boot of a row known to be of an earlier boot, not which.
+inline constexpr int64_t kEarlierBoot = INT64_MIN;
+
+// Rows of boots `a` and `b` may be of one boot.
+inline bool MaySameBoot(int64_t a, int64_t b) {
+  if (a == kEarlierBoot) return b < 0;
+  if (b == kEarlierBoot) return a < 0;
+  return a == b;
+}
 
 inline constexpr int64_t kCoarsestPrecisionNs = 1'000'000'000;
 

@@ -62,8 +62,9 @@ const SelectionRow* FirstTimed(const SelectionRows& rows, const std::string& sel
 }
 
 // Seconds from the first timed row of p.selection to that of p.until, to
-// the precision of the coarser stamp (at most microseconds): two lines
-// stamped to the second within one are "under 1" apart, not "0.000".
+// the precision of the coarser stamp (microseconds under a millisecond,
+// milliseconds under a tenth of a second, tenths above): two lines stamped
+// to the second within one are "under 1" apart, not "0.000".
 std::string RenderSeconds(const Placeholder& p, const SelectionRows& rows) {
   const SelectionRow* from = FirstTimed(rows, p.selection);
   const SelectionRow* until = FirstTimed(rows, p.until);
@@ -72,7 +73,9 @@ std::string RenderSeconds(const Placeholder& p, const SelectionRows& rows) {
   const int64_t precision = std::max<int64_t>(std::max(TimePrecisionNs(*from), TimePrecisionNs(*until)), 1000);
   int decimals = 0;
   for (int64_t p10 = precision; p10 < 1'000'000'000; p10 *= 10) ++decimals;
-  if (gap_ns <= -1'000'000'000 || gap_ns >= 1'000'000'000) decimals = std::min(decimals, 3);  // ms past a second
+  const int64_t magnitude = gap_ns < 0 ? -gap_ns : gap_ns;
+  if (magnitude >= 100'000'000) decimals = std::min(decimals, 1);  // tenths are enough
+  if (magnitude >= 1'000'000) decimals = std::min(decimals, 3);    // and milliseconds
   char text[48];
   if (gap_ns > -precision && gap_ns < precision) {
     std::snprintf(text, sizeof text, "under %.*f", decimals, static_cast<double>(precision) / 1e9);

@@ -61,12 +61,14 @@ TEST_CASE("RenderTemplate: seconds from one selection's first timed row to anoth
   SelectionRows rows{{"registered", {at(std::nullopt), at(1'000'000'000)}},
                      {"restart", {at(1'000'040'000)}},
                      {"later", {at(3'500'000'000)}},
+                     {"soon", {at(1'091'364'000)}},
                      {"untimed", {at(std::nullopt)}},
                      {"whole_second", {at(1'000'000'000, 1'000'000'000)}},
                      {"next_second", {at(2'000'000'000, 1'000'000'000)}}};
   CHECK(RenderTemplate("{seconds(registered, restart)} s", rows) == "0.000040 s");
-  CHECK(RenderTemplate("{seconds(registered, later)}", rows) == "2.500");
-  CHECK(RenderTemplate("{seconds(later, registered)}", rows) == "-2.500");
+  CHECK(RenderTemplate("{seconds(registered, later)}", rows) == "2.5");
+  CHECK(RenderTemplate("{seconds(registered, soon)}", rows) == "0.091");
+  CHECK(RenderTemplate("{seconds(later, registered)}", rows) == "-2.5");
   CHECK(RenderTemplate("{seconds(registered, untimed)}", rows) == "(none)");
   // Stamps to the second: as exact as the coarser one.
   CHECK(RenderTemplate("{seconds(registered, whole_second)} s", rows) == "under 1 s");

@@ -8,6 +8,7 @@
 #include "analyzer/rules/rule_sql.h"
 #include "analyzer/rules/sql_functions.h"
 #include "analyzer/rules/sql_words.h"
+#include "common/event_kinds.h"
 #include "common/file_io.h"
 #include "common/text_lines.h"
 #include "formats/message_catalogue.h"
@@ -103,6 +104,29 @@ void LintHistoryMarks(const Rule& rule, const std::string& text, std::vector<std
   }
 }
 
+// An SQL selection that picks journal entries by the journal's own
+// classification of an event kind re-derives what `message: KIND` reads,
+// each entry once across slices: the first such word, "" when none.
+std::string JournalEventReadBySql(const Selection& s) {
+  if (s.kind != Selection::Kind::kSql || s.sql.find("journal_entries") == std::string::npos) return "";
+  for (const auto& kind : EventKinds()) {
+    for (std::string_view event : ListWords(kind.journal_events)) {
+      if (s.sql.find("'" + std::string(event) + "'") != std::string::npos) return std::string(kind.name);
+    }
+  }
+  return "";
+}
+
+void LintJournalEventSql(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
+  for (const auto& s : rule.selections) {
+    std::string kind = JournalEventReadBySql(s);
+    if (kind.empty()) continue;
+    problems.push_back(FormatYamlError(rule.file, text, s.mark.line, s.mark.column,
+                                       "selection '" + s.name + "' reads the journal's events in SQL: ask for the " +
+                                           "kind instead (message: " + kind + ", where: {...}; rules/README.md)"));
+  }
+}
+
 void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
   int near_misses = 0;
   for (const auto& s : rule.samples) near_misses += s.near_miss;
@@ -176,6 +200,7 @@ Result<LintReport> LintRules(const std::string& dir) {
     LintNearMisses(rule, report.problems);
     LintWindows(rule, report.problems);
     LintHistoryMarks(rule, text.ok() ? *text : "", report.problems);
+    LintJournalEventSql(rule, text.ok() ? *text : "", report.problems);
     for (const auto& id : rule.explained_by) {
       if (!ids.count(id)) report.problems.push_back(rule.file + ": explained_by names no known rule: '" + id + "'");
     }

@@ -124,6 +124,20 @@ TEST_CASE("rules lint: an outcome marked history is refused, the engine decides 
   CHECK(problems[0].find("'history: true' asserts the fault healed: drop it;") != std::string::npos);
 }
 
+TEST_CASE("rules lint: SQL picking journal entries by an event kind's classification asks for the kind") {
+  auto problems = Lint(
+      RuleWithSql("      FROM (SELECT artifact_id, line, realtime_us * 1000 AS time_ns, message FROM journal_entries\n"
+                  "            WHERE event = 'unit_started' AND event_subject = 'kubelet.service') e\n"));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("demo.yaml:") == 0);
+  CHECK(problems[0].find("selection 'picked' reads the journal's events in SQL: ask for the kind instead "
+                         "(message: unit_started") != std::string::npos);
+  // The journal's text, or an event no kind reads, is the rule's own business.
+  CHECK(Lint(RuleWithSql("      FROM (SELECT artifact_id, line, realtime_us * 1000 AS time_ns, message\n"
+                         "            FROM journal_entries WHERE message LIKE 'NVRM: loading%') e\n"))
+            .empty());
+}
+
 TEST_CASE("rules lint: a milestone no timeline writes is an error at the word") {
   auto problems = Lint(RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registerd'\n"));
   REQUIRE(problems.size() == 1);

@@ -46,7 +46,8 @@ inline constexpr std::string_view kRuleOutcomeNames[] = {"fail",    "warn",    "
                                                          "unknown", "skipped", "error"};
 
 // A finding's tense: the fault at capture, history (an earlier boot, or
-// undone before capture; findings.tense), or ruled out by evidence against it.
+// undone before capture), or ruled out by evidence against it. findings.tense
+// holds the first two; a ruled-out finding is stored with the diagnosis.
 enum class Tense { kCurrent, kHistory, kRuledOut };
 inline constexpr std::string_view kTenseNames[] = {"current", "history", "ruled_out"};
 

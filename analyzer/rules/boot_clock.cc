@@ -16,25 +16,29 @@ Result<BootClock> BootClock::Load(Database& db, int64_t bundle_id) {
   return BootClock(start);
 }
 
+namespace {
+
+// The boot of the journal slice the row was read from ("boot:-1"); nullopt
+// for a row of another artifact or none.
+std::optional<int64_t> SliceBoot(const SelectionRow& row, const ArtifactIndex& artifacts) {
+  if (!row.artifact_id) return std::nullopt;
+  const BundleArtifact* a = artifacts.Find(*row.artifact_id);
+  if (!a || a->instance.rfind("boot:", 0) != 0) return std::nullopt;
+  return std::strtoll(a->instance.c_str() + 5, nullptr, 10);
+}
+
+}  // namespace
+
 RowBoot BootClock::Of(const SelectionRow& row, const ArtifactIndex& artifacts) const {
-  if (row.artifact_id) {
-    if (const BundleArtifact* a = artifacts.Find(*row.artifact_id); a && a->instance.rfind("boot:", 0) == 0) {
-      return std::strtoll(a->instance.c_str() + 5, nullptr, 10) < 0 ? RowBoot::kEarlier : RowBoot::kCurrent;
-    }
-  }
+  if (auto slice = SliceBoot(row, artifacts)) return *slice < 0 ? RowBoot::kEarlier : RowBoot::kCurrent;
   if (!row.time_ns || !current_start_ns_) return RowBoot::kUnplaced;
   return *row.time_ns < *current_start_ns_ ? RowBoot::kEarlier : RowBoot::kCurrent;
 }
 
 void BootClock::Tag(std::vector<SelectionRow>& rows, const ArtifactIndex& artifacts) const {
   for (auto& row : rows) {
-    row.boot.reset();
-    if (row.artifact_id) {
-      if (const BundleArtifact* a = artifacts.Find(*row.artifact_id); a && a->instance.rfind("boot:", 0) == 0) {
-        row.boot = std::strtoll(a->instance.c_str() + 5, nullptr, 10);
-        continue;
-      }
-    }
+    row.boot = SliceBoot(row, artifacts);
+    if (row.boot) continue;
     if (auto offset = row.Field("boot_offset")) {
       char* end = nullptr;
       long long value = std::strtoll(offset->c_str(), &end, 10);

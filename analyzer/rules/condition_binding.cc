@@ -94,8 +94,6 @@ class Binder {
       if (l.negated) continue;
       if (IsOrdering(*l.atom)) {
         orderings_.push_back({Slot(l.atom->left), Slot(l.atom->right), l.atom});
-      } else if (l.atom->op == Condition::Op::kNoneBetween) {
-        Slot(l.atom->left);
       } else if (same && l.atom->op == Condition::Op::kHeld) {
         Slot(l.atom->left);
       }

@@ -49,14 +49,24 @@ Result<std::vector<SelectionRow>> JournalEventRows(Database& db, int64_t bundle_
   return rows;
 }
 
-void MergeRowsByLine(std::vector<SelectionRow> more, std::vector<SelectionRow>& rows) {
+Result<JournalKindRows> LoadJournalKindRows(Database& db, int64_t bundle_id, const std::set<std::string>& kinds) {
+  JournalKindRows by_kind;
+  for (const auto& name : kinds) {
+    const EventKindRow* kind = FindEventKind(name);
+    if (!kind || kind->journal_events.empty()) continue;
+    GPUF_ASSIGN_OR_RETURN(by_kind[name], JournalEventRows(db, bundle_id, *kind));
+  }
+  return by_kind;
+}
+
+void MergeRowsByLine(const std::vector<SelectionRow>& more, std::vector<SelectionRow>& rows) {
   std::set<std::pair<int64_t, int64_t>> lines;
   for (const auto& row : rows) {
     if (row.artifact_id && row.line) lines.emplace(*row.artifact_id, *row.line);
   }
-  for (auto& row : more) {
+  for (const auto& row : more) {
     if (row.artifact_id && row.line && lines.count({*row.artifact_id, *row.line})) continue;
-    rows.push_back(std::move(row));
+    rows.push_back(row);
   }
 }
 

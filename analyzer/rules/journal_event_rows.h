@@ -6,6 +6,9 @@
 #define GPUF_ANALYZER_RULES_JOURNAL_EVENT_ROWS_H_
 
 #include <cstdint>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "analyzer/database.h"
@@ -20,9 +23,13 @@ namespace gpuf {
 // An entry two journal slices both hold (journal_copies) counts once.
 Result<std::vector<SelectionRow>> JournalEventRows(Database& db, int64_t bundle_id, const EventKindRow& kind);
 
+// The rows of each kind named, read once for every rule that asks.
+using JournalKindRows = std::map<std::string, std::vector<SelectionRow>>;
+Result<JournalKindRows> LoadJournalKindRows(Database& db, int64_t bundle_id, const std::set<std::string>& kinds);
+
 // Adds `more` to `rows`, leaving out a row of a line `rows` has already:
 // a journal entry a catalogue wording also matched is one event.
-void MergeRowsByLine(std::vector<SelectionRow> more, std::vector<SelectionRow>& rows);
+void MergeRowsByLine(const std::vector<SelectionRow>& more, std::vector<SelectionRow>& rows);
 
 }  // namespace gpuf
 

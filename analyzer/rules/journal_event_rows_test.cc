@@ -51,6 +51,16 @@ TEST_CASE("JournalEventRows: a kind the journal does not classify has no rows") 
   CHECK(xids->empty());
 }
 
+TEST_CASE("LoadJournalKindRows: each named kind the journal classifies, read once, none for the others") {
+  Database db = test::InMemoryDatabase();
+  int64_t bundle = test::SampleRowsBundle(db, kJournal);
+  auto by_kind = LoadJournalKindRows(db, bundle, {"unit_started", "daemon_reload", "xid", "no_such_kind"});
+  REQUIRE(by_kind.ok());
+  CHECK(by_kind->size() == 2);
+  CHECK(by_kind->at("unit_started").size() == 2);
+  CHECK(by_kind->at("daemon_reload").size() == 2);
+}
+
 TEST_CASE("MergeRowsByLine: a line both lists hold is one row, the first list's") {
   auto row = [](std::optional<int64_t> artifact, std::optional<int64_t> line, const std::string& text) {
     SelectionRow r;

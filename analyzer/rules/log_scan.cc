@@ -80,8 +80,10 @@ LogScanner::LogScanner() = default;
 LogScanner::~LogScanner() = default;
 
 void LogScanner::Add(size_t rule, const Selection& selection) {
-  // A selection built in code may give its pattern alone.
+  // A selection built in code may give its pattern alone; one with neither
+  // (a kind no wording says, read from the journal alone) scans nothing.
   std::vector<LinePattern> lines = selection.patterns;
+  if (lines.empty() && selection.pattern.empty()) return;
   if (lines.empty()) lines.push_back({selection.pattern, "", {}});
   for (auto& line : lines) {
     auto re = std::make_unique<RE2>(line.text, RulePatternOptions());

@@ -49,8 +49,8 @@ class LogScanner {
 
   // A log selection of the rule known to the caller as `rule`: each of its
   // patterns (its own, or its message kind's catalogue entries), checked
-  // when the rule was read. A line that more than one of them matches is
-  // one row, of the first.
+  // when the rule was read; one with no pattern adds nothing. A line that
+  // more than one of them matches is one row, of the first.
   void Add(size_t rule, const Selection& selection);
   // Internal when RE2 refuses the set.
   Status Compile();

@@ -79,6 +79,25 @@ TEST_CASE("LogScanner: a selection of several wordings gives one row a line, wit
   CHECK(rows[1].Field("reason") == "two");
 }
 
+TEST_CASE("LogScanner: a selection with no pattern at all scans nothing, an empty one in a rule file every line") {
+  Database db = JournalWithRowsInOrder({1, 2});
+  Selection journal_only;  // a kind no wording says: read from the journal's classification alone
+  journal_only.name = "started";
+  journal_only.sources = {"journal.*"};
+  journal_only.message = "unit_started";
+  LogScanner scanner;
+  ScanFor(scanner, db, journal_only);
+  CHECK(scanner.stats().patterns == 0);
+  CHECK(scanner.Matches(0, "started").empty());
+  Selection everything;  // `pattern: ''` as a rule file writes it
+  everything.name = "any";
+  everything.sources = {"journal.kernel"};
+  everything.patterns = {{"", "", {}}};
+  LogScanner all;
+  ScanFor(all, db, everything);
+  CHECK(all.Matches(0, "any").size() == 2);
+}
+
 TEST_CASE("LogScanner: a line an entry's unless matches is not that entry's, and another wording may still take it") {
   Database db = JournalWithRowsInOrder({1, 2, 3});
   Selection xid;

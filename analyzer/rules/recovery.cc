@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "analyzer/rules/journal_event_rows.h"
 #include "common/artifacts.h"
 #include "common/time_format.h"
 
@@ -65,14 +64,11 @@ Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const Art
   return record;
 }
 
-Result<UnitStarts> LoadUnitStarts(Database& db, int64_t bundle_id) {
+UnitStarts UnitStartsOf(const std::vector<SelectionRow>& started) {
   UnitStarts starts;
-  const EventKindRow* started = FindEventKind("unit_started");
-  if (!started) return starts;
-  GPUF_ASSIGN_OR_RETURN(std::vector<SelectionRow> rows, JournalEventRows(db, bundle_id, *started));
-  for (auto& row : rows) {
+  for (const auto& row : started) {
     std::optional<std::string> unit = row.Field("unit");
-    if (unit) starts[*unit].push_back(std::move(row));
+    if (unit) starts[*unit].push_back(row);
   }
   return starts;
 }

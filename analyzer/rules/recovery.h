@@ -45,10 +45,10 @@ struct PluginRecord {
 Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const ArtifactIndex& artifacts,
                                       const std::vector<SelectionRow>& catalogue_rows);
 
-// Where systemd started each unit, from the journal: what undoes a unit's
-// failure. Keyed by unit name.
+// Where systemd started each unit (the journal's unit_started rows, by
+// unit name): what undoes a unit's failure.
 using UnitStarts = std::map<std::string, std::vector<SelectionRow>>;
-Result<UnitStarts> LoadUnitStarts(Database& db, int64_t bundle_id);
+UnitStarts UnitStartsOf(const std::vector<SelectionRow>& started);
 
 class Recoveries {
  public:

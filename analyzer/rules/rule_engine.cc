@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string>
 
 #include "analyzer/rules/artifact_index.h"
 #include "analyzer/rules/boot_clock.h"
@@ -39,8 +41,9 @@ void KeepCurrent(const BootClock& clock, const ArtifactIndex& artifacts, std::ve
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
-                               const LogScanner& scanner, const ArtifactIndex& artifacts, const BootClock& clock,
-                               const GpuDirectory& gpus, const Recoveries& recoveries) {
+                               const LogScanner& scanner, const JournalKindRows& journal,
+                               const ArtifactIndex& artifacts, const BootClock& clock, const GpuDirectory& gpus,
+                               const Recoveries& recoveries) {
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   RuleSqlBudget budget(db);
   SelectionRows rows;
@@ -49,10 +52,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     std::vector<SelectionRow> got;
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
-      if (const EventKindRow* kind = FindEventKind(s.message); kind && !kind->journal_events.empty()) {
-        GPUF_ASSIGN_OR_RETURN(std::vector<SelectionRow> journal, JournalEventRows(db, bundle_id, *kind));
-        MergeRowsByLine(std::move(journal), got);
-      }
+      if (auto recorded = journal.find(s.message); recorded != journal.end()) MergeRowsByLine(recorded->second, got);
       KeepWhere(s.where, got);
     } else {
       if (s.from.empty()) {
@@ -119,6 +119,18 @@ bool ReadsTheCatalogue(const Rule& rule) {
                      [](const Selection& s) { return s.kind == Selection::Kind::kLog && !s.message.empty(); });
 }
 
+// The event kinds the rules ask for by name, and the unit starts that undo
+// a unit's failure: the kinds whose journal rows are read, once each.
+std::set<std::string> JournalKindsRead(const RuleSet& set) {
+  std::set<std::string> kinds = {"unit_started"};
+  for (const auto& rule : set.rules) {
+    for (const auto& s : rule.selections) {
+      if (!s.message.empty()) kinds.insert(s.message);
+    }
+  }
+  return kinds;
+}
+
 // Whether a catalogue event of the rule was found, in whatever input.
 bool CatalogueEventSeen(const Rule& rule, size_t index, const LogScanner& scanner) {
   for (const auto& s : rule.selections) {
@@ -158,8 +170,8 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   const std::vector<SelectionRow>& registered =
       scanned.registrations ? scanner.Matches(set.rules.size(), scanned.registrations->name) : none;
   GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, artifacts, registered));
-  GPUF_ASSIGN_OR_RETURN(UnitStarts unit_starts, LoadUnitStarts(db, bundle_id));
-  const Recoveries recoveries(presence, std::move(plugin), std::move(unit_starts));
+  GPUF_ASSIGN_OR_RETURN(JournalKindRows journal, LoadJournalKindRows(db, bundle_id, JournalKindsRead(set)));
+  const Recoveries recoveries(presence, std::move(plugin), UnitStartsOf(journal["unit_started"]));
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));
@@ -181,7 +193,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
     }
     int64_t start = MonotonicNowNs();
     GPUF_ASSIGN_OR_RETURN(Evaluation e,
-                          EvaluateOne(db, bundle_id, rule, i, scanner, artifacts, clock, gpus, recoveries));
+                          EvaluateOne(db, bundle_id, rule, i, scanner, journal, artifacts, clock, gpus, recoveries));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[rule.id] = std::move(e);
   }
@@ -224,14 +236,13 @@ Result<ScannedLogs> ScanRuleLogs(Database& db, int64_t bundle_id, const RuleSet&
   scanned.scanner = std::make_unique<LogScanner>();
   for (size_t i : Evaluable(rules, scanned.artifacts)) {
     for (const auto& s : rules.rules[i].selections) {
-      // A kind read from the journal alone has no wording to scan for.
-      if (s.kind == Selection::Kind::kLog && !(s.pattern.empty() && s.patterns.empty())) scanned.scanner->Add(i, s);
+      if (s.kind == Selection::Kind::kLog) scanned.scanner->Add(i, s);
     }
   }
   scanned.gpu_names = GpuNamesSelection();
-  if (!scanned.gpu_names->patterns.empty()) scanned.scanner->Add(rules.rules.size(), *scanned.gpu_names);
+  scanned.scanner->Add(rules.rules.size(), *scanned.gpu_names);
   scanned.registrations = RegistrationsSelection();
-  if (!scanned.registrations->patterns.empty()) scanned.scanner->Add(rules.rules.size(), *scanned.registrations);
+  scanned.scanner->Add(rules.rules.size(), *scanned.registrations);
   int64_t start = MonotonicNowNs();
   GPUF_RETURN_IF_ERROR(scanned.scanner->Compile());
   GPUF_RETURN_IF_ERROR(scanned.scanner->Scan(db, scanned.artifacts));

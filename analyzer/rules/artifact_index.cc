@@ -7,6 +7,7 @@
 #include "common/artifacts.h"
 #include "common/byte_pattern.h"
 #include "common/journal_slices.h"
+#include "common/text_lines.h"
 #include "formats/plugin_log.h"
 
 namespace gpuf {
@@ -57,6 +58,7 @@ Result<ArtifactIndex> ArtifactIndex::Load(Database& db, int64_t bundle_id) {
   GPUF_RETURN_IF_ERROR(index.MarkCutShortPluginLogs(db, bundle_id));
   GPUF_RETURN_IF_ERROR(index.MarkKernelLogsWithoutTheirCause(db, bundle_id));
   GPUF_RETURN_IF_ERROR(index.MarkUnitOnlySystemdTexts(db, bundle_id));
+  GPUF_RETURN_IF_ERROR(index.MarkContainers(db, bundle_id));
   return index;
 }
 
@@ -97,6 +99,28 @@ Status ArtifactIndex::MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id) 
                            "own lines, a daemon-reload among them, are not in it");
   }
   return s.status();
+}
+
+// A container's log and the probes run inside it or on its state are
+// keyed by its ID or its log's path (the artifact's instance). A plugin
+// log whose container the runtime's listing does not hold is still one
+// container's: its path names it.
+Status ArtifactIndex::MarkContainers(Database& db, int64_t bundle_id) {
+  GPUF_ASSIGN_OR_RETURN(
+      Statement s,
+      db.Prepare("SELECT a.artifact_id, c.id FROM artifacts a JOIN containers c "
+                 "ON c.bundle_id = a.bundle_id AND a.instance <> '' AND (a.instance = c.id OR a.instance = c.log_path) "
+                 "WHERE a.bundle_id = ?"));
+  s.Bind(1, bundle_id);
+  while (s.Step()) {
+    auto it = by_id_.find(s.ColumnInt(0));
+    if (it != by_id_.end()) artifacts_[it->second].container = AsciiLower(s.ColumnText(1));
+  }
+  GPUF_RETURN_IF_ERROR(s.status());
+  for (auto& a : artifacts_) {
+    if (a.container.empty() && a.name == artifact::kPluginLog && !a.instance.empty()) a.container = a.instance;
+  }
+  return Status::Ok();
 }
 
 Status ArtifactIndex::MarkCutShortPluginLogs(Database& db, int64_t bundle_id) {

@@ -35,6 +35,9 @@ struct BundleArtifact {
   ProbeStatus status = ProbeStatus::kError;
   std::optional<SkipReason> skip_reason;
   std::string context;  // host | container | unknown (a paste that does not say where it ran)
+  // The container whose log or state it is (its ID, or its log's path when
+  // the runtime's listing does not name it); "" for anything else.
+  std::string container;
   bool usable = false;
   std::string gap;  // what is missing from it (journald's drops, a cut), "" for none
 };
@@ -63,6 +66,7 @@ class ArtifactIndex {
   Status MarkCutShortPluginLogs(Database& db, int64_t bundle_id);
   Status MarkKernelLogsWithoutTheirCause(Database& db, int64_t bundle_id);
   Status MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id);
+  Status MarkContainers(Database& db, int64_t bundle_id);
   // The first gap found for an artifact is the one it keeps.
   void SetGap(int64_t artifact_id, std::string gap);
 

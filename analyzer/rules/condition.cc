@@ -162,7 +162,7 @@ class Parser {
     return Held();
   }
 
-  // `no x between a and b`, `no x after a`.
+  // `no x between a and b`, `no x after a`, `no x before a within 5s`.
   std::optional<Condition> NoneBetween() {
     Next();
     Condition c;
@@ -171,12 +171,22 @@ class Parser {
     if (!excluded) return std::nullopt;
     c.excluded = *excluded;
     const bool between = IsWord("between");
-    if (!between && !IsWord("after"))
-      return Fail("expected 'between' or 'after' after no " + c.excluded + ", got " + Describe(Peek()));
+    c.looks_back = IsWord("before");
+    if (!between && !c.looks_back && !IsWord("after"))
+      return Fail("expected 'between', 'after' or 'before' after no " + c.excluded + ", got " + Describe(Peek()));
     Next();
     auto from = Name();
     if (!from) return std::nullopt;
     c.left = *from;
+    if (c.looks_back) {
+      // Looking back has no event to stop at: it says how far.
+      if (!IsWord("within"))
+        return Fail("expected 'within' after no " + c.excluded + " before " + c.left + ", got " + Describe(Peek()));
+      Next();
+      c.window_ns = Duration();
+      if (!c.window_ns) return std::nullopt;
+      return c;
+    }
     if (!between) return c;
     if (!IsWord("and")) return Fail("expected 'and' after between " + c.left + ", got " + Describe(Peek()));
     Next();
@@ -318,6 +328,13 @@ std::optional<Condition> ParseCondition(std::string_view text, const std::vector
 std::vector<std::string> ConditionSelections(const Condition& c, bool positive) {
   std::vector<std::string> out;
   Collect(c, positive, false, out);
+  return out;
+}
+
+std::set<std::string> SameSubjects(const Condition& c) {
+  std::set<std::string> out;
+  if (c.op == Condition::Op::kSame) out.insert(c.subject);
+  for (const auto& child : c.children) out.merge(SameSubjects(child));
   return out;
 }
 
@@ -471,13 +488,22 @@ Truth NoneBetweenHolds(const Condition& c, const SelectionRows& rows) {
 
 }  // namespace
 
-Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to) {
+Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to,
+                  const std::function<bool(const SelectionRow&)>& counts) {
   Condition before;
   before.op = Condition::Op::kBefore;
+  if (c.looks_back) before.window_ns = c.window_ns;
   Truth none = Truth::kTrue;
   for (const auto& x : RowsOf(rows, c.excluded)) {
+    if (counts && !counts(x)) continue;
     if (!x.time_ns) {
       none = Truth::kUnknown;
+      continue;
+    }
+    if (c.looks_back) {
+      Truth within = RowsOrdered(before, x, from);
+      if (within == Truth::kTrue) return Truth::kFalse;
+      if (within == Truth::kUnknown) none = Truth::kUnknown;
       continue;
     }
     Truth after_from = RowsOrdered(before, from, x);

@@ -27,6 +27,7 @@
 #define GPUF_ANALYZER_RULES_CONDITION_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,9 +45,10 @@ struct Condition {
   std::string right;                  // kBefore: the later one; kNear: the other one;
                                       // kNoneBetween: until ("" for `no x after a`: until capture)
   std::string excluded;               // kNoneBetween: the selection with no row in between
+  bool looks_back = false;            // kNoneBetween: `no x before a within W` (window_ns: W)
   std::string compare;                // kCount
   int64_t number = 0;                 // kCount
-  std::optional<int64_t> window_ns;   // kBefore (optional), kNear (always)
+  std::optional<int64_t> window_ns;   // kBefore (optional), kNear and looking back (always)
   std::string subject;                // kSame: "gpu" | "container" | "boot"
   std::vector<Condition> children;    // kNot: one; kAnd, kOr: two or more
 };
@@ -64,6 +66,9 @@ std::optional<Condition> ParseCondition(std::string_view text, const std::vector
 // Selection names the condition mentions, in order of appearance, each once;
 // `positive` leaves out those that only appear under `not`.
 std::vector<std::string> ConditionSelections(const Condition& c, bool positive);
+
+// What the condition's `same` operators tie: "gpu", "container", "boot".
+std::set<std::string> SameSubjects(const Condition& c);
 
 // Selections that have rows whenever the condition holds: what a summary may
 // read fields from without rendering "(none)".
@@ -85,9 +90,11 @@ Truth RowsOrdered(const Condition& c, const SelectionRow& left, const SelectionR
 
 // For `no x between a and b` (`c`, with `to` null for `no x after a`):
 // whether no row of x lies after `from` and before `to`, each side decided
-// by RowsOrdered. Unknown where a time's precision decides it, or where a
-// row of x has no time and so may lie anywhere.
-Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to);
+// by RowsOrdered; for `no x before a within W`, none in the W before `from`. Unknown where a time's precision decides
+// it, or where a row of x has no time and so may lie anywhere. Only the rows of x that `counts` admits are looked at (a
+// branch's `same gpu` leaves out another GPU's); every row when it is null.
+Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to,
+                  const std::function<bool(const SelectionRow&)>& counts = nullptr);
 
 // Each operator checked on its own rows, none bound to another's: what a
 // condition too large to bind falls back to (condition_binding.h), and the

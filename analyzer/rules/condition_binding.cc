@@ -221,20 +221,27 @@ class Binder {
       const SelectionRow* from = g.left == slot ? &row : Chosen(g.left);
       const SelectionRow* to = g.right == kUnset ? nullptr : g.right == slot ? &row : Chosen(g.right);
       if (!from || (g.right != kUnset && !to)) continue;
-      Truth none = NoneBetween(*g.atom, rows_, *from, to);
+      Truth none = NoneBetween(*g.atom, rows_, *from, to, [&](const SelectionRow& x) { return GoesWith(x, *from); });
       if (none == Truth::kFalse) return none;
       if (none == Truth::kUnknown) fits = none;
     }
     for (size_t i = 0; i < names_.size(); ++i) {
       if (chosen_[i] == kUnset || i == slot) continue;
-      const SelectionRow& bound = RowsOf(i)[chosen_[i]];
-      if (same_gpu_ && row.gpu && bound.gpu && *row.gpu != *bound.gpu) return Truth::kFalse;
-      if (same_container_ && row.container && bound.container && !SameContainer(*row.container, *bound.container)) {
-        return Truth::kFalse;
-      }
-      if (same_boot_ && row.boot && bound.boot && !MaySameBoot(*row.boot, *bound.boot)) return Truth::kFalse;
+      if (!GoesWith(row, RowsOf(i)[chosen_[i]])) return Truth::kFalse;
     }
     return fits;
+  }
+
+  // Whether two rows may be about one subject, as the branch's `same`
+  // operators ask; a row that names none goes with any. What must not lie
+  // between two bound rows is likewise only what goes with them: no
+  // registration of that container, not of any.
+  bool GoesWith(const SelectionRow& row, const SelectionRow& bound) const {
+    if (same_gpu_ && row.gpu && bound.gpu && *row.gpu != *bound.gpu) return false;
+    if (same_container_ && row.container && bound.container && !SameContainer(*row.container, *bound.container)) {
+      return false;
+    }
+    return !(same_boot_ && row.boot && bound.boot && !MaySameBoot(*row.boot, *bound.boot));
   }
 
   const SelectionRow* Chosen(size_t slot) const {
@@ -413,14 +420,33 @@ bool EvaluateCondition(const Condition& c, const SelectionRows& rows) {
   return EvaluateTruth(c, rows, {}) == Truth::kTrue;
 }
 
-SelectionRows BoundView(const SelectionRows& rows, const BoundRows& bound) {
+SelectionRows BoundView(const SelectionRows& rows, const BoundRows& bound, const Condition& c) {
+  const std::set<std::string> same = SameSubjects(c);
   SelectionRows view = rows;
+  std::set<std::string> gpus, containers;
   for (const auto& [name, indices] : bound) {
     auto it = rows.find(name);
     if (it == rows.end()) continue;
     std::vector<SelectionRow> kept;
-    for (size_t i : indices) kept.push_back(it->second[i]);
+    for (size_t i : indices) {
+      const SelectionRow& row = it->second[i];
+      if (row.gpu) gpus.insert(*row.gpu);
+      if (row.container) containers.insert(*row.container);
+      kept.push_back(row);
+    }
     view[name] = std::move(kept);
+  }
+  auto another_gpu = [&](const SelectionRow& row) {
+    return same.count("gpu") && row.gpu && !gpus.empty() && !gpus.count(*row.gpu);
+  };
+  auto another_container = [&](const SelectionRow& row) {
+    return same.count("container") && row.container && !containers.empty() &&
+           std::none_of(containers.begin(), containers.end(),
+                        [&](const std::string& c) { return SameContainer(c, *row.container); });
+  };
+  for (auto& [name, kept] : view) {
+    if (bound.count(name)) continue;
+    std::erase_if(kept, [&](const SelectionRow& row) { return another_gpu(row) || another_container(row); });
   }
   return view;
 }

@@ -49,8 +49,11 @@ Truth EvaluateTruth(const Condition& c, const SelectionRows& rows, const Unknown
 // Two-valued, every selection known: EvaluateTruth(c, rows, {}) == kTrue.
 bool EvaluateCondition(const Condition& c, const SelectionRows& rows);
 
-// `rows` with each bound selection cut to the rows that took part.
-SelectionRows BoundView(const SelectionRows& rows, const BoundRows& bound);
+// `rows` with each bound selection cut to the rows that took part, and,
+// where `c` says `same gpu` or `same container`, every other selection to
+// the rows about what those name: the context of a finding about one
+// container or GPU is not another's.
+SelectionRows BoundView(const SelectionRows& rows, const BoundRows& bound, const Condition& c);
 
 }  // namespace gpuf
 

@@ -45,13 +45,26 @@ TEST_CASE("Binding: the window and the GPU must hold for one pair of rows togeth
 TEST_CASE("Binding: the evidence is the rows that took part") {
   SelectionRows rows{{"xid", {Row(100, "a"), Row(200, "c")}},
                      {"unhealthy", {Row(110, "b"), Row(130, "a"), Row(4000, "a")}}};
-  Decision d = DecideText("xid and unhealthy within 2m of xid and same gpu", rows);
+  ConditionError error;
+  auto c = ParseCondition("xid and unhealthy within 2m of xid and same gpu", nullptr, &error);
+  REQUIRE(c);
+  Decision d = Decide(*c, rows, {});
   REQUIRE(d.truth == Truth::kTrue);
   CHECK(d.bound["xid"] == std::vector<size_t>{0});
   CHECK(d.bound["unhealthy"] == std::vector<size_t>{1});
-  SelectionRows view = BoundView(rows, d.bound);
+  // Context the condition does not read is cut to the GPU it tied; a row
+  // that names no GPU stays.
+  rows["remapped"] = {Row(50, "a"), Row(60, "c"), Row(70)};
+  SelectionRows view = BoundView(rows, d.bound, *c);
   REQUIRE(view["unhealthy"].size() == 1);
   CHECK(view["unhealthy"][0].text == "t=130 gpu=a");
+  REQUIRE(view["remapped"].size() == 2);
+  CHECK(view["remapped"][0].text == "t=50 gpu=a");
+  CHECK(view["remapped"][1].text == "t=70");
+  // Without `same gpu` the finding is about no one GPU: context stays whole.
+  auto loose = ParseCondition("xid and unhealthy within 2m of xid", nullptr, &error);
+  REQUIRE(loose);
+  CHECK(BoundView(rows, Decide(*loose, rows, {}).bound, *loose)["remapped"].size() == 3);
 }
 
 TEST_CASE("Binding: a row that names no GPU goes with any") {
@@ -145,6 +158,28 @@ TEST_CASE("Binding: no x between a and b binds a and b with the branch's other o
   Decision last = DecideText("reg before start within 1m and no reg after start", rows);
   CHECK(last.truth == Truth::kTrue);
   CHECK(last.bound["start"] == std::vector<size_t>{0});
+}
+
+TEST_CASE("Binding: what must not lie between is only what goes with the bound rows") {
+  // Container a fails at 10 s and waits at 11 s; container b registers at 10.5 s.
+  SelectionRow reg_b = Row(10, "", "b");
+  reg_b.time_ns = *reg_b.time_ns + 500'000'000;
+  SelectionRows rows{{"failure", {Row(10, "", "a")}}, {"wait", {Row(11, "", "a")}}, {"reg", {reg_b}}};
+  CHECK(TruthOf("failure before wait within 5s and no reg between failure and wait", rows) == "false");
+  CHECK(TruthOf("failure before wait within 5s and no reg between failure and wait and same container", rows) ==
+        "true");
+  // A registration of container a itself, or one that names no container, still closes it.
+  rows["reg"].push_back(Row(10, "", "a"));
+  rows["reg"].back().time_ns = *rows["reg"].back().time_ns + 600'000'000;
+  CHECK(TruthOf("failure before wait within 5s and no reg between failure and wait and same container", rows) ==
+        "false");
+  rows["reg"].back().container.reset();
+  CHECK(TruthOf("failure before wait within 5s and no reg between failure and wait and same container", rows) ==
+        "false");
+  // Looking back likewise: another container's failure before a wait is not this one's.
+  SelectionRows waits{{"wait", {Row(11, "", "a")}}, {"failure", {Row(10, "", "b")}}};
+  CHECK(TruthOf("wait and no failure before wait within 5s", waits) == "false");
+  CHECK(TruthOf("wait and no failure before wait within 5s and same container", waits) == "true");
 }
 
 TEST_CASE("Binding: same boot keeps a pair within one boot, rows that cannot be placed go with any") {

@@ -134,7 +134,8 @@ TEST_CASE("Condition: errors say where and what") {
   CHECK(ErrorOf("a b") == "2: expected 'and', 'or' or the end, got 'b'");
   std::vector<std::string> known{"a"};
   CHECK(ErrorOf("a and bb", &known) == "6: unknown selection 'bb'");
-  CHECK(ErrorOf("no x before a") == "5: expected 'between' or 'after' after no x, got 'before'");
+  CHECK(ErrorOf("no x beside a") == "5: expected 'between', 'after' or 'before' after no x, got 'beside'");
+  CHECK(ErrorOf("no x before a") == "13: expected 'within' after no x before a, got the end");
   CHECK(ErrorOf("no x between a or b") == "15: expected 'and' after between a, got 'or'");
   CHECK(ErrorOf("no and") == "3: expected a selection name, got 'and'");
   CHECK(ErrorOf("a and same node") == "11: expected 'gpu', 'container' or 'boot' after same, got 'node'");
@@ -162,6 +163,25 @@ TEST_CASE("Condition: no x between a and b, no x after a") {
   CHECK(TruthOf("no x between k and e", rows, {"x"}) == "unknown");
   SelectionRows untimed{{"k", {At(10)}}, {"e", {At(20)}}, {"r", {SelectionRow{}}}};
   CHECK(TruthOf("no r between k and e", untimed, {}) == "unknown");
+}
+
+TEST_CASE("Condition: no x before a within W looks back that far from a row of a") {
+  // A failure at 10 s, the wait at 12 s; an older failure at 2 s.
+  SelectionRows rows{{"failure", {At(10)}}, {"wait", {At(12)}}};
+  CHECK(TruthOf("no failure before wait within 5s", rows, {}) == "false");
+  CHECK(TruthOf("no failure before wait within 1s", rows, {}) == "true");
+  rows["failure"] = {At(2)};
+  CHECK(TruthOf("no failure before wait within 5s", rows, {}) == "true");
+  // A failure after the wait is not before it.
+  rows["failure"] = {At(13)};
+  CHECK(TruthOf("no failure before wait within 5s", rows, {}) == "true");
+  // Where the precision decides it, and where failures were not captured, it is unknown.
+  SelectionRow second = At(6);  // somewhere in [6 s, 7 s): 5 to 6 s before the wait
+  second.precision_ns = 1'000'000'000;
+  rows["failure"] = {second};
+  CHECK(TruthOf("no failure before wait within 5500ms", rows, {}) == "unknown");
+  CHECK(TruthOf("no failure before wait within 7s", rows, {}) == "false");
+  CHECK(TruthOf("no x before wait within 5s", rows, {"x"}) == "unknown");
 }
 
 TEST_CASE("Condition: the selections it names and those it requires") {

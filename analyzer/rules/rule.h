@@ -42,7 +42,7 @@ struct LinePattern {
 using ArtifactChoice = std::vector<std::string>;
 
 struct Selection {
-  enum class Kind { kLog, kSql };
+  enum class Kind { kLog, kSql, kDerived };
   std::string name;
   Kind kind = Kind::kLog;
   // kLog: logical artifact names; a trailing '*' matches a prefix ("journal.*").
@@ -54,6 +54,12 @@ struct Selection {
   std::vector<std::pair<std::string, std::string>> where;
   std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries
   std::string sql;                     // kSql: one read-only statement
+  // kDerived: the rows of an earlier selection that take part in a certain
+  // binding of a condition over the selections above it ("the waits with
+  // no failure of their container in the 5 s before").
+  std::string rows_of;
+  std::string when;
+  std::shared_ptr<const Condition> condition;
   YamlMark mark;                       // of the pattern or the SQL
   SelectionKind shows = SelectionKind::kEvent;  // what its rows show: event, precondition or context
   // Its rows are records that outlive the event (retired pages, a remap

@@ -37,6 +37,16 @@ void KeepCurrent(const BootClock& clock, const ArtifactIndex& artifacts, std::ve
   });
 }
 
+// A row that names no container is about the one whose log or state it
+// was read from: two lines of one plugin log are one container's.
+void TagWriterContainers(const ArtifactIndex& artifacts, std::vector<SelectionRow>& rows) {
+  for (auto& row : rows) {
+    if (row.container || !row.artifact_id) continue;
+    const BundleArtifact* a = artifacts.Find(*row.artifact_id);
+    if (a && !a->container.empty()) row.container = a->container;
+  }
+}
+
 // One rule's selections in order (each SQL selection sees the rows of those
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
@@ -50,6 +60,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
   SqlSources sql_sources;
   for (const auto& s : rule.selections) {
     std::vector<SelectionRow> got;
+    if (s.kind == Selection::Kind::kDerived) continue;  // EvaluateRule keeps its rows
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
       if (auto recorded = journal.find(s.message); recorded != journal.end()) MergeRowsByLine(recorded->second, got);
@@ -70,6 +81,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
       got = std::move(*result);
     }
     gpus.Tag(got);
+    TagWriterContainers(artifacts, got);
     clock.Tag(got, artifacts);
     recoveries.MarkUndone(s, got);
     if (s.kind == Selection::Kind::kSql) InheritUndone(rows, got);

@@ -209,7 +209,7 @@ bool ApplyAgainst(const Rule& rule, const SelectionRows& rows, const UnknownSele
       r.needs = Needs(rule, ConditionSelections(*check.condition, false), unknown, artifacts, sql_sources);
     }
     if (t == Truth::kTrue) {
-      SelectionRows shown = BoundView(rows, d.bound);
+      SelectionRows shown = BoundView(rows, d.bound, *check.condition);
       AddEvidenceOf(rule, ConditionSelections(*check.condition, true), shown, artifacts, r.evidence);
       held.push_back(check.text);
       if (check.effect == AgainstEffect::kRuleOut) confidence.RuleOut(check.text);
@@ -295,6 +295,8 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
       for (const auto& [field, value] : s.where) x.reads += " " + field + "=" + value;
     } else if (s.kind == Selection::Kind::kLog) {
       x.reads = "its own pattern over " + Join(s.sources, ", ");
+    } else if (s.kind == Selection::Kind::kDerived) {
+      x.reads = "the rows of " + s.rows_of + " for which " + s.when;
     } else {
       x.reads = "SQL";
     }
@@ -333,11 +335,33 @@ UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const A
   return unknown;
 }
 
-Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+namespace {
+
+// The rows of each `rows_of` selection, in order, so one may build on another.
+void KeepDerivedRows(const Rule& rule, SelectionRows& rows, UnknownSelections& unknown) {
+  for (const auto& s : rule.selections) {
+    if (s.kind != Selection::Kind::kDerived) continue;
+    Decision d = Decide(*s.condition, rows, unknown);
+    std::vector<SelectionRow> kept;
+    if (d.truth == Truth::kTrue) {
+      const std::vector<SelectionRow>& all = rows[s.rows_of];
+      for (size_t i : d.bound[s.rows_of]) kept.push_back(all[i]);
+    }
+    // A row the condition may hold for leaves the selection open.
+    if (kept.empty() && d.truth == Truth::kUnknown) unknown.insert(s.name);
+    rows[s.name] = std::move(kept);
+  }
+}
+
+}  // namespace
+
+Evaluation EvaluateRule(const Rule& rule, const SelectionRows& selected, const ArtifactIndex& artifacts,
                         const BootClock& clock, const SqlSources& sql_sources) {
   Evaluation e;
   e.run.rule_id = rule.id;
-  const UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
+  SelectionRows rows = selected;
+  UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
+  KeepDerivedRows(rule, rows, unknown);
   e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts, sql_sources);
   for (const auto& outcome : rule.outcomes) {
     e.explanation.outcomes.push_back(
@@ -364,7 +388,7 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
     }
     // The rows the outcome's operators bound are its evidence, its summary's
     // values and what places it in time.
-    const SelectionRows shown = BoundView(rows, d.bound);
+    const SelectionRows shown = outcome.condition ? BoundView(rows, d.bound, *outcome.condition) : rows;
     const std::vector<Truth> pieces = DecidePieces(rule, shown, unknown);
     for (size_t p = 0; p < pieces.size(); ++p) {
       e.explanation.pieces.push_back({rule.confirms[p].when, TruthName(pieces[p])});

@@ -83,6 +83,7 @@ void LintWindows(const Rule& rule, std::vector<std::string>& problems) {
   for (const auto& o : rule.outcomes) conditions.emplace_back("outcome '" + o.when + "'", o.condition.get());
   for (const auto& p : rule.confirms) conditions.emplace_back("confirms '" + p.when + "'", p.condition.get());
   for (const auto& a : rule.against) conditions.emplace_back("against '" + a.when + "'", a.condition.get());
+  for (const auto& s : rule.selections) conditions.emplace_back("selection " + s.name, s.condition.get());
   for (const auto& [where, c] : conditions) {
     std::string found = c ? UnboundedOrdering(*c) : "";
     if (found.empty()) continue;

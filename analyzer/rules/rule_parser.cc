@@ -192,10 +192,10 @@ class RuleParser {
   }
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
-    if (!reader_.Fields(
-            node, "a selection",
-            {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent", "current"},
-            {"kind"})) {
+    if (!reader_.Fields(node, "a selection",
+                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent",
+                         "current", "rows_of", "when"},
+                        {"kind"})) {
       return false;
     }
     std::string kind;
@@ -204,6 +204,7 @@ class RuleParser {
     if (node["permanent"] && !ReadFlag(node["permanent"], "permanent", &s.permanent)) return false;
     if (node["current"] && !ReadFlag(node["current"], "current", &s.current)) return false;
     if (node["message"]) return ReadMessageSelection(node, s);
+    if (node["rows_of"] || node["when"]) return ReadDerivedSelection(node, s);
     if (node["where"]) return reader_.Error(node["where"], "where is for message selections");
     if (node["from"] && !node["sql"]) {
       return reader_.Error(node["from"], "from is for sql selections; a log selection reads its log artifacts");
@@ -240,6 +241,29 @@ class RuleParser {
     // Accepted from older files and not used: RE2 derives the prefilter (log_scan.h).
     std::vector<std::string> prefilter;
     if (node["prefilter"]) return reader_.Strings(node["prefilter"], "prefilter", &prefilter);
+    return true;
+  }
+
+  // `rows_of: NAME` with `when: CONDITION`: the rows of an earlier
+  // selection that a binding of the condition holds for.
+  bool ReadDerivedSelection(const YAML::Node& node, Selection& s) {
+    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"] || node["where"] || node["from"]) {
+      return reader_.Error(node,
+                           "a selection with rows_of keeps rows of another by a condition: no log, pattern, "
+                           "sql, where or from");
+    }
+    if (!node["rows_of"] || !node["when"]) return reader_.Error(node, "rows_of and when go together");
+    s.kind = Selection::Kind::kDerived;
+    s.mark = YamlReader::MarkOf(node["when"]);
+    if (!reader_.Scalar(node["rows_of"], "rows_of", &s.rows_of)) return false;
+    if (!rule_.FindSelection(s.rows_of)) {
+      return reader_.Error(node["rows_of"], "rows_of names '" + s.rows_of + "', which is not a selection above it");
+    }
+    if (!ReadCondition(node["when"], &s.when, &s.condition)) return false;
+    std::vector<std::string> named = ConditionSelections(*s.condition, true);
+    if (std::find(named.begin(), named.end(), s.rows_of) == named.end()) {
+      return reader_.Error(node["when"], "the condition does not bind rows of " + s.rows_of + " (rows_of)");
+    }
     return true;
   }
 

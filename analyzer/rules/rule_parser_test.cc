@@ -164,6 +164,33 @@ TEST_CASE("ParseRuleText: a selection may keep only what stands at capture, or h
         "             ^ near here");
 }
 
+TEST_CASE("ParseRuleText: a selection may keep the rows of one above it that a condition binds") {
+  const std::string mapped =
+      "    kind: context\n    sql: SELECT artifact_id, line, time_ns, text FROM matches WHERE selection = 'xid'\n";
+  auto rule = ParseRuleText(
+      "rules/xid-79-demo.yaml",
+      With(mapped, "    kind: context\n    rows_of: xid\n    when: xid and no xid before xid within 10s\n"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  const Selection& derived = rule->selections[1];
+  CHECK(derived.kind == Selection::Kind::kDerived);
+  CHECK(derived.rows_of == "xid");
+  REQUIRE(derived.condition);
+  CHECK(derived.when == "xid and no xid before xid within 10s");
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xdi\n    when: xid\n")) ==
+        "rules/xid-79-demo.yaml:18: rows_of names 'xdi', which is not a selection above it\n"
+        "    rows_of: xdi\n"
+        "             ^ near here");
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n    when: not xid\n")) ==
+        "rules/xid-79-demo.yaml:19: the condition does not bind rows of xid (rows_of)\n"
+        "    when: not xid\n"
+        "          ^ near here");
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n")).find("rows_of and when go together") !=
+        std::string::npos);
+  // Its condition sees only the selections above it.
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n    when: xid and mapped\n"))
+            .find("unknown selection 'mapped'") != std::string::npos);
+}
+
 TEST_CASE("ParseRuleText: a bad value, with the line and a caret") {
   CHECK(ErrorOf(With("severity: critical", "severity: hgih")) ==
         "rules/xid-79-demo.yaml:3: unknown severity 'hgih' (critical, high, medium, low, info)\n"

@@ -85,8 +85,8 @@ constexpr EventKindRow kEventKinds[] = {
      .undone_by = UndoneBy::kLaterRegistration},
     {.name = "plugin_no_devices",
      .fields = "reason",
-     .description = "the device plugin found no device to advertise and waits (reason=incompatible_platform: "
-                    "it found neither NVML nor a Tegra system)",
+     .description = "the device plugin found no device to advertise (reason=incompatible_platform: it found "
+                    "neither NVML nor a Tegra system) and waits (reason=waiting: its 'No devices found' line)",
      .undone_by = UndoneBy::kLaterRegistration},
     {.name = "plugin_registered",
      .fields = "resource",

@@ -496,6 +496,7 @@ Truth NoneBetween(const Condition& c, const SelectionRows& rows, const Selection
   Truth none = Truth::kTrue;
   for (const auto& x : RowsOf(rows, c.excluded)) {
     if (counts && !counts(x)) continue;
+    if (&x == &from || (to && &x == to)) continue;  // `no a before a`: a row is not before itself
     if (!x.time_ns) {
       none = Truth::kUnknown;
       continue;

@@ -182,6 +182,13 @@ TEST_CASE("Condition: no x before a within W looks back that far from a row of a
   CHECK(TruthOf("no failure before wait within 5500ms", rows, {}) == "unknown");
   CHECK(TruthOf("no failure before wait within 7s", rows, {}) == "false");
   CHECK(TruthOf("no x before wait within 5s", rows, {"x"}) == "unknown");
+  // The first of a burst: a row is not before itself, whatever its precision.
+  SelectionRow start = At(100), socket = At(101);
+  start.precision_ns = 1'000;
+  SelectionRows starts{{"start", {start, socket}}};
+  Decision first = Decide(*ParseCondition("start and no start before start within 10s", nullptr, nullptr), starts, {});
+  CHECK(TruthName(first.truth) == "true");
+  CHECK(first.bound["start"] == std::vector<size_t>{0});
 }
 
 TEST_CASE("Condition: the selections it names and those it requires") {

@@ -248,6 +248,32 @@ outcomes:
         std::vector<std::string>{"not captured: plugin.log - it decides whether 'xid and marked' holds"});
 }
 
+TEST_CASE("RunRuleSet: a rows_of selection keeps the bound rows, and is unknown where its condition cannot read") {
+  Evidence evidence;  // the Xid at 5 s, the fall off the bus at 6 s; no plugin log
+  auto summary = evidence.Run({ParseRule("derived", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  fell: {kind: event, log: journal.kernel, pattern: 'fallen off the bus'}
+  xid_then_fell: {kind: event, rows_of: xid, when: xid before fell within 5s}
+  fell_alone: {kind: event, rows_of: fell, when: fell and no xid before fell within 5s}
+outcomes:
+  - {when: fell_alone, result: fail, catalog: test, summary: 'fell alone'}
+  - {when: xid_then_fell, result: fail, catalog: test, summary: 'Xid 79 on {xid_then_fell.bus}, then the fall'}
+  - {result: pass}
+)"),
+                               ParseRule("derived-unknown", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  marked: {kind: event, log: plugin.log, pattern: 'marked unhealthy'}
+  marked_after: {kind: event, rows_of: marked, when: marked after xid within 1m}
+outcomes:
+  - {when: marked_after, result: fail, catalog: test, summary: marked}
+  - {result: pass}
+)")});
+  CHECK(RunOf(summary, "derived").reason == "Xid 79 on 0000:2b:00, then the fall");
+  CHECK(RunOf(summary, "derived-unknown").outcome == RuleOutcome::kUnknown);
+  CHECK(RunOf(summary, "derived-unknown").reason ==
+        "undecided: plugin.log not captured, and it decides whether 'marked_after' holds");
+}
+
 TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
   Evidence evidence;  // journal.kernel captured; no Node object, no nvidia-smi that answered
   auto summary = evidence.Run({ParseRule("node-zero", R"(select:

@@ -39,6 +39,13 @@ std::vector<std::string> Needs(const Rule& rule, const std::vector<std::string>&
   for (const auto& name : names) {
     const Selection* s = rule.FindSelection(name);
     if (!s || !unknown.count(name)) continue;
+    if (s->kind == Selection::Kind::kDerived) {  // what its condition could not read
+      for (const auto& group :
+           Needs(rule, ConditionSelections(*s->condition, false), unknown, artifacts, sql_sources)) {
+        if (std::find(needs.begin(), needs.end(), group) == needs.end()) needs.push_back(group);
+      }
+      continue;
+    }
     std::vector<std::string> sources;
     for (const auto& source : SourcesOf(*s, sql_sources)) {
       std::string gap = artifacts.Gap(source);

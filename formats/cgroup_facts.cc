@@ -168,10 +168,12 @@ SystemdShow ParseSystemctlShow(std::string_view text) {
       return;
     }
     if (!in_unit) {
-      show.units.push_back({number, {}});
+      show.units.push_back({number, {}, {}});
       in_unit = true;
     }
-    show.units.back().values[std::string(line.substr(0, eq))].emplace_back(line.substr(eq + 1));
+    std::string key(line.substr(0, eq));
+    show.units.back().values[key].emplace_back(line.substr(eq + 1));
+    show.units.back().lines[key] = number;
   });
   return show;
 }

@@ -60,6 +60,7 @@ struct SystemdUnitProperties {
   int line = 0;  // line of the unit's first property
   // Repeated keys (DeviceAllow, one line per entry) keep every value in order.
   std::map<std::string, std::vector<std::string>> values;
+  std::map<std::string, int> lines;  // the line of each key's last value
 
   // The last value of `key`, or "" when absent.
   std::string Get(const std::string& key) const;

@@ -140,7 +140,9 @@ TEST_CASE("ParseSystemctlShow: units split on blank lines, DeviceAllow accumulat
   REQUIRE(show.units.size() == 2);
   CHECK(show.units[0].line == 1);
   CHECK(show.units[0].Get("ExecMainStartTimestamp") == "Tue 2025-11-18 03:30:00 UTC");
+  CHECK(show.units[0].lines.at("ActiveState") == 3);
   CHECK(show.units[1].line == 7);
+  CHECK(show.units[1].lines.at("DeviceAllow") == 10);  // the last of a repeated key
   CHECK(show.units[1].Get("DevicePolicy") == "strict");
   CHECK(show.units[1].values.at("DeviceAllow") ==
         std::vector<std::string>{"/dev/char/195:0 rw", "char-pts rwm"});

@@ -5,7 +5,9 @@
 
 #include "analyzer/load/member_loaders.h"
 #include "common/journal_slices.h"
+#include "common/parse_int.h"
 #include "common/text_lines.h"
+#include "formats/cgroup_facts.h"
 #include "formats/kube_node.h"
 #include "formats/listing.h"
 #include "formats/nvidia_smi_list.h"
@@ -76,6 +78,22 @@ void LoadPluginSockets(LoadContext& ctx, const MemberInput& in) {
     if (r.type == "d" && r.path == "/var/lib/kubelet/device-plugins") continue;  // the directory itself
     ctx.Run("INSERT INTO plugin_sockets (artifact_id, line, name, type, size_bytes, mtime_ns) VALUES (?,?,?,?,?,?)",
             in.artifact_id, r.line, BaseName(r.path), r.type, r.size_bytes, r.mtime_ns);
+  }
+}
+
+void LoadSystemdUnits(LoadContext& ctx, const MemberInput& in) {
+  SystemdShow show = ParseSystemctlShow(in.bytes);
+  for (const auto& unit : show.units) {
+    std::string id = unit.Get("Id");
+    if (id.empty()) continue;
+    // The line that says its state is the evidence; the unit's first when it is not shown.
+    auto state_line = unit.lines.find("ActiveState");
+    ctx.Run(
+        "INSERT INTO systemd_units (artifact_id, line, unit, load_state, active_state, sub_state, n_restarts, "
+        "main_pid) VALUES (?,?,?,?,?,?,?,?)",
+        in.artifact_id, state_line == unit.lines.end() ? unit.line : state_line->second, id, unit.Get("LoadState"),
+        unit.Get("ActiveState"), unit.Get("SubState"), ParseInt64(unit.Get("NRestarts")),
+        ParseInt64(unit.Get("ExecMainPID")));
   }
 }
 

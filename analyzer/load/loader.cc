@@ -54,6 +54,7 @@ constexpr MemberLoaderRow kMemberLoaders[] = {
      .reads = {kKubeletDevicePlugins},
      .writes = {"plugin_sockets"sv},
      .load = LoadPluginSockets},
+    {.id = "systemd_units", .reads = {kSystemdUnits}, .writes = {"systemd_units"sv}, .load = LoadSystemdUnits},
     {.id = "node_resources",
      .reads = {kK8sNode},
      .writes = {"node_resources"sv, "node_conditions"sv},

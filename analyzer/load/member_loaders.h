@@ -116,6 +116,7 @@ void LoadPciTable(LoadContext& ctx, const MemberInput& in);
 void LoadDeviceNodes(LoadContext& ctx, const MemberInput& in);
 void LoadCharLinks(LoadContext& ctx, const MemberInput& in);
 void LoadPluginSockets(LoadContext& ctx, const MemberInput& in);
+void LoadSystemdUnits(LoadContext& ctx, const MemberInput& in);
 void LoadNodeResources(LoadContext& ctx, const MemberInput& in);
 void LoadJournal(LoadContext& ctx, const MemberInput& in);
 std::unique_ptr<StreamedLineLoader> NewJournalLoader(LoadContext& ctx, const MemberInput& in, bool threaded);

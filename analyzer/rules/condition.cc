@@ -488,30 +488,48 @@ Truth NoneBetweenHolds(const Condition& c, const SelectionRows& rows) {
 
 }  // namespace
 
-Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to,
-                  const std::function<bool(const SelectionRow&)>& counts) {
+namespace {
+
+// `a` is on an earlier line than `b` of the same log.
+bool IsEarlierLine(const SelectionRow& a, const SelectionRow& b) {
+  return a.artifact_id && a.artifact_id == b.artifact_id && a.line && b.line && *a.line < *b.line;
+}
+
+// Whether `a` lies before `b`: in one log by their lines, stamped or not;
+// else by their times, unknown where either has none.
+Truth Earlier(const SelectionRow& a, const SelectionRow& b) {
+  if (IsEarlierLine(a, b)) return Truth::kTrue;
+  if (IsEarlierLine(b, a)) return Truth::kFalse;
+  if (!a.time_ns || !b.time_ns) return Truth::kUnknown;
   Condition before;
   before.op = Condition::Op::kBefore;
-  if (c.looks_back) before.window_ns = c.window_ns;
+  return RowsOrdered(before, a, b);
+}
+
+}  // namespace
+
+Truth NoneBetween(const Condition& c, const SelectionRows& rows, const SelectionRow& from, const SelectionRow* to,
+                  const std::function<bool(const SelectionRow&)>& counts) {
+  Condition within;
+  within.op = Condition::Op::kBefore;
+  within.window_ns = c.window_ns;
   Truth none = Truth::kTrue;
   for (const auto& x : RowsOf(rows, c.excluded)) {
     if (counts && !counts(x)) continue;
     if (&x == &from || (to && &x == to)) continue;  // `no a before a`: a row is not before itself
-    if (!x.time_ns) {
-      none = Truth::kUnknown;
-      continue;
-    }
+    Truth between;
     if (c.looks_back) {
-      Truth within = RowsOrdered(before, x, from);
-      if (within == Truth::kTrue) return Truth::kFalse;
-      if (within == Truth::kUnknown) none = Truth::kUnknown;
-      continue;
+      between = IsEarlierLine(from, x)        ? Truth::kFalse
+                : !x.time_ns || !from.time_ns ? Truth::kUnknown
+                                              : RowsOrdered(within, x, from);
+    } else {
+      Truth after_from = Earlier(from, x), before_to = to ? Earlier(x, *to) : Truth::kTrue;
+      between = after_from == Truth::kFalse || before_to == Truth::kFalse ? Truth::kFalse
+                : after_from == Truth::kTrue && before_to == Truth::kTrue ? Truth::kTrue
+                                                                          : Truth::kUnknown;
     }
-    Truth after_from = RowsOrdered(before, from, x);
-    Truth before_to = to ? RowsOrdered(before, x, *to) : Truth::kTrue;
-    if (after_from == Truth::kFalse || before_to == Truth::kFalse) continue;
-    if (after_from == Truth::kTrue && before_to == Truth::kTrue) return Truth::kFalse;
-    none = Truth::kUnknown;
+    if (between == Truth::kTrue) return Truth::kFalse;
+    if (between == Truth::kUnknown) none = Truth::kUnknown;
   }
   return none;
 }

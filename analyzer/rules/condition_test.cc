@@ -165,6 +165,28 @@ TEST_CASE("Condition: no x between a and b, no x after a") {
   CHECK(TruthOf("no r between k and e", untimed, {}) == "unknown");
 }
 
+TEST_CASE("Condition: in one log a later line is later, stamped or not") {
+  auto line = [](int64_t n) {
+    SelectionRow r;
+    r.artifact_id = 7;
+    r.line = n;
+    return r;
+  };
+  // A hand-saved journal without times: started at line 1, shut down at line 2.
+  SelectionRows rows{{"shutdown", {line(2)}}, {"start", {line(1)}}};
+  Decision d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
+  CHECK(TruthName(d.truth) == "true");
+  rows["start"].push_back(line(3));
+  d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
+  CHECK(TruthName(d.truth) == "false");
+  // A row of another log without a time may lie anywhere.
+  SelectionRow elsewhere;
+  elsewhere.artifact_id = 8;
+  rows["start"] = {line(1), elsewhere};
+  d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
+  CHECK(TruthName(d.truth) == "unknown");
+}
+
 TEST_CASE("Condition: no x before a within W looks back that far from a row of a") {
   // A failure at 10 s, the wait at 12 s; an older failure at 2 s.
   SelectionRows rows{{"failure", {At(10)}}, {"wait", {At(12)}}};

@@ -1,5 +1,7 @@
 #include "analyzer/rules/rule_lint.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <set>
 
@@ -128,6 +130,30 @@ void LintJournalEventSql(const Rule& rule, const std::string& text, std::vector<
   }
 }
 
+// An SQL selection over other selections' rows (`matches`) that compares
+// their times or lines writes a window by hand, which the operators bind,
+// bound and make unknown where a precision decides it: the comparison
+// found, "" when none.
+std::string WindowOverMatches(const Selection& s) {
+  static const RE2 kComparison(
+      R"((?i)(\b(?:time_ns|line)\s*(?:<|>|\bbetween\b)|(?:<|>)=?\s*\(?\s*(?:\w+\.)?(?:time_ns|line)\b))");
+  std::string found;
+  if (s.kind != Selection::Kind::kSql || s.sql.find("matches") == std::string::npos) return "";
+  if (!RE2::PartialMatch(s.sql, kComparison, &found)) return "";
+  return found;
+}
+
+void LintWindowsOverMatches(const Rule& rule, const std::string& text, std::vector<std::string>& problems) {
+  for (const auto& s : rule.selections) {
+    std::string found = WindowOverMatches(s);
+    if (found.empty()) continue;
+    problems.push_back(FormatYamlError(rule.file, text, s.mark.line, s.mark.column,
+                                       "selection '" + s.name + "' compares rows' times in SQL ('" + found +
+                                           "'): keep them with a rows_of selection and before/after/within or "
+                                           "'no x after a' (rules/README.md)"));
+  }
+}
+
 void LintNearMisses(const Rule& rule, std::vector<std::string>& problems) {
   int near_misses = 0;
   for (const auto& s : rule.samples) near_misses += s.near_miss;
@@ -202,6 +228,7 @@ Result<LintReport> LintRules(const std::string& dir) {
     LintWindows(rule, report.problems);
     LintHistoryMarks(rule, text.ok() ? *text : "", report.problems);
     LintJournalEventSql(rule, text.ok() ? *text : "", report.problems);
+    LintWindowsOverMatches(rule, text.ok() ? *text : "", report.problems);
     for (const auto& id : rule.explained_by) {
       if (!ids.count(id)) report.problems.push_back(rule.file + ": explained_by names no known rule: '" + id + "'");
     }

@@ -124,6 +124,20 @@ TEST_CASE("rules lint: an outcome marked history is refused, the engine decides 
   CHECK(problems[0].find("'history: true' asserts the fault healed: drop it;") != std::string::npos);
 }
 
+TEST_CASE("rules lint: SQL comparing the times or lines of other selections' rows asks for the operators") {
+  auto problems =
+      Lint(RuleWithSql("      FROM events e WHERE e.bundle_id = :bundle AND e.milestone = 'plugin_registered'\n"
+                       "        AND e.time_ns > (SELECT max(time_ns) FROM matches WHERE selection = 'picked')\n"));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("demo.yaml:") == 0);
+  CHECK(problems[0].find("selection 'picked' compares rows' times in SQL ('time_ns >'): keep them with a rows_of "
+                         "selection") != std::string::npos);
+  CHECK(Lint(RuleWithSql("      FROM events e, matches m WHERE m.line BETWEEN 1 AND e.line\n")).size() == 1);
+  // Picking the newest row, or times compared within one table, is no window over rows.
+  CHECK(Lint(RuleWithSql("      FROM events e WHERE e.time_ns = (SELECT max(time_ns) FROM matches)\n")).empty());
+  CHECK(Lint(RuleWithSql("      FROM events e WHERE e.time_ns > 0\n")).empty());
+}
+
 TEST_CASE("rules lint: SQL picking journal entries by an event kind's classification asks for the kind") {
   auto problems = Lint(
       RuleWithSql("      FROM (SELECT artifact_id, line, realtime_us * 1000 AS time_ns, message FROM journal_entries\n"

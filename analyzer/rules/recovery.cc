@@ -29,11 +29,16 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
 // `later` comes after `row`: later in time where both have one (strictly:
 // lines stamped alike are not ordered by their stamps), or later in the
 // same log.
-bool LaterThan(const SelectionRow& later, const SelectionRow& row) {
-  const bool in_time = row.time_ns && later.time_ns && *later.time_ns > *row.time_ns;
-  const bool in_log =
-      later.artifact_id && later.artifact_id == row.artifact_id && later.line && row.line && *later.line > *row.line;
-  return in_time || in_log;
+// How `later` lies after `row`: "at <time>" when both have a time and its
+// is later (strictly: one with the same stamp may belong to the start
+// before it), "line N of the same log" when it is later in one log; "" when
+// neither.
+std::string HowLater(const SelectionRow& later, const SelectionRow& row) {
+  if (row.time_ns && later.time_ns && *later.time_ns > *row.time_ns) return "at " + FormatRfc3339Utc(*later.time_ns);
+  if (later.artifact_id && later.artifact_id == row.artifact_id && later.line && row.line && *later.line > *row.line) {
+    return "line " + std::to_string(*later.line) + " of the same log";
+  }
+  return "";
 }
 
 }  // namespace
@@ -43,19 +48,21 @@ Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const Art
   PluginRecord record;
   GPUF_ASSIGN_OR_RETURN(
       Statement events,
-      db.Prepare(
-          "SELECT time_ns, artifact_id, ifnull(line, 0) FROM events WHERE bundle_id = ? AND artifact_id IS NOT NULL "
-          "AND (milestone = 'plugin_registered' OR (milestone = 'kubelet_registration_received' "
-          "AND message LIKE '%nvidia.com/%'))"));
+      db.Prepare("SELECT time_ns, artifact_id, line FROM events WHERE bundle_id = ? AND artifact_id IS NOT NULL "
+                 "AND (milestone = 'plugin_registered' OR (milestone = 'kubelet_registration_received' "
+                 "AND message LIKE '%nvidia.com/%'))"));
   events.Bind(1, bundle_id);
   while (events.Step()) {
-    record.registrations.push_back({events.ColumnIsNull(0) ? std::nullopt : std::optional(events.ColumnInt(0)),
-                                    events.ColumnInt(1), events.ColumnInt(2)});
+    SelectionRow r;
+    if (!events.ColumnIsNull(0)) r.time_ns = events.ColumnInt(0);
+    r.artifact_id = events.ColumnInt(1);
+    if (!events.ColumnIsNull(2)) r.line = events.ColumnInt(2);
+    record.registrations.push_back(std::move(r));
   }
   GPUF_RETURN_IF_ERROR(events.status());
   for (const auto& row : catalogue_rows) {
     if (row.artifact_id && row.Field("resource").value_or("").rfind("nvidia.com/", 0) == 0) {
-      record.registrations.push_back({row.time_ns, *row.artifact_id, row.line.value_or(0)});
+      record.registrations.push_back(row);
     }
   }
   for (const auto& a : artifacts.artifacts()) {
@@ -96,9 +103,9 @@ void Recoveries::MarkStartedAgain(std::vector<SelectionRow>& rows) const {
     auto starts = unit ? unit_starts_.find(*unit) : unit_starts_.end();
     if (starts == unit_starts_.end()) continue;
     for (const auto& start : starts->second) {
-      if (!LaterThan(start, row)) continue;
-      row.undone = "systemd started " + *unit + " again" +
-                   (start.time_ns ? ", at " + FormatRfc3339Utc(*start.time_ns) : " later in the same log");
+      std::string how = HowLater(start, row);
+      if (how.empty()) continue;
+      row.undone = "systemd started " + *unit + " again, " + how;
       break;
     }
   }
@@ -113,19 +120,13 @@ void Recoveries::MarkListed(const EventKindRow& kind, std::vector<SelectionRow>&
   }
 }
 
-// A registration after the failure: later in time where both lines have
-// one (strictly: one with the same stamp may belong to the start before
-// it), or later in the same log.
 void Recoveries::MarkRegisteredAfter(std::vector<SelectionRow>& rows) const {
   for (auto& row : rows) {
     if (!row.artifact_id || !plugin_.plugin_logs.count(*row.artifact_id)) continue;
     for (const auto& r : plugin_.registrations) {
-      const bool later_in_time = row.time_ns && r.time_ns && *r.time_ns > *row.time_ns;
-      const bool later_in_log = r.artifact_id == *row.artifact_id && row.line && r.line > *row.line;
-      if (!later_in_time && !later_in_log) continue;
-      row.undone = later_in_time
-                       ? "the device plugin registered after it, at " + FormatRfc3339Utc(*r.time_ns)
-                       : "the device plugin registered after it, line " + std::to_string(r.line) + " of the same log";
+      std::string how = HowLater(r, row);
+      if (how.empty()) continue;
+      row.undone = "the device plugin registered after it, " + how;
       break;
     }
   }

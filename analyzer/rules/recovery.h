@@ -25,13 +25,6 @@
 
 namespace gpuf {
 
-// The device plugin registering with the kubelet, and where that shows.
-struct PluginRegistration {
-  std::optional<int64_t> time_ns;  // nullopt where the line has no time
-  int64_t artifact_id = 0;
-  int64_t line = 0;
-};
-
 // What a plugin start's failure can be undone by: the registrations of an
 // NVIDIA resource (the timeline's, the plugin's own line or the kubelet's
 // for an nvidia.com/ resource, and the catalogue's `plugin_registered` rows
@@ -39,7 +32,7 @@ struct PluginRegistration {
 // a failure the plugin logged is its start's to undo, not a workload's or
 // the host's nvidia-smi.
 struct PluginRecord {
-  std::vector<PluginRegistration> registrations;
+  std::vector<SelectionRow> registrations;  // where each shows: its artifact, line and time
   std::set<int64_t> plugin_logs;
 };
 Result<PluginRecord> LoadPluginRecord(Database& db, int64_t bundle_id, const ArtifactIndex& artifacts,

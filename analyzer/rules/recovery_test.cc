@@ -58,9 +58,7 @@ SelectionRow TimedRow(int64_t artifact, int64_t line, std::optional<int64_t> tim
 
 TEST_CASE("Recoveries: a plugin start's failure is undone by a registration after it, in time or in its log") {
   // Artifact 1 is the plugin's log, 3 another of its logs, 2 a workload's.
-  PluginRecord plugin{.registrations = {{.time_ns = 100, .artifact_id = 3, .line = 4},
-                                        {.time_ns = 300, .artifact_id = 3, .line = 9},
-                                        {.time_ns = std::nullopt, .artifact_id = 1, .line = 20}},
+  PluginRecord plugin{.registrations = {TimedRow(3, 4, 100), TimedRow(3, 9, 300), TimedRow(1, 20, std::nullopt)},
                       .plugin_logs = {1, 3}};
   Recoveries recoveries({}, plugin);
   Selection failed;
@@ -97,7 +95,8 @@ TEST_CASE("Recoveries: a unit's failure is undone by a later start of that unit,
   CHECK(rows[0].undone == "systemd started nvidia-persistenced.service again, at 1970-01-01T00:00:00.000002000Z");
   CHECK(rows[1].undone == "");  // failed again after its last start
   CHECK(rows[2].undone == "");  // another unit's start
-  CHECK(rows[3].undone == "systemd started nvidia-persistenced.service again, at 1970-01-01T00:00:00.000002000Z");
+  // Without a time of its own the failure is placed by its line.
+  CHECK(rows[3].undone == "systemd started nvidia-persistenced.service again, line 10 of the same log");
 }
 
 TEST_CASE("InheritUndone: an SQL row on an undone event's line is undone, other lines are not") {

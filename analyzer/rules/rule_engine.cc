@@ -47,13 +47,23 @@ void TagWriterContainers(const ArtifactIndex& artifacts, std::vector<SelectionRo
   }
 }
 
+// What the engine knows of one bundle before any rule runs: read once,
+// shared by every rule.
+struct BundleFacts {
+  const LogScanner& scanner;
+  const JournalKindRows& journal;
+  const ArtifactIndex& artifacts;
+  const BootClock& clock;
+  const GpuDirectory& gpus;
+  const Recoveries& recoveries;
+};
+
 // One rule's selections in order (each SQL selection sees the rows of those
 // above it through `matches`), then its outcomes. An SQL selection that does
 // not run makes the rule an error; a database failure fails the run.
 Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule, size_t index,
-                               const LogScanner& scanner, const JournalKindRows& journal,
-                               const ArtifactIndex& artifacts, const BootClock& clock, const GpuDirectory& gpus,
-                               const Recoveries& recoveries) {
+                               const BundleFacts& facts) {
+  const auto& [scanner, journal, artifacts, clock, gpus, recoveries] = facts;
   GPUF_RETURN_IF_ERROR(BeginRuleSql(db, rule.id));
   RuleSqlBudget budget(db);
   SelectionRows rows;
@@ -184,6 +194,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
   GPUF_ASSIGN_OR_RETURN(PluginRecord plugin, LoadPluginRecord(db, bundle_id, artifacts, registered));
   GPUF_ASSIGN_OR_RETURN(JournalKindRows journal, LoadJournalKindRows(db, bundle_id, JournalKindsRead(set)));
   const Recoveries recoveries(presence, std::move(plugin), UnitStartsOf(journal["unit_started"]));
+  const BundleFacts facts{scanner, journal, artifacts, clock, gpus, recoveries};
   GPUF_RETURN_IF_ERROR(PrepareRuleSql(db));
   GPUF_RETURN_IF_ERROR(WriteGpuSubjects(db, presence));
   GPUF_RETURN_IF_ERROR(WriteNodeKind(db, not_gpu_node));
@@ -204,8 +215,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
       continue;
     }
     int64_t start = MonotonicNowNs();
-    GPUF_ASSIGN_OR_RETURN(Evaluation e,
-                          EvaluateOne(db, bundle_id, rule, i, scanner, journal, artifacts, clock, gpus, recoveries));
+    GPUF_ASSIGN_OR_RETURN(Evaluation e, EvaluateOne(db, bundle_id, rule, i, facts));
     e.run.elapsed_ns = MonotonicNowNs() - start;
     evaluations[rule.id] = std::move(e);
   }

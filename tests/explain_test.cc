@@ -13,8 +13,11 @@ TEST_CASE("analyze --explain: the seed incident's root cause, selection by selec
   CHECK(run.exit_code == 0);
   CHECK(run.err == "");
   CHECK(run.out.rfind("rule dp-started-before-driver-ready: fail (confirmed, current)\n", 0) == 0);
+  // Which plugin log of the two: the artifact's instance names it.
   CHECK(run.out.find("  plugin_failure          event        true (1 row)  SQL\n"
-                     "      plugin.log:2  Failed to initialize NVML: nvml: Unknown Error.\n") != std::string::npos);
+                     "      plugin.log[/var/log/pods/kube-system_nvidia-device-plugin-cn-shanghai.10.20.31.47_"
+                     "5264fc42d2e82b07d8579d58bb938fc1/nvidia-device-plugin-ctr/1.log]:2  Failed to initialize NVML: "
+                     "nvml: Unknown Error.\n") != std::string::npos);
   const std::string early =
       "(plugin_failure after driver_ready within 10s or plugin_failure before driver_ready within 10m) and same boot";
   CHECK(run.out.find("  3  true        fail             when " + early + " and nvml_works_now   <- decided\n") !=

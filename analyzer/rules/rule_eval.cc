@@ -313,8 +313,9 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
       x.state = "true";
       for (size_t i = 0; i < x.rows && i < kExplainedRowsPerSelection; ++i) {
         const SelectionRow& row = it->second[i];
-        const BundleArtifact* a = row.artifact_id ? artifacts.Find(*row.artifact_id) : nullptr;
-        std::string where = a ? a->name + (row.line ? ":" + std::to_string(*row.line) : "") : "(derived)";
+        // Which of several plugin logs or journal slices: the instance too.
+        std::string label = row.artifact_id ? artifacts.Label(*row.artifact_id) : "";
+        std::string where = label.empty() ? "(derived)" : label + (row.line ? ":" + std::to_string(*row.line) : "");
         x.examples.push_back(where + "  " + (row.text.empty() ? "(fields only)" : row.text));
       }
     } else if (unknown.count(s.name)) {

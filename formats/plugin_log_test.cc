@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 
 #include "common/text_lines.h"
+#include "formats/message_catalogue.h"
 #include "formats/plugin_wording.h"
 #include "tests/fixtures.h"
 
@@ -330,6 +331,31 @@ TEST_CASE("the chain's wordings and the analyzer's classifier agree on every plu
     CHECK((chain == PluginChainEvent::kServing) == (kind == K::kServing));
     CHECK((chain == PluginChainEvent::kNvmlInitFailed) == (kind == K::kNvmlInitFailed));
   }
+}
+
+TEST_CASE("the chain's wordings say what the message catalogue says of a plugin's registration and NVML failure") {
+  int checked = 0;
+  for (const MessageEntry& e : BuiltinMessages().entries) {
+    if (e.component.find("device-plugin") == std::string::npos &&
+        e.component.find("device plugin") == std::string::npos) {
+      continue;
+    }
+    CAPTURE(e.id);
+    PluginChainEvent chain = ClassifyPluginChainLine(e.example).event;
+    if (e.event == "plugin_registered") {
+      CHECK(chain == PluginChainEvent::kRegistered);
+    } else if (e.event == "nvml_init_failed") {
+      CHECK(chain == PluginChainEvent::kNvmlInitFailed);
+    } else {
+      // Never a registration; a start that failed on NVML ("error starting
+      // plugins: ... nvml init failed: ...") is an NVML failure to the chain.
+      CHECK(chain != PluginChainEvent::kRegistered);
+    }
+    // A look-alike the catalogue refuses is not that step of the chain either.
+    if (chain != PluginChainEvent::kNone) CHECK(ClassifyPluginChainLine(e.lookalike).event != chain);
+    ++checked;
+  }
+  CHECK(checked > 20);
 }
 
 TEST_CASE("PluginEventKindName: stable names") {

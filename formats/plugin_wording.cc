@@ -24,6 +24,8 @@ constexpr Wording kWordings[] = {
     {PluginChainEvent::kServing, kPluginServingV08Pattern},
     {PluginChainEvent::kNvmlInitFailed, kPluginNvmlFailedPattern},
     {PluginChainEvent::kNvmlInitFailed, kPluginNvmlFailedV017Pattern},
+    {PluginChainEvent::kNvmlInitFailed, kPluginNonNvmlPlatformPattern},
+    {PluginChainEvent::kNvmlInitFailed, kPluginNvmlNotDetectedPattern},
     {PluginChainEvent::kRegistered, kGkePluginRegisteredPattern},
     {PluginChainEvent::kServing, kGkePluginServingPattern},
     {PluginChainEvent::kNvmlInitFailed, kGkePluginNvmlFailedPattern},

@@ -133,17 +133,17 @@ bool EntrySays(const MessageEntry& entry, std::string_view line) {
   return Says(pattern, &unless, line);
 }
 
-std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, const FieldValues& where) const {
+std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, const FieldFilters& where) const {
   std::vector<const MessageEntry*> out;
   for (const auto& e : entries) {
     if (e.event != event) continue;
-    // A field the entry sets must have the value; one it captures is
-    // compared on each line it matches (KeepWhere).
-    bool all = std::all_of(where.begin(), where.end(), [&](const auto& pair) {
+    bool all = std::all_of(where.begin(), where.end(), [&](const FieldFilter& filter) {
       for (const auto& [field, value] : e.set) {
-        if (field == pair.first) return value == pair.second;
+        if (field == filter.field) return filter.Holds(value);
       }
-      return e.pattern.find("(?P<" + pair.first + ">") != std::string::npos;
+      // Compared on each line it matches (KeepWhere).
+      if (e.pattern.find("(?P<" + filter.field + ">") != std::string::npos) return true;
+      return filter.Holds(std::nullopt);
     });
     if (all) out.push_back(&e);
   }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "formats/field_filter.h"
 
 namespace gpuf {
 
@@ -44,9 +45,10 @@ struct MessageCatalogue {
   std::vector<MessageEntry> entries;
   std::vector<std::string> errors;  // whole "file:line: message" texts of files or entries refused
 
-  // The entries of `event` that may say every pair of `where`: those that
-  // set the field to the value, or capture it; in catalogue order.
-  std::vector<const MessageEntry*> Of(std::string_view event, const FieldValues& where) const;
+  // The entries of `event` that may pass every filter of `where`: the
+  // field an entry sets passes it, one it captures may (each line decides),
+  // one it neither sets nor captures is absent; in catalogue order.
+  std::vector<const MessageEntry*> Of(std::string_view event, const FieldFilters& where) const;
 };
 
 // Whether `line` is the entry's event: its pattern matches and its

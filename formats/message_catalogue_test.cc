@@ -76,23 +76,33 @@ TEST_CASE("Built-in catalogue: every event kind has a wording, or is read from t
   }
 }
 
+FieldFilter Equals(std::string field, std::string value) {
+  return {.field = std::move(field), .values = {std::move(value)}, .negated = false};
+}
+
 TEST_CASE("MessageCatalogue::Of: the kind's entries whose set fields include the asked ones") {
   MessageCatalogue c = Read(kEntry);
   REQUIRE(c.errors.empty());
   REQUIRE(c.entries.size() == 1);
   CHECK(c.entries[0].line == 3);
   CHECK(c.Of("nvml_init_failed", {}).size() == 1);
-  CHECK(c.Of("nvml_init_failed", {{"reason", "lib_mismatch"}}).size() == 1);
-  CHECK(c.Of("nvml_init_failed", {{"reason", "insufficient_permissions"}}).empty());
+  CHECK(c.Of("nvml_init_failed", {Equals("reason", "lib_mismatch")}).size() == 1);
+  CHECK(c.Of("nvml_init_failed", {Equals("reason", "insufficient_permissions")}).empty());
   CHECK(c.Of("gpu_init_failed", {}).empty());
+  // None of several, and a field the entry neither sets nor captures: absent.
+  CHECK(
+      c.Of("nvml_init_failed", {{.field = "reason", .values = {"unknown", "no_permission"}, .negated = true}}).size() ==
+      1);
+  CHECK(c.Of("nvml_init_failed", {{.field = "error", .values = {}, .negated = false}}).size() == 1);
+  CHECK(c.Of("nvml_init_failed", {{.field = "error", .values = {}, .negated = true}}).empty());
 }
 
 TEST_CASE("MessageCatalogue::Of: a captured field may have any value, a set one only its own") {
   const MessageCatalogue& c = BuiltinMessages();
   // Every Xid wording captures its code; the plugin's per-device wordings do
   // not set scope, so only the wordings about every device say scope=all.
-  CHECK_FALSE(c.Of("xid", {{"code", "79"}}).empty());
-  for (const MessageEntry* e : c.Of("gpu_unhealthy", {{"scope", "all"}})) {
+  CHECK_FALSE(c.Of("xid", {Equals("code", "79")}).empty());
+  for (const MessageEntry* e : c.Of("gpu_unhealthy", {Equals("scope", "all")})) {
     CHECK(e->set == FieldValues{{"scope", "all"}});
   }
 }

@@ -19,6 +19,7 @@
 #include "analyzer/rules/condition.h"
 #include "analyzer/rules/diagnosis_vocab.h"
 #include "common/vocabulary.h"
+#include "formats/field_filter.h"
 #include "formats/yaml_error.h"
 
 namespace gpuf {
@@ -51,7 +52,7 @@ struct Selection {
   // kLog from the message catalogue: the event kind, and the fields its
   // entries must set ("reason" = "lib_mismatch"); "" for a pattern of the rule's own.
   std::string message;
-  std::vector<std::pair<std::string, std::string>> where;
+  FieldFilters where;
   std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries
   std::string sql;                     // kSql: one read-only statement
   // kDerived: the rows of an earlier selection that take part in a certain

@@ -299,7 +299,7 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
     x.shows = Name(s.shows);
     if (!s.message.empty()) {
       x.reads = (s.patterns.empty() ? "the journal's " : "the catalogue's ") + s.message;
-      for (const auto& [field, value] : s.where) x.reads += " " + field + "=" + value;
+      for (const auto& filter : s.where) x.reads += " " + filter.Describe();
     } else if (s.kind == Selection::Kind::kLog) {
       x.reads = "its own pattern over " + Join(s.sources, ", ");
     } else if (s.kind == Selection::Kind::kDerived) {

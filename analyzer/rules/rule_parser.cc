@@ -267,6 +267,19 @@ class RuleParser {
     return true;
   }
 
+  // A filter's values: one, a list of them, or null (none: the field absent).
+  bool ReadFilterValues(const YAML::Node& node, std::vector<std::string>* values) {
+    if (node.IsNull()) return true;
+    if (node.IsSequence()) {
+      if (node.size() == 0) return reader_.Error(node, "an empty list passes nothing: write null for an absent field");
+      return reader_.Strings(node, "a value", values);
+    }
+    std::string value;
+    if (!reader_.Scalar(node, "a value", &value)) return false;
+    values->push_back(value);
+    return true;
+  }
+
   // `message: KIND` with `where: {field: value}`: every line of every
   // artifact, matched with the catalogue's wordings of that event. Empty
   // means "none" only when an artifact of `from` was captured; without
@@ -289,15 +302,19 @@ class RuleParser {
     if (node["where"]) {
       if (!node["where"].IsMap()) return reader_.Error(node["where"], "where must be a map of field: value");
       for (const auto& pair : node["where"]) {
-        std::string field, value;
-        if (!reader_.Scalar(pair.first, "a field", &field) || !reader_.Scalar(pair.second, "a value", &value)) {
-          return false;
-        }
-        if (!KindHasField(*kind, field)) {
-          return reader_.Error(pair.first, "'" + field + "' is not a field of " + s.message + " (" +
+        FieldFilter filter;
+        if (!reader_.Scalar(pair.first, "a field", &filter.field)) return false;
+        if (!KindHasField(*kind, filter.field)) {
+          return reader_.Error(pair.first, "'" + filter.field + "' is not a field of " + s.message + " (" +
                                                std::string(kind->fields) + ")");
         }
-        s.where.emplace_back(field, value);
+        const YAML::Node& given = pair.second;
+        filter.negated = given.IsMap();
+        if (filter.negated && (given.size() != 1 || !given["not"])) {
+          return reader_.Error(given, "a field's filter is a value, a list, null, or {not: ...} of one");
+        }
+        if (!ReadFilterValues(filter.negated ? given["not"] : given, &filter.values)) return false;
+        s.where.push_back(std::move(filter));
       }
     }
     if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;

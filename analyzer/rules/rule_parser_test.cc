@@ -307,6 +307,29 @@ TEST_CASE("ParseRuleText: a message selection's kind and fields are checked") {
         "    ^ near here");
 }
 
+TEST_CASE("ParseRuleText: where keeps a value, one of several, none of them, or the field absent or present") {
+  const std::string log =
+      "    log: journal.kernel\n    pattern: 'NVRM: Xid \\((?:PCI:)?(?P<bus>[0-9a-fA-F:.]+)\\): 79,'\n";
+  auto rule = ParseRuleText(
+      "rules/xid-79-demo.yaml",
+      With(log,
+           "    message: gpu_unhealthy\n    where: {code: ['79', '48'], device: {not: null}, scope: null, "
+           "error: {not: [a, b]}}\n"));
+  REQUIRE_MESSAGE(rule.ok(), rule.status().message());
+  const FieldFilters& where = rule->selections[0].where;
+  REQUIRE(where.size() == 4);
+  CHECK(where[0].Describe() == "code in 79,48");
+  CHECK(where[1].Describe() == "device present");
+  CHECK(where[2].Describe() == "scope absent");
+  CHECK(where[3].Describe() == "error not in a,b");
+  CHECK(ErrorOf(With(log, "    message: xid\n    where: {code: {but: '79'}}\n")) ==
+        "rules/xid-79-demo.yaml:15: a field's filter is a value, a list, null, or {not: ...} of one\n"
+        "    where: {code: {but: '79'}}\n"
+        "                  ^ near here");
+  CHECK(ErrorOf(With(log, "    message: xid\n    where: {code: []}\n"))
+            .find("an empty list passes nothing: write null for an absent field") != std::string::npos);
+}
+
 TEST_CASE("ParseRuleText: from: names artifacts and groups like log:, and a typo is an error") {
   CHECK(ErrorOf(With("    kind: context\n    sql:", "    kind: context\n    from: [plugin.devices_lst]\n    sql:")) ==
         "rules/xid-79-demo.yaml:18: unknown artifact 'plugin.devices_lst' in from; did you mean 'plugin.devices_list'?\n"

@@ -78,11 +78,11 @@ inline int64_t TimePrecisionNs(const SelectionRow& row) {
 // Leaves the rows whose fields have every value of `where`
 // (`message: xid{code: 79}`): a field a catalogue entry captures is known
 // only once a line matched.
-inline void KeepWhere(const FieldValues& where, std::vector<SelectionRow>& rows) {
+inline void KeepWhere(const FieldFilters& where, std::vector<SelectionRow>& rows) {
   if (where.empty()) return;
   std::erase_if(rows, [&](const SelectionRow& row) {
     return !std::all_of(where.begin(), where.end(),
-                        [&](const auto& pair) { return row.Field(pair.first) == pair.second; });
+                        [&](const FieldFilter& filter) { return filter.Holds(row.Field(filter.field)); });
   });
 }
 

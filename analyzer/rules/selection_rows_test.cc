@@ -9,9 +9,20 @@ TEST_CASE("KeepWhere: a row stays only with every value asked for, and a row wit
   rows[0].fields = {{"code", "79"}, {"bus", "0000:2b:00"}};
   rows[1].fields = {{"code", "48"}, {"bus", "0000:2b:00"}};
   rows[2].fields = {{"bus", "0000:2b:00"}};
-  KeepWhere({{"code", "79"}}, rows);
+  std::vector<SelectionRow> all = rows;
+  KeepWhere({{.field = "code", .values = {"79"}, .negated = false}}, rows);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].Field("code") == "79");
+  // None of the Xids another rule reports keeps 48's row and the one without a code.
+  rows = all;
+  KeepWhere({{.field = "code", .values = {"79", "94"}, .negated = true}}, rows);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].Field("code") == "48");
+  // Only the rows without the field.
+  rows = all;
+  KeepWhere({{.field = "code", .values = {}, .negated = false}}, rows);
+  REQUIRE(rows.size() == 1);
+  CHECK_FALSE(rows[0].Field("code"));
 }
 
 TEST_CASE("KeepWhere: nothing asked keeps every row") {

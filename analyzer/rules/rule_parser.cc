@@ -247,18 +247,21 @@ class RuleParser {
   // `rows_of: NAME` with `when: CONDITION`: the rows of an earlier
   // selection that a binding of the condition holds for.
   bool ReadDerivedSelection(const YAML::Node& node, Selection& s) {
-    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"] || node["where"] || node["from"]) {
+    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"] || node["where"] || node["from"] ||
+        node["current"] || node["permanent"]) {
       return reader_.Error(node,
                            "a selection with rows_of keeps rows of another by a condition: no log, pattern, "
-                           "sql, where or from");
+                           "sql, where or from, and it is current or permanent as that one is");
     }
     if (!node["rows_of"] || !node["when"]) return reader_.Error(node, "rows_of and when go together");
     s.kind = Selection::Kind::kDerived;
     s.mark = YamlReader::MarkOf(node["when"]);
     if (!reader_.Scalar(node["rows_of"], "rows_of", &s.rows_of)) return false;
-    if (!rule_.FindSelection(s.rows_of)) {
+    const Selection* base = rule_.FindSelection(s.rows_of);
+    if (!base) {
       return reader_.Error(node["rows_of"], "rows_of names '" + s.rows_of + "', which is not a selection above it");
     }
+    s.permanent = base->permanent;
     if (!ReadCondition(node["when"], &s.when, &s.condition)) return false;
     std::vector<std::string> named = ConditionSelections(*s.condition, true);
     if (std::find(named.begin(), named.end(), s.rows_of) == named.end()) {

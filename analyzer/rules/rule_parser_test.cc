@@ -186,6 +186,8 @@ TEST_CASE("ParseRuleText: a selection may keep the rows of one above it that a c
         "          ^ near here");
   CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n")).find("rows_of and when go together") !=
         std::string::npos);
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n    when: xid\n    current: true\n"))
+            .find("it is current or permanent as that one is") != std::string::npos);
   // Its condition sees only the selections above it.
   CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n    when: xid and mapped\n"))
             .find("unknown selection 'mapped'") != std::string::npos);

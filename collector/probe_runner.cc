@@ -507,13 +507,18 @@ void RunPlanned(const ProbeTask& task, int sequence, const ProbeEnvironment& env
 }  // namespace
 
 ProbeResult RunProbe(const ProbeTask& task, int sequence, const ProbeEnvironment& env) {
+  std::vector<ProbeResult> results = PlannedResults(task);  // each start on the wall clock
   const int64_t started = MonotonicNowNs();
-  std::vector<ProbeResult> results = PlannedResults(task);
   RunPlanned(task, sequence, env, results);
+  // The end as the wall clock reads it when the probe is done, not its start
+  // plus a monotonic duration: the next phase starts after this reading, so
+  // the manifest can show that nothing touched the driver before the passive
+  // probes of what it can change had ended.
+  const int64_t ended = WallClockNowNs();
   for (auto& r : results) {
     ManifestArtifact& a = r.artifact;
     if (a.duration_ns == 0) a.duration_ns = MonotonicNowNs() - started;
-    a.ended_at_unix_ns = a.started_at_unix_ns + a.duration_ns;
+    a.ended_at_unix_ns = std::max(a.started_at_unix_ns, ended);
   }
   ProbeResult first = std::move(results[0]);
   first.more.assign(std::make_move_iterator(results.begin() + 1), std::make_move_iterator(results.end()));

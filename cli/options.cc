@@ -1,10 +1,12 @@
 #include "cli/options.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
-#include <set>
 #include <cstring>
 #include <iostream>
+#include <set>
 
 #include "cli/help_docs.h"
 #include "cli/option_table.h"
@@ -128,11 +130,16 @@ void WriteStdout(std::string_view text) {
 
 int FinishStdout(std::string_view program, int status) {
   const bool paged = PagerActive();
+  struct stat out {};
+  const bool pipe = fstat(fileno(stdout), &out) == 0 && S_ISFIFO(out.st_mode);
   std::cout.flush();
   errno = 0;
   bool failed = std::fflush(stdout) != 0;
   int err = g_stdout_errno ? g_stdout_errno : errno;
   failed = failed || std::cout.fail() || std::ferror(stdout);
+  // A write into a pipe fails only when its reader went away: std::cout's
+  // failed write keeps no errno, and the pager may quit while we write.
+  if (failed && err == 0 && pipe) err = EPIPE;
   if (!failed && std::fclose(stdout) != 0) {
     failed = true;
     err = errno;

@@ -175,16 +175,16 @@ TEST_CASE("Condition: in one log a later line is later, stamped or not") {
   // A hand-saved journal without times: started at line 1, shut down at line 2.
   SelectionRows rows{{"shutdown", {line(2)}}, {"start", {line(1)}}};
   Decision d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
-  CHECK(TruthName(d.truth) == "true");
+  CHECK(d.truth == Truth::kTrue);
   rows["start"].push_back(line(3));
   d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
-  CHECK(TruthName(d.truth) == "false");
+  CHECK(d.truth == Truth::kFalse);
   // A row of another log without a time may lie anywhere.
   SelectionRow elsewhere;
   elsewhere.artifact_id = 8;
   rows["start"] = {line(1), elsewhere};
   d = Decide(*ParseCondition("shutdown and no start after shutdown", nullptr, nullptr), rows, {});
-  CHECK(TruthName(d.truth) == "unknown");
+  CHECK(d.truth == Truth::kUnknown);
 }
 
 TEST_CASE("Condition: no x before a within W looks back that far from a row of a") {
@@ -209,7 +209,7 @@ TEST_CASE("Condition: no x before a within W looks back that far from a row of a
   start.precision_ns = 1'000;
   SelectionRows starts{{"start", {start, socket}}};
   Decision first = Decide(*ParseCondition("start and no start before start within 10s", nullptr, nullptr), starts, {});
-  CHECK(TruthName(first.truth) == "true");
+  CHECK(first.truth == Truth::kTrue);
   CHECK(first.bound["start"] == std::vector<size_t>{0});
 }
 

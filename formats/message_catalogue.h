@@ -45,9 +45,10 @@ struct MessageCatalogue {
   std::vector<MessageEntry> entries;
   std::vector<std::string> errors;  // whole "file:line: message" texts of files or entries refused
 
-  // The entries of `event` that may pass every filter of `where`: the
-  // field an entry sets passes it, one it captures may (each line decides),
-  // one it neither sets nor captures is absent; in catalogue order.
+  // The entries of `event` that may pass every filter of `where`: a value
+  // the entry sets, or a field it captures (each line decides); a filter of
+  // none-of or absence keeps every entry, each line deciding once its first
+  // wording made it the event. In catalogue order.
   std::vector<const MessageEntry*> Of(std::string_view event, const FieldFilters& where) const;
 };
 

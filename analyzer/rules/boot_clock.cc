@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "common/parse_int.h"
+
 namespace gpuf {
 
 Result<BootClock> BootClock::Load(Database& db, int64_t bundle_id) {
@@ -39,14 +41,8 @@ void BootClock::Tag(std::vector<SelectionRow>& rows, const ArtifactIndex& artifa
   for (auto& row : rows) {
     row.boot = SliceBoot(row, artifacts);
     if (row.boot) continue;
-    if (auto offset = row.Field("boot_offset")) {
-      char* end = nullptr;
-      long long value = std::strtoll(offset->c_str(), &end, 10);
-      if (!offset->empty() && end && *end == '\0') {
-        row.boot = value;
-        continue;
-      }
-    }
+    if (auto offset = row.Field("boot_offset")) row.boot = ParseInt64(*offset);
+    if (row.boot) continue;
     RowBoot boot = Of(row, artifacts);
     if (boot == RowBoot::kCurrent) row.boot = 0;
     if (boot == RowBoot::kEarlier) row.boot = kEarlierBoot;

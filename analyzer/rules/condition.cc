@@ -400,10 +400,8 @@ Truth RowsOrdered(const Condition& c, const SelectionRow& left, const SelectionR
   // The true gap right - left lies in [lo, hi].
   int64_t gap = *right.time_ns - *left.time_ns;
   int64_t lo = gap - (TimePrecisionNs(left) - 1), hi = gap + (TimePrecisionNs(right) - 1);
-  if (left.artifact_id && left.artifact_id == right.artifact_id && left.line && right.line && left.line != right.line) {
-    if (*left.line < *right.line) lo = std::max<int64_t>(lo, 1);
-    if (*left.line > *right.line) hi = std::min<int64_t>(hi, -1);
-  }
+  if (IsEarlierLine(left, right)) lo = std::max<int64_t>(lo, 1);
+  if (IsEarlierLine(right, left)) hi = std::min<int64_t>(hi, -1);
   if (lo > hi) return Truth::kFalse;  // the lines' order contradicts the stamps
   int64_t from = 1, to = std::numeric_limits<int64_t>::max();  // kBefore without a window
   if (c.op == Condition::Op::kBefore && c.window_ns) to = *c.window_ns;
@@ -489,11 +487,6 @@ Truth NoneBetweenHolds(const Condition& c, const SelectionRows& rows) {
 }  // namespace
 
 namespace {
-
-// `a` is on an earlier line than `b` of the same log.
-bool IsEarlierLine(const SelectionRow& a, const SelectionRow& b) {
-  return a.artifact_id && a.artifact_id == b.artifact_id && a.line && b.line && *a.line < *b.line;
-}
 
 // Whether `a` lies before `b`: in one log by their lines, stamped or not;
 // else by their times, unknown where either has none.

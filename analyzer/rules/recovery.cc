@@ -26,18 +26,13 @@ bool KindApplies(const EventKindRow& kind, const SelectionRow& row) {
   return value && *value == kind.undone_only_if_value;
 }
 
-// `later` comes after `row`: later in time where both have one (strictly:
-// lines stamped alike are not ordered by their stamps), or later in the
-// same log.
 // How `later` lies after `row`: "at <time>" when both have a time and its
 // is later (strictly: one with the same stamp may belong to the start
 // before it), "line N of the same log" when it is later in one log; "" when
 // neither.
 std::string HowLater(const SelectionRow& later, const SelectionRow& row) {
   if (row.time_ns && later.time_ns && *later.time_ns > *row.time_ns) return "at " + FormatRfc3339Utc(*later.time_ns);
-  if (later.artifact_id && later.artifact_id == row.artifact_id && later.line && row.line && *later.line > *row.line) {
-    return "line " + std::to_string(*later.line) + " of the same log";
-  }
+  if (IsEarlierLine(row, later)) return "line " + std::to_string(*later.line) + " of the same log";
   return "";
 }
 

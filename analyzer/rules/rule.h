@@ -49,8 +49,8 @@ struct Selection {
   // kLog: logical artifact names; a trailing '*' matches a prefix ("journal.*").
   std::vector<std::string> sources;
   std::string pattern;                 // kLog: RE2, partial match unless anchored; "" for `message:`
-  // kLog from the message catalogue: the event kind, and the fields its
-  // entries must set ("reason" = "lib_mismatch"); "" for a pattern of the rule's own.
+  // kLog from the message catalogue: the event kind, and the filters its
+  // rows' fields must pass (reason = lib_mismatch); "" for a pattern of the rule's own.
   std::string message;
   FieldFilters where;
   std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries

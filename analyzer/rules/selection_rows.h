@@ -60,6 +60,12 @@ inline bool MaySameBoot(int64_t a, int64_t b) {
   return a == b;
 }
 
+// `a` is on an earlier line than `b` of the same log: in one log a later
+// line is later, whatever its stamp says or whether it has one.
+inline bool IsEarlierLine(const SelectionRow& a, const SelectionRow& b) {
+  return a.artifact_id && a.artifact_id == b.artifact_id && a.line && b.line && *a.line < *b.line;
+}
+
 inline constexpr int64_t kCoarsestPrecisionNs = 1'000'000'000;
 
 // How exact a row's time is, in ns, from 1 to 1 s: its precision_ns, else
@@ -75,9 +81,9 @@ inline int64_t TimePrecisionNs(const SelectionRow& row) {
   return precision;
 }
 
-// Leaves the rows whose fields have every value of `where`
-// (`message: xid{code: 79}`): a field a catalogue entry captures is known
-// only once a line matched.
+// Leaves the rows whose fields pass every filter of `where` (`code: '79'`,
+// `reason: null`): a field a catalogue entry captures is known only once a
+// line matched.
 inline void KeepWhere(const FieldFilters& where, std::vector<SelectionRow>& rows) {
   if (where.empty()) return;
   std::erase_if(rows, [&](const SelectionRow& row) {

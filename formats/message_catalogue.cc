@@ -133,6 +133,20 @@ bool EntrySays(const MessageEntry& entry, std::string_view line) {
   return Says(pattern, &unless, line);
 }
 
+std::string AnyWordingOf(const MessageCatalogue& catalogue, std::string_view event) {
+  // An alternation may not repeat a group's name: (?P<error>...) in two
+  // wordings becomes (?:...). An escaped "\\(" is not a group.
+  static const RE2 named_group(R"((^|[^\\])\(\?P?<[A-Za-z_][A-Za-z0-9_]*>)");
+  std::string any;
+  for (const MessageEntry* e : catalogue.Of(event, {})) {
+    std::string plain = e->pattern;
+    while (RE2::Replace(&plain, named_group, "\\1(?:")) {
+    }
+    any += (any.empty() ? "(?:" : "|(?:") + plain + ")";
+  }
+  return any;
+}
+
 std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, const FieldFilters& where) const {
   std::vector<const MessageEntry*> out;
   for (const auto& e : entries) {

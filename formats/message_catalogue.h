@@ -52,6 +52,12 @@ struct MessageCatalogue {
   std::vector<const MessageEntry*> Of(std::string_view event, const FieldFilters& where) const;
 };
 
+// One RE2 that a line matches when some entry of `event` says it (each
+// entry's pattern, its captures made plain groups; an entry's `unless` is
+// not applied): for a rule's `not_also`, a line that is also another
+// event. "" when no entry says `event`.
+std::string AnyWordingOf(const MessageCatalogue& catalogue, std::string_view event);
+
 // Whether `line` is the entry's event: its pattern matches and its
 // `unless` does not. Compiles both on each call (for checks and tests; the
 // scanner compiles them once).

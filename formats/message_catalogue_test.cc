@@ -95,6 +95,27 @@ TEST_CASE("MessageCatalogue::Of: the kind's entries whose set fields include the
   CHECK(c.Of("nvml_init_failed", {{.field = "reason", .values = {}, .negated = false}}).size() == 1);
 }
 
+TEST_CASE("AnyWordingOf: one pattern that every example of the kind matches, and no other kind's look-alike") {
+  const MessageCatalogue& c = BuiltinMessages();
+  for (const EventKindRow& kind : EventKinds()) {
+    const std::string any = AnyWordingOf(c, kind.name);
+    if (c.Of(kind.name, {}).empty()) {
+      CHECK(any.empty());
+      continue;
+    }
+    RE2 re(any, RulePatternOptions());
+    REQUIRE_MESSAGE(re.ok(), kind.name << ": " << re.error());
+    CHECK(re.NumberOfCapturingGroups() == 0);
+    for (const MessageEntry* e : c.Of(kind.name, {})) CHECK_MESSAGE(RE2::PartialMatch(e->example, re), e->id);
+  }
+  CHECK(
+      RE2::PartialMatch("Failed to start health check: failed to initialize NVML: Unknown Error; continuing with "
+                        "health checks disabled",
+                        RE2(AnyWordingOf(c, "health_checks_disabled"), RulePatternOptions())));
+  CHECK_FALSE(RE2::PartialMatch("Failed to initialize NVML: Unknown Error",
+                                RE2(AnyWordingOf(c, "health_checks_disabled"), RulePatternOptions())));
+}
+
 TEST_CASE("MessageCatalogue::Of: a captured field may have any value, a set one only its own") {
   const MessageCatalogue& c = BuiltinMessages();
   // Every Xid wording captures its code; the plugin's per-device wordings do

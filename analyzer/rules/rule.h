@@ -53,12 +53,17 @@ struct Selection {
   // rows' fields must pass (reason = lib_mismatch); "" for a pattern of the rule's own.
   std::string message;
   FieldFilters where;
+  // kLog from the catalogue: event kinds a line must not also be (the
+  // health check's "failed to initialize NVML" is not the plugin's start
+  // failing); their wordings join each pattern's `unless`.
+  std::vector<std::string> not_also;
   std::vector<LinePattern> patterns;   // kLog: what is matched, the pattern or the kind's entries
   std::string sql;                     // kSql: one read-only statement
-  // kDerived: the rows of an earlier selection that take part in a certain
+  // kDerived: the rows of earlier selections that take part in a certain
   // binding of a condition over the selections above it ("the waits with
-  // no failure of their container in the 5 s before").
-  std::string rows_of;
+  // no failure of their container in the 5 s before"); of several, their
+  // rows together, in the order the list names them.
+  std::vector<std::string> rows_of;
   std::string when;
   std::shared_ptr<const Condition> condition;
   YamlMark mark;                       // of the pattern or the SQL

@@ -274,6 +274,24 @@ outcomes:
         "undecided: plugin.log not captured, and it decides whether 'marked_after' holds");
 }
 
+TEST_CASE(
+    "RunRuleSet: a rows_of selection of several keeps the rows of each that a true branch bound and its where passes") {
+  Evidence evidence;  // the Xid at 5 s, the fall off the bus at 6 s
+  auto summary = evidence.Run({ParseRule("union", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  fell: {kind: event, log: journal.kernel, pattern: 'NVRM: GPU [0-9a-f:.]+: GPU has fallen'}
+  reset: {kind: event, log: journal.kernel, pattern: 'GPU reset'}
+  either: {kind: event, rows_of: [xid, fell, reset], when: xid or fell or reset}
+  any: {kind: event, rows_of: [xid, fell, reset]}
+  naming_a_bus: {kind: event, rows_of: [xid, fell], where: {bus: {not: null}}}
+outcomes:
+  - {when: either, result: fail, catalog: test,
+     summary: '{count(either)} signs, {count(any)} in all, {count(naming_a_bus)} naming a bus'}
+  - {result: pass}
+)")});
+  CHECK(RunOf(summary, "union").reason == "2 signs, 2 in all, 1 naming a bus");
+}
+
 TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
   Evidence evidence;  // journal.kernel captured; no Node object, no nvidia-smi that answered
   auto summary = evidence.Run({ParseRule("node-zero", R"(select:

@@ -300,10 +300,12 @@ std::vector<SelectionExplanation> ExplainSelections(const Rule& rule, const Sele
     if (!s.message.empty()) {
       x.reads = (s.patterns.empty() ? "the journal's " : "the catalogue's ") + s.message;
       for (const auto& filter : s.where) x.reads += " " + filter.Describe();
+      if (!s.not_also.empty()) x.reads += ", not also " + Join(s.not_also, " or ");
     } else if (s.kind == Selection::Kind::kLog) {
       x.reads = "its own pattern over " + Join(s.sources, ", ");
     } else if (s.kind == Selection::Kind::kDerived) {
-      x.reads = "the rows of " + s.rows_of + " for which " + s.when;
+      x.reads = "the rows of " + Join(s.rows_of, " and ") + " for which " + s.when;
+      for (const auto& filter : s.where) x.reads += " " + filter.Describe();
     } else {
       x.reads = "SQL";
     }
@@ -352,8 +354,11 @@ void KeepDerivedRows(const Rule& rule, SelectionRows& rows, UnknownSelections& u
     Decision d = Decide(*s.condition, rows, unknown);
     std::vector<SelectionRow> kept;
     if (d.truth == Truth::kTrue) {
-      const std::vector<SelectionRow>& all = rows[s.rows_of];
-      for (size_t i : d.bound[s.rows_of]) kept.push_back(all[i]);
+      for (const std::string& base : s.rows_of) {
+        const std::vector<SelectionRow>& all = rows[base];
+        for (size_t i : d.bound[base]) kept.push_back(all[i]);
+      }
+      KeepWhere(s.where, kept);
     }
     // A row the condition may hold for leaves the selection open.
     if (kept.empty() && d.truth == Truth::kUnknown) unknown.insert(s.name);

@@ -11,6 +11,7 @@
 #include "analyzer/rules/summary_template.h"
 #include "common/event_kinds.h"
 #include "common/file_io.h"
+#include "common/text_lines.h"
 #include "common/vocabulary.h"
 #include "formats/message_catalogue.h"
 #include "formats/pattern_options.h"
@@ -193,8 +194,8 @@ class RuleParser {
 
   bool ReadSelection(const YAML::Node& node, Selection& s) {
     if (!reader_.Fields(node, "a selection",
-                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "permanent",
-                         "current", "rows_of", "when"},
+                        {"kind", "log", "pattern", "prefilter", "sql", "from", "message", "where", "not_also",
+                         "permanent", "current", "rows_of", "when"},
                         {"kind"})) {
       return false;
     }
@@ -205,7 +206,8 @@ class RuleParser {
     if (node["current"] && !ReadFlag(node["current"], "current", &s.current)) return false;
     if (node["message"]) return ReadMessageSelection(node, s);
     if (node["rows_of"] || node["when"]) return ReadDerivedSelection(node, s);
-    if (node["where"]) return reader_.Error(node["where"], "where is for message selections");
+    if (node["where"]) return reader_.Error(node["where"], "where is for message and rows_of selections");
+    if (node["not_also"]) return reader_.Error(node["not_also"], "not_also is for message selections");
     if (node["from"] && !node["sql"]) {
       return reader_.Error(node["from"], "from is for sql selections; a log selection reads its log artifacts");
     }
@@ -244,29 +246,53 @@ class RuleParser {
     return true;
   }
 
-  // `rows_of: NAME` with `when: CONDITION`: the rows of an earlier
-  // selection that a binding of the condition holds for.
+  // `rows_of: NAME` (or a list of names), with `when: CONDITION` and
+  // `where: {field: filter}` if given: the rows of earlier selections that a
+  // binding of the condition holds for (without one, every row), whose
+  // fields pass the filters.
   bool ReadDerivedSelection(const YAML::Node& node, Selection& s) {
-    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"] || node["where"] || node["from"] ||
-        node["current"] || node["permanent"]) {
+    if (node["log"] || node["pattern"] || node["sql"] || node["prefilter"] || node["from"] || node["current"] ||
+        node["permanent"]) {
       return reader_.Error(node,
                            "a selection with rows_of keeps rows of another by a condition: no log, pattern, "
-                           "sql, where or from, and it is current or permanent as that one is");
+                           "sql or from, and it is current or permanent as that one is");
     }
-    if (!node["rows_of"] || !node["when"]) return reader_.Error(node, "rows_of and when go together");
+    if (!node["rows_of"]) return reader_.Error(node, "when belongs to a selection with rows_of");
     s.kind = Selection::Kind::kDerived;
-    s.mark = YamlReader::MarkOf(node["when"]);
-    if (!reader_.Scalar(node["rows_of"], "rows_of", &s.rows_of)) return false;
-    const Selection* base = rule_.FindSelection(s.rows_of);
-    if (!base) {
-      return reader_.Error(node["rows_of"], "rows_of names '" + s.rows_of + "', which is not a selection above it");
+    if (!ReadNames(node["rows_of"], &s.rows_of)) return false;
+    s.permanent = true;
+    for (const std::string& name : s.rows_of) {
+      const Selection* base = rule_.FindSelection(name);
+      if (!base)
+        return reader_.Error(node["rows_of"], "rows_of names '" + name + "', which is not a selection above it");
+      s.permanent = s.permanent && base->permanent;
     }
-    s.permanent = base->permanent;
-    if (!ReadCondition(node["when"], &s.when, &s.condition)) return false;
+    if (node["where"] && !ReadWhere(node["where"], nullptr, &s.where)) return false;
+    s.mark = YamlReader::MarkOf(node["when"] ? node["when"] : node["rows_of"]);
+    if (node["when"]) {
+      if (!ReadCondition(node["when"], &s.when, &s.condition)) return false;
+    } else {
+      s.when = Join(s.rows_of, " or ");
+      if (!ReadConditionText(node["rows_of"], s.when, &s.condition)) return false;
+    }
     std::vector<std::string> named = ConditionSelections(*s.condition, true);
-    if (std::find(named.begin(), named.end(), s.rows_of) == named.end()) {
-      return reader_.Error(node["when"], "the condition does not bind rows of " + s.rows_of + " (rows_of)");
+    for (const std::string& name : s.rows_of) {
+      if (std::find(named.begin(), named.end(), name) == named.end()) {
+        return reader_.Error(node["when"], "the condition does not bind rows of " + name + " (rows_of)");
+      }
     }
+    return true;
+  }
+
+  // One name, or a non-empty list of them.
+  bool ReadNames(const YAML::Node& node, std::vector<std::string>* names) {
+    if (node.IsSequence()) {
+      if (node.size() == 0) return reader_.Error(node, "rows_of names no selection");
+      return reader_.Strings(node, "rows_of", names);
+    }
+    std::string name;
+    if (!reader_.Scalar(node, "rows_of", &name)) return false;
+    names->push_back(name);
     return true;
   }
 
@@ -280,6 +306,46 @@ class RuleParser {
     std::string value;
     if (!reader_.Scalar(node, "a value", &value)) return false;
     values->push_back(value);
+    return true;
+  }
+
+  // `where: {field: filter, ...}`; the fields checked against the event
+  // kind's where the rows are of one.
+  bool ReadWhere(const YAML::Node& node, const EventKindRow* kind, FieldFilters* where) {
+    if (!node.IsMap()) return reader_.Error(node, "where must be a map of field: value");
+    for (const auto& pair : node) {
+      FieldFilter filter;
+      if (!reader_.Scalar(pair.first, "a field", &filter.field)) return false;
+      if (kind && !KindHasField(*kind, filter.field)) {
+        return reader_.Error(pair.first, "'" + filter.field + "' is not a field of " + std::string(kind->name) + " (" +
+                                             std::string(kind->fields) + ")");
+      }
+      const YAML::Node& given = pair.second;
+      filter.negated = given.IsMap();
+      if (filter.negated && (given.size() != 1 || !given["not"])) {
+        return reader_.Error(given, "a field's filter is a value, a list, null, or {not: ...} of one");
+      }
+      if (!ReadFilterValues(filter.negated ? given["not"] : given, &filter.values)) return false;
+      where->push_back(std::move(filter));
+    }
+    return true;
+  }
+
+  // `not_also: KIND` or a list of kinds, none the selection's own.
+  bool ReadOtherKinds(const YAML::Node& node, Selection& s) {
+    if (node.IsSequence()) {
+      if (!reader_.Strings(node, "not_also", &s.not_also)) return false;
+    } else {
+      std::string kind;
+      if (!reader_.Scalar(node, "not_also", &kind)) return false;
+      s.not_also.push_back(kind);
+    }
+    for (const std::string& kind : s.not_also) {
+      if (kind == s.message) return reader_.Error(node, "not_also names the selection's own kind " + kind);
+      if (AnyWordingOf(ActiveMessages(), kind).empty()) {
+        return reader_.Error(node, "no catalogue entry says " + kind + " (not_also reads its wordings)");
+      }
+    }
     return true;
   }
 
@@ -302,24 +368,8 @@ class RuleParser {
       return reader_.Error(node["message"], "unknown event kind '" + s.message + "' (common/event_kinds.cc)" +
                                                 DidYouMean(s.message, names));
     }
-    if (node["where"]) {
-      if (!node["where"].IsMap()) return reader_.Error(node["where"], "where must be a map of field: value");
-      for (const auto& pair : node["where"]) {
-        FieldFilter filter;
-        if (!reader_.Scalar(pair.first, "a field", &filter.field)) return false;
-        if (!KindHasField(*kind, filter.field)) {
-          return reader_.Error(pair.first, "'" + filter.field + "' is not a field of " + s.message + " (" +
-                                               std::string(kind->fields) + ")");
-        }
-        const YAML::Node& given = pair.second;
-        filter.negated = given.IsMap();
-        if (filter.negated && (given.size() != 1 || !given["not"])) {
-          return reader_.Error(given, "a field's filter is a value, a list, null, or {not: ...} of one");
-        }
-        if (!ReadFilterValues(filter.negated ? given["not"] : given, &filter.values)) return false;
-        s.where.push_back(std::move(filter));
-      }
-    }
+    if (node["where"] && !ReadWhere(node["where"], kind, &s.where)) return false;
+    if (node["not_also"] && !ReadOtherKinds(node["not_also"], s)) return false;
     if (node["from"] && !ReadRuleArtifacts(reader_, node["from"], "from", &s.from)) return false;
     FillMessagePatterns(s);
     if (s.patterns.empty() && kind->journal_events.empty()) {
@@ -338,9 +388,14 @@ class RuleParser {
   // Parses the condition in `node` into *out; "" leaves it null.
   bool ReadCondition(const YAML::Node& node, std::string* text, std::shared_ptr<const Condition>* out) {
     if (!reader_.Scalar(node, "a condition", text)) return false;
+    return ReadConditionText(node, *text, out);
+  }
+
+  // `text` as a condition; an error points into `node`.
+  bool ReadConditionText(const YAML::Node& node, const std::string& text, std::shared_ptr<const Condition>* out) {
     std::vector<std::string> names = SelectionNames();
     ConditionError error;
-    auto c = ParseCondition(*text, &names, &error);
+    auto c = ParseCondition(text, &names, &error);
     if (!c) return reader_.ErrorAt(ValueMark(node, error.offset), error.message);
     *out = std::make_shared<const Condition>(std::move(*c));
     return true;
@@ -488,8 +543,14 @@ class RuleParser {
 
 void FillMessagePatterns(Selection& s) {
   s.sources = {"*"};
+  std::string other;  // a line that is also one of s.not_also's events
+  for (const std::string& kind : s.not_also) {
+    other += (other.empty() ? "" : "|") + AnyWordingOf(ActiveMessages(), kind);
+  }
   for (const MessageEntry* e : ActiveMessages().Of(s.message, s.where)) {
-    s.patterns.push_back({e->pattern, e->id, e->set, e->unless});
+    std::string unless = e->unless;
+    if (!other.empty()) unless = unless.empty() ? other : "(?:" + unless + ")|" + other;
+    s.patterns.push_back({e->pattern, e->id, e->set, unless});
   }
   // A kind the journal classifies and no wording says is only in journals.
   const EventKindRow* kind = FindEventKind(s.message);

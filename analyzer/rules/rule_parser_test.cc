@@ -173,7 +173,7 @@ TEST_CASE("ParseRuleText: a selection may keep the rows of one above it that a c
   REQUIRE_MESSAGE(rule.ok(), rule.status().message());
   const Selection& derived = rule->selections[1];
   CHECK(derived.kind == Selection::Kind::kDerived);
-  CHECK(derived.rows_of == "xid");
+  CHECK(derived.rows_of == std::vector<std::string>{"xid"});
   REQUIRE(derived.condition);
   CHECK(derived.when == "xid and no xid before xid within 10s");
   CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xdi\n    when: xid\n")) ==
@@ -184,8 +184,18 @@ TEST_CASE("ParseRuleText: a selection may keep the rows of one above it that a c
         "rules/xid-79-demo.yaml:19: the condition does not bind rows of xid (rows_of)\n"
         "    when: not xid\n"
         "          ^ near here");
-  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n")).find("rows_of and when go together") !=
+  CHECK(
+      ErrorOf(With(mapped, "    kind: context\n    rows_of: []\n    when: xid\n")).find("rows_of names no selection") !=
+      std::string::npos);
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: [xid, xdi]\n    when: xid\n"))
+            .find("rows_of names 'xdi'") != std::string::npos);
+  CHECK(ErrorOf(With(mapped, "    kind: context\n    when: xid\n")).find("when belongs to a selection with rows_of") !=
         std::string::npos);
+  auto filtered = ParseRuleText("rules/xid-79-demo.yaml",
+                                With(mapped, "    kind: context\n    rows_of: xid\n    where: {bus: {not: null}}\n"));
+  REQUIRE_MESSAGE(filtered.ok(), filtered.status().message());
+  CHECK(filtered->selections[1].when == "xid");
+  CHECK(filtered->selections[1].where.size() == 1);
   CHECK(ErrorOf(With(mapped, "    kind: context\n    rows_of: xid\n    when: xid\n    current: true\n"))
             .find("it is current or permanent as that one is") != std::string::npos);
   // Its condition sees only the selections above it.

@@ -68,9 +68,20 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
   RuleSqlBudget budget(db);
   SelectionRows rows;
   SqlSources sql_sources;
+  UnknownSelections unknown_derived;
   for (const auto& s : rule.selections) {
     std::vector<SelectionRow> got;
-    if (s.kind == Selection::Kind::kDerived) continue;  // EvaluateRule keeps its rows
+    if (s.kind == Selection::Kind::kDerived) {
+      // Kept here too so that SQL below sees them in `matches`; EvaluateRule
+      // derives them again from the same rows.
+      UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
+      unknown.insert(unknown_derived.begin(), unknown_derived.end());
+      got = DeriveRows(s, rows, unknown);
+      if (unknown.count(s.name)) unknown_derived.insert(s.name);
+      GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
+      rows[s.name] = std::move(got);
+      continue;
+    }
     if (s.kind == Selection::Kind::kLog) {
       got = scanner.Matches(index, s.name);
       if (auto recorded = journal.find(s.message); recorded != journal.end()) MergeRowsByLine(recorded->second, got);

@@ -292,6 +292,20 @@ outcomes:
   CHECK(RunOf(summary, "union").reason == "2 signs, 2 in all, 1 naming a bus");
 }
 
+TEST_CASE("RunRuleSet: an SQL selection below a rows_of one reads its rows in matches") {
+  Evidence evidence;  // the Xid at 5 s, the fall off the bus at 6 s
+  auto summary = evidence.Run({ParseRule("derived-then-sql", R"(select:
+  xid: {kind: event, log: journal.kernel, pattern: 'Xid \(PCI:(?P<bus>[^)]+)\): 79'}
+  fell: {kind: event, log: journal.kernel, pattern: 'NVRM: GPU [0-9a-f:.]+: GPU has fallen'}
+  xid_then_fell: {kind: event, rows_of: xid, when: xid before fell within 5s}
+  seen: {kind: context, sql: "SELECT count(*) AS n, 'counted' AS text FROM matches WHERE selection = 'xid_then_fell'"}
+outcomes:
+  - {when: seen, result: fail, catalog: test, summary: '{seen.n} in matches'}
+  - {result: pass}
+)")});
+  CHECK(RunOf(summary, "derived-then-sql").reason == "1 in matches");
+}
+
 TEST_CASE("RunRuleSet: an SQL selection over a table nothing captured fills is unknown, without `from`") {
   Evidence evidence;  // journal.kernel captured; no Node object, no nvidia-smi that answered
   auto summary = evidence.Run({ParseRule("node-zero", R"(select:

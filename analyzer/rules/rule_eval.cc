@@ -345,24 +345,28 @@ UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const A
   return unknown;
 }
 
+std::vector<SelectionRow> DeriveRows(const Selection& s, const SelectionRows& rows, UnknownSelections& unknown) {
+  Decision d = Decide(*s.condition, rows, unknown);
+  std::vector<SelectionRow> kept;
+  if (d.truth == Truth::kTrue) {
+    for (const std::string& base : s.rows_of) {
+      auto all = rows.find(base);
+      if (all == rows.end()) continue;
+      for (size_t i : d.bound[base]) kept.push_back(all->second[i]);
+    }
+    KeepWhere(s.where, kept);
+  }
+  // A row the condition may hold for leaves the selection open.
+  if (kept.empty() && d.truth == Truth::kUnknown) unknown.insert(s.name);
+  return kept;
+}
+
 namespace {
 
 // The rows of each `rows_of` selection, in order, so one may build on another.
 void KeepDerivedRows(const Rule& rule, SelectionRows& rows, UnknownSelections& unknown) {
   for (const auto& s : rule.selections) {
-    if (s.kind != Selection::Kind::kDerived) continue;
-    Decision d = Decide(*s.condition, rows, unknown);
-    std::vector<SelectionRow> kept;
-    if (d.truth == Truth::kTrue) {
-      for (const std::string& base : s.rows_of) {
-        const std::vector<SelectionRow>& all = rows[base];
-        for (size_t i : d.bound[base]) kept.push_back(all[i]);
-      }
-      KeepWhere(s.where, kept);
-    }
-    // A row the condition may hold for leaves the selection open.
-    if (kept.empty() && d.truth == Truth::kUnknown) unknown.insert(s.name);
-    rows[s.name] = std::move(kept);
+    if (s.kind == Selection::Kind::kDerived) rows[s.name] = DeriveRows(s, rows, unknown);
   }
 }
 

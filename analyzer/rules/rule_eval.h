@@ -57,6 +57,12 @@ Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const Artif
 UnknownSelections UnknownOf(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
                             const SqlSources& sql_sources = {});
 
+// The rows of the derived selection `s` (rows_of, when, where) over the
+// rows of the selections above it, of which `unknown` holds those unknown;
+// adds s to `unknown` where its condition may hold but holds for no row
+// for certain.
+std::vector<SelectionRow> DeriveRows(const Selection& s, const SelectionRows& rows, UnknownSelections& unknown);
+
 }  // namespace gpuf
 
 #endif  // GPUF_ANALYZER_RULES_RULE_EVAL_H_

@@ -1,5 +1,6 @@
 #include "analyzer/rules/rule_parser.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -296,6 +297,16 @@ class RuleParser {
     return true;
   }
 
+  // `{matches: RE2}`: found in the field, as a rule's patterns are.
+  bool ReadFilterPattern(const YAML::Node& node, FieldFilter* filter) {
+    std::string text;
+    if (!reader_.Scalar(node, "matches", &text)) return false;
+    auto re = std::make_shared<const RE2>(text, RulePatternOptions());
+    if (!re->ok()) return reader_.Error(node, "matches does not compile: " + re->error());
+    filter->pattern = std::move(re);
+    return true;
+  }
+
   // A filter's values: one, a list of them, or null (none: the field absent).
   bool ReadFilterValues(const YAML::Node& node, std::vector<std::string>* values) {
     if (node.IsNull()) return true;
@@ -320,12 +331,18 @@ class RuleParser {
         return reader_.Error(pair.first, "'" + filter.field + "' is not a field of " + std::string(kind->name) + " (" +
                                              std::string(kind->fields) + ")");
       }
-      const YAML::Node& given = pair.second;
-      filter.negated = given.IsMap();
-      if (filter.negated && (given.size() != 1 || !given["not"])) {
-        return reader_.Error(given, "a field's filter is a value, a list, null, or {not: ...} of one");
+      YAML::Node given = pair.second;
+      filter.negated = given.IsMap() && given["not"];
+      if (filter.negated) given = given["not"];
+      if (given.IsMap()) {
+        if (given.size() != 1 || !given["matches"]) {
+          return reader_.Error(given,
+                               "a field's filter is a value, a list, null, {matches: RE2}, or {not: ...} of one");
+        }
+        if (!ReadFilterPattern(given["matches"], &filter)) return false;
+      } else if (!ReadFilterValues(given, &filter.values)) {
+        return false;
       }
-      if (!ReadFilterValues(filter.negated ? given["not"] : given, &filter.values)) return false;
       where->push_back(std::move(filter));
     }
     return true;

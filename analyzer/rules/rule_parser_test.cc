@@ -335,11 +335,17 @@ TEST_CASE("ParseRuleText: where keeps a value, one of several, none of them, or 
   CHECK(where[2].Describe() == "scope absent");
   CHECK(where[3].Describe() == "error not in a,b");
   CHECK(ErrorOf(With(log, "    message: xid\n    where: {code: {but: '79'}}\n")) ==
-        "rules/xid-79-demo.yaml:15: a field's filter is a value, a list, null, or {not: ...} of one\n"
+        "rules/xid-79-demo.yaml:15: a field's filter is a value, a list, null, {matches: RE2}, or {not: ...} of one\n"
         "    where: {code: {but: '79'}}\n"
         "                  ^ near here");
   CHECK(ErrorOf(With(log, "    message: xid\n    where: {code: []}\n"))
             .find("an empty list passes nothing: write null for an absent field") != std::string::npos);
+  auto matching = ParseRuleText("rules/xid-79-demo.yaml",
+                                With(log, "    message: xid\n    where: {code: {not: {matches: '^4'}}}\n"));
+  REQUIRE_MESSAGE(matching.ok(), matching.status().message());
+  CHECK(matching->selections[0].where[0].Describe() == "code not matching ^4");
+  CHECK(ErrorOf(With(log, "    message: xid\n    where: {code: {matches: '('}}\n")).find("matches does not compile") !=
+        std::string::npos);
 }
 
 TEST_CASE("ParseRuleText: from: names artifacts and groups like log:, and a typo is an error") {

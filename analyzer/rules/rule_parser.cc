@@ -260,7 +260,7 @@ class RuleParser {
     }
     if (!node["rows_of"]) return reader_.Error(node, "when belongs to a selection with rows_of");
     s.kind = Selection::Kind::kDerived;
-    if (!ReadNames(node["rows_of"], &s.rows_of)) return false;
+    if (!ReadOneOrMore(node["rows_of"], "rows_of", "rows_of names no selection", &s.rows_of)) return false;
     s.permanent = true;
     for (const std::string& name : s.rows_of) {
       const Selection* base = rule_.FindSelection(name);
@@ -285,15 +285,16 @@ class RuleParser {
     return true;
   }
 
-  // One name, or a non-empty list of them.
-  bool ReadNames(const YAML::Node& node, std::vector<std::string>* names) {
+  // One string, or a non-empty list of them; `empty` says what [] lacks.
+  bool ReadOneOrMore(const YAML::Node& node, const std::string& what, const std::string& empty,
+                     std::vector<std::string>* out) {
     if (node.IsSequence()) {
-      if (node.size() == 0) return reader_.Error(node, "rows_of names no selection");
-      return reader_.Strings(node, "rows_of", names);
+      if (node.size() == 0) return reader_.Error(node, empty);
+      return reader_.Strings(node, what, out);
     }
-    std::string name;
-    if (!reader_.Scalar(node, "rows_of", &name)) return false;
-    names->push_back(name);
+    std::string one;
+    if (!reader_.Scalar(node, what, &one)) return false;
+    out->push_back(one);
     return true;
   }
 
@@ -310,14 +311,7 @@ class RuleParser {
   // A filter's values: one, a list of them, or null (none: the field absent).
   bool ReadFilterValues(const YAML::Node& node, std::vector<std::string>* values) {
     if (node.IsNull()) return true;
-    if (node.IsSequence()) {
-      if (node.size() == 0) return reader_.Error(node, "an empty list passes nothing: write null for an absent field");
-      return reader_.Strings(node, "a value", values);
-    }
-    std::string value;
-    if (!reader_.Scalar(node, "a value", &value)) return false;
-    values->push_back(value);
-    return true;
+    return ReadOneOrMore(node, "a value", "an empty list passes nothing: write null for an absent field", values);
   }
 
   // `where: {field: filter, ...}`; the fields checked against the event
@@ -350,13 +344,7 @@ class RuleParser {
 
   // `not_also: KIND` or a list of kinds, none the selection's own.
   bool ReadOtherKinds(const YAML::Node& node, Selection& s) {
-    if (node.IsSequence()) {
-      if (!reader_.Strings(node, "not_also", &s.not_also)) return false;
-    } else {
-      std::string kind;
-      if (!reader_.Scalar(node, "not_also", &kind)) return false;
-      s.not_also.push_back(kind);
-    }
+    if (!ReadOneOrMore(node, "not_also", "not_also names no kind", &s.not_also)) return false;
     for (const std::string& kind : s.not_also) {
       if (kind == s.message) return reader_.Error(node, "not_also names the selection's own kind " + kind);
       if (AnyWordingOf(ActiveMessages(), kind).empty()) {

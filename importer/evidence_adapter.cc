@@ -26,6 +26,7 @@
 #include "importer/conversions.h"
 #include "importer/input_shapes.h"
 #include "importer/journal_text.h"
+#include "importer/locale_months.h"
 #include "importer/saved_outputs.h"
 #include "importer/systemctl_status.h"
 
@@ -137,19 +138,32 @@ std::string SmiName(View view, bool table) {
   return prefix + (table ? "nvidia_smi" : "nvidia_smi_list");
 }
 
-// The newest time a line prints with its year, at the line's start
-// ("2017/11/24 09:06:24 ...", "2024-08-09T13:32:51.87Z ..."), read as UTC;
-// nullopt when no line does.
+constexpr int64_t kHalfYearNs = 183LL * 86400 * 1000000000;
+
+// The newest time a line prints with its year, read as UTC: at the line's
+// start ("2017/11/24 09:06:24 ...", "2024-08-09T13:32:51.87Z ..."), or
+// anywhere as ctime prints it ("[Tue Mar 11 02:14:07 2025]" of dmesg -T,
+// nvidia-smi's "Timestamp : Tue Mar 11 02:36:12 2025", date's "... UTC
+// 2025"); nullopt when no line does.
 std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
   static const RE2 dated(R"((?m)^(?:\[[^\]\n]*\] )?(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d):(\d\d):(\d\d))",
                          BytePatternOptions());
+  static const RE2 ctime(R"((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:[A-Z]{2,5} )?(\d{4})\b)",
+                         BytePatternOptions());
   std::optional<int64_t> newest;
+  auto keep = [&](std::optional<int64_t> ns) {  // nullopt for an impossible date
+    if (ns && (!newest || *ns > *newest)) newest = ns;
+  };
   for (const auto& f : files) {
     re2::StringPiece input(f.recognised.saved.text);
     int year, month, day, hour, minute, second;
     while (RE2::FindAndConsume(&input, dated, &year, &month, &day, &hour, &minute, &second)) {
-      auto ns = UnixNsFromUtcCivil(year, month, day, hour, minute, second);  // nullopt for an impossible date
-      if (ns && (!newest || *ns > *newest)) newest = ns;
+      keep(UnixNsFromUtcCivil(year, month, day, hour, minute, second));
+    }
+    input = re2::StringPiece(f.recognised.saved.text);
+    std::string month_name;
+    while (RE2::FindAndConsume(&input, ctime, &month_name, &day, &hour, &minute, &second, &year)) {
+      if (int m = MonthOfToken(month_name); m > 0) keep(UnixNsFromUtcCivil(year, m, day, hour, minute, second));
     }
   }
   return newest;
@@ -214,9 +228,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
   hints.year = YearOf(hints.boot_start_ns > 0 ? hints.boot_start_ns : plan.captured_at_ns);
   hints.not_after_ns = plan.captured_at_ns;
   // Files saved long after the outputs were printed: a line that prints its
-  // own year dates the yearless ones beside it better than the files' mtime.
+  // own year dates the yearless ones beside it better than the files' mtime,
+  // each in the year that puts it nearest (up to half a year after it).
   if (auto dated = NewestDatedLine(files); dated && hints.boot_start_ns == 0 && *dated < hints.not_after_ns) {
-    hints.not_after_ns = *dated;
+    hints.not_after_ns = std::min(hints.not_after_ns, *dated + kHalfYearNs);
     hints.year = YearOf(*dated);
   }
   const char* zone_note = offset ? "" : "local times read as UTC (no date -R or timedatectl beside it)";

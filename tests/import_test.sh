@@ -198,9 +198,10 @@ for f in bundle["findings"]:
         if (g["severity"], g["confidence"]) != (f["severity"], f["confidence"]) and not g["missing_evidence"]:
             problems.append("%s: %s/%s without naming missing evidence" % (f["id"], g["severity"], g["confidence"]))
     elif f["id"] in skipped:
-        missing = set(re.findall(r"([a-z0-9_]+\.[a-z0-9_]+) \(", skipped[f["id"]]))
+        # Skipped ("missing: X (not collected)") or undecided ("X not captured").
+        missing = set(re.findall(r"([a-z0-9_]+\.[a-z0-9_]+)(?: \(| not captured)", skipped[f["id"]]))
         if not missing or not missing <= cannot:
-            problems.append("%s skipped for %s, not all in cannot_show" % (f["id"], sorted(missing - cannot)))
+            problems.append("%s not evaluated for %s, not all in cannot_show" % (f["id"], sorted(missing - cannot)))
     else:
         problems.append("%s: found in the bundle, not here" % f["id"])
 # A symptom defers only to an explanation at least as sure: where this input

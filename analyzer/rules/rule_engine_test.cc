@@ -284,12 +284,14 @@ TEST_CASE(
   either: {kind: event, rows_of: [xid, fell, reset], when: xid or fell or reset}
   any: {kind: event, rows_of: [xid, fell, reset]}
   naming_a_bus: {kind: event, rows_of: [xid, fell], where: {bus: {not: null}}}
+  nvrm: {kind: event, log: journal.kernel, pattern: 'NVRM: (?:Xid|GPU [0-9a-f:.]+: GPU has fallen)'}
+  once: {kind: event, rows_of: [xid, nvrm]}
 outcomes:
   - {when: either, result: fail, catalog: test,
-     summary: '{count(either)} signs, {count(any)} in all, {count(naming_a_bus)} naming a bus'}
+     summary: '{count(either)} signs, {count(any)} in all, {count(naming_a_bus)} naming a bus, {count(once)} lines'}
   - {result: pass}
 )")});
-  CHECK(RunOf(summary, "union").reason == "2 signs, 2 in all, 1 naming a bus");
+  CHECK(RunOf(summary, "union").reason == "2 signs, 2 in all, 1 naming a bus, 2 lines");
 }
 
 TEST_CASE("RunRuleSet: an SQL selection below a rows_of one reads its rows in matches") {

@@ -352,7 +352,14 @@ std::vector<SelectionRow> DeriveRows(const Selection& s, const SelectionRows& ro
     for (const std::string& base : s.rows_of) {
       auto all = rows.find(base);
       if (all == rows.end()) continue;
-      for (size_t i : d.bound[base]) kept.push_back(all->second[i]);
+      for (size_t i : d.bound[base]) {
+        const SelectionRow& row = all->second[i];
+        // One line two of the selections read is one row.
+        bool seen = row.line && std::any_of(kept.begin(), kept.end(), [&](const SelectionRow& k) {
+                      return k.artifact_id == row.artifact_id && k.line == row.line;
+                    });
+        if (!seen) kept.push_back(row);
+      }
     }
     KeepWhere(s.where, kept);
   }

@@ -6,20 +6,20 @@
 namespace gpuf {
 
 TEST_SUITE("field_filter") {
-  TEST_CASE("FieldFilter: an RE2 found in the field, or not found in it") {
-    auto re = std::make_shared<const RE2>(R"(nvidia\.com/|NVML)");
-    FieldFilter matching{.field = "why", .values = {}, .negated = false, .pattern = re};
-    CHECK(matching.Holds("requested number of devices unavailable for nvidia.com/gpu"));
-    CHECK_FALSE(matching.Holds("requested number of devices unavailable for rdma/hca_shared_devices_a"));
-    CHECK_FALSE(matching.Holds(std::nullopt));
-    CHECK(matching.Describe() == R"(why matching nvidia\.com/|NVML)");
+TEST_CASE("FieldFilter: an RE2 found in the field, or not found in it") {
+  auto re = std::make_shared<const RE2>(R"(nvidia\.com/|NVML)");
+  FieldFilter matching{.field = "why", .values = {}, .negated = false, .pattern = re};
+  CHECK(matching.Holds("requested number of devices unavailable for nvidia.com/gpu"));
+  CHECK_FALSE(matching.Holds("requested number of devices unavailable for rdma/hca_shared_devices_a"));
+  CHECK_FALSE(matching.Holds(std::nullopt));
+  CHECK(matching.Describe() == R"(why matching nvidia\.com/|NVML)");
 
-    FieldFilter not_matching{.field = "why", .values = {}, .negated = true, .pattern = re};
-    CHECK(not_matching.Holds("unavailable for rdma/hca_shared_devices_a"));
-    CHECK(not_matching.Holds(std::nullopt));
-    CHECK_FALSE(not_matching.Holds("NVML: Unknown Error"));
-    CHECK(not_matching.Describe() == R"(why not matching nvidia\.com/|NVML)");
-  }
+  FieldFilter not_matching{.field = "why", .values = {}, .negated = true, .pattern = re};
+  CHECK(not_matching.Holds("unavailable for rdma/hca_shared_devices_a"));
+  CHECK(not_matching.Holds(std::nullopt));
+  CHECK_FALSE(not_matching.Holds("NVML: Unknown Error"));
+  CHECK(not_matching.Describe() == R"(why not matching nvidia\.com/|NVML)");
+}
 
 TEST_CASE("FieldFilter: a value, one of several, none of them, absent, present") {
   FieldFilter equals{.field = "reason", .values = {"lib_mismatch"}, .negated = false};

@@ -264,8 +264,9 @@ class RuleParser {
     s.permanent = true;
     for (const std::string& name : s.rows_of) {
       const Selection* base = rule_.FindSelection(name);
-      if (!base)
+      if (!base) {
         return reader_.Error(node["rows_of"], "rows_of names '" + name + "', which is not a selection above it");
+      }
       s.permanent = s.permanent && base->permanent;
     }
     if (node["where"] && !ReadWhere(node["where"], nullptr, &s.where)) return false;

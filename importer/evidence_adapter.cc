@@ -169,6 +169,46 @@ std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
   return newest;
 }
 
+// The oldest or newest __REALTIME_TIMESTAMP (µs) of journal export lines.
+std::optional<int64_t> RealtimeBound(std::string_view json, bool newest) {
+  static const RE2 stamp(R"re("__REALTIME_TIMESTAMP":"(\d+)")re", BytePatternOptions());
+  re2::StringPiece input(json.data(), json.size());
+  std::optional<int64_t> bound;
+  int64_t us = 0;
+  while (RE2::FindAndConsume(&input, stamp, &us)) {
+    if (!bound || (newest ? us > *bound : us < *bound)) bound = us;
+  }
+  return bound;
+}
+
+// A kernel journal text wholly older than the boot a dmesg beside it shows
+// is an earlier boot's (`journalctl -k -b -1`): its artifacts move to
+// boot:-1, and the caller reads the dmesg as the boot at capture. False,
+// and nothing changed, when the times do not say so.
+bool MoveJournalBeforeBoot(std::string_view dmesg, const TimeHints& hints, ImportPlan& plan, std::vector<File>& files) {
+  ImportPlan scratch;
+  ApplyConversion({"journal.kernel", Conversion::kDmesg, "boot:0", "", "", dmesg, ""}, hints, scratch);
+  std::optional<int64_t> boot_seen;
+  for (const auto& a : scratch.artifacts) {
+    if (a.name == artifact::kJournalKernel) boot_seen = RealtimeBound(a.bytes, false);
+  }
+  std::string source;
+  std::optional<int64_t> journal_last;
+  for (const auto& a : plan.artifacts) {
+    if (a.name != artifact::kJournalKernel || a.instance != "boot:0") continue;
+    source = a.source_file;
+    journal_last = RealtimeBound(a.bytes, true);
+  }
+  if (!boot_seen || !journal_last || *journal_last >= *boot_seen) return false;
+  for (auto& a : plan.artifacts) {
+    if (a.source_file == source && a.instance == "boot:0") a.instance = "boot:-1";
+  }
+  for (auto& f : files) {
+    if (f.path == source) Join(f.record.note, "an earlier boot's: every line is older than the boot the dmesg shows");
+  }
+  return true;
+}
+
 }  // namespace
 
 ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_name) {
@@ -389,12 +429,15 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
   }
   // dmesg after the journal texts: their kernel lines are kept over dmesg's.
   // Several dmesg files (two parts of one paste) are read together.
-  const bool kernel_from_journal = plan.Has("journal.kernel");
+  bool kernel_from_journal = plan.Has("journal.kernel");
   for (auto& f : files) {
     if (!f.recognised.shape || f.recognised.shape->conversion != Conversion::kDmesg || !f.record.read_as.empty()) {
       continue;
     }
     f.record.read_as = std::string(f.recognised.shape->id);
+    if (kernel_from_journal && MoveJournalBeforeBoot(f.recognised.saved.text, hints, plan, files)) {
+      kernel_from_journal = false;
+    }
     if (kernel_from_journal) {
       f.record.not_read = "a journal text already holds the kernel's lines";
       continue;

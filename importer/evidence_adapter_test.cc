@@ -42,6 +42,33 @@ TEST_CASE("ImportEvidenceDir: a yearless line months after the newest dated one 
   CHECK(PluginLogYear("kubelet.log", "2024-01-05T08:00:00Z kubelet started\n") == "2024");
 }
 
+std::string KernelInstances(const SourceTree& tree) {
+  std::string instances;
+  for (const auto& a : ImportEvidenceDir(tree, "pasted").artifacts) {
+    if (a.name == "journal.kernel") instances += (instances.empty() ? "" : " ") + a.instance;
+  }
+  return instances;
+}
+
+TEST_CASE("ImportEvidenceDir: a kernel journal older than the boot dmesg -T shows is the boot before it") {
+  const std::string journal =
+      "Apr 03 22:17:41 gpu-a30-03 kernel: NVRM: Xid (PCI:0000:ca:00): 119, pid=2211409, name=python3, Timeout "
+      "waiting for RPC from GSP! Expected function 103 (GSP_RM_ALLOC) (0x80 0x38).\n";
+  const std::string dmesg =
+      "[Wed Apr 12 10:05:09 2023] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  525.105.17  Tue Mar 28 18:02:59 "
+      "UTC 2023\n";
+  SourceTree earlier;
+  earlier.AddFile("journal-kernel.txt", journal, kSavedNs);
+  earlier.AddFile("dmesg.txt", dmesg, kSavedNs);
+  CHECK(KernelInstances(earlier) == "boot:-1 boot:0");
+  // The same lines in the boot dmesg shows: the journal text is kept, dmesg is not read.
+  SourceTree same;
+  same.AddFile("journal-kernel.txt", "Apr 12 10:17:41 gpu-a30-03 kernel: NVRM: Xid (PCI:0000:ca:00): 119, pid=1\n",
+               kSavedNs);
+  same.AddFile("dmesg.txt", dmesg, kSavedNs);
+  CHECK(KernelInstances(same) == "boot:0");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -169,6 +169,15 @@ std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
   return newest;
 }
 
+// The boot a saved journalctl command asked for: -1 for `journalctl -k -b
+// -1` (or --boot=-1, -b-1), 0 for none or the current one.
+int BootOffsetOf(std::string_view command) {
+  static const RE2 boot(R"(\bjournalctl\b.*?(?:\s-\w*b|\s--boot)(?:=|\s*)(-[0-9]+)\b)", BytePatternOptions());
+  int offset = 0;
+  if (RE2::PartialMatch(command, boot, &offset)) return offset;
+  return 0;
+}
+
 // The oldest or newest __REALTIME_TIMESTAMP (µs) of journal export lines.
 std::optional<int64_t> RealtimeBound(std::string_view json, bool newest) {
   static const RE2 stamp(R"re("__REALTIME_TIMESTAMP":"(\d+)")re", BytePatternOptions());
@@ -314,7 +323,7 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     std::string note;
     switch (r.shape->conversion) {
       case Conversion::kJournalText:
-        piece.instance = "boot:0";
+        piece.instance = "boot:" + std::to_string(BootOffsetOf(piece.command));
         file_hints.unit = UnitFromName(name);
         Join(note, zone_note);
         Join(note, ApplyConversion(piece, file_hints, plan));

@@ -69,6 +69,20 @@ TEST_CASE("ImportEvidenceDir: a kernel journal older than the boot dmesg -T show
   CHECK(KernelInstances(same) == "boot:0");
 }
 
+TEST_CASE("ImportEvidenceDir: a journal text saved under its journalctl -b -1 command is the boot before") {
+  const std::string lines =
+      "Apr 03 22:17:41 gpu-a30-03 kernel: NVRM: Xid (PCI:0000:ca:00): 79, pid=1, GPU has fallen off the bus.\n";
+  for (const char* command :
+       {"$ journalctl -k -b -1\n", "root@node:~# journalctl --boot=-1 -k --no-pager\n", "$ sudo journalctl -kb -1\n"}) {
+    SourceTree tree;
+    tree.AddFile("kernel.txt", command + lines, kSavedNs);
+    CHECK_MESSAGE(KernelInstances(tree) == "boot:-1", command);
+  }
+  SourceTree current;
+  current.AddFile("kernel.txt", "$ journalctl -k -b\n" + lines, kSavedNs);
+  CHECK(KernelInstances(current) == "boot:0");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

@@ -72,8 +72,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
   for (const auto& s : rule.selections) {
     std::vector<SelectionRow> got;
     if (s.kind == Selection::Kind::kDerived) {
-      // Kept here too so that SQL below sees them in `matches`; EvaluateRule
-      // derives them again from the same rows.
+      // In order, so that SQL below sees them in `matches`.
       UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
       unknown.insert(unknown_derived.begin(), unknown_derived.end());
       got = DeriveRows(s, rows, unknown);
@@ -110,7 +109,7 @@ Result<Evaluation> EvaluateOne(Database& db, int64_t bundle_id, const Rule& rule
     GPUF_RETURN_IF_ERROR(RecordSelectionRows(db, rule.id, s.name, got));
     rows[s.name] = std::move(got);
   }
-  return EvaluateRule(rule, rows, artifacts, clock, sql_sources);
+  return EvaluateRule(rule, rows, artifacts, clock, sql_sources, unknown_derived);
 }
 
 // A finding of a rule whose `explained_by` names a rule that also fired, at

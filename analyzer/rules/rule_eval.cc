@@ -368,24 +368,13 @@ std::vector<SelectionRow> DeriveRows(const Selection& s, const SelectionRows& ro
   return kept;
 }
 
-namespace {
-
-// The rows of each `rows_of` selection, in order, so one may build on another.
-void KeepDerivedRows(const Rule& rule, SelectionRows& rows, UnknownSelections& unknown) {
-  for (const auto& s : rule.selections) {
-    if (s.kind == Selection::Kind::kDerived) rows[s.name] = DeriveRows(s, rows, unknown);
-  }
-}
-
-}  // namespace
-
-Evaluation EvaluateRule(const Rule& rule, const SelectionRows& selected, const ArtifactIndex& artifacts,
-                        const BootClock& clock, const SqlSources& sql_sources) {
+Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
+                        const BootClock& clock, const SqlSources& sql_sources,
+                        const UnknownSelections& unknown_derived) {
   Evaluation e;
   e.run.rule_id = rule.id;
-  SelectionRows rows = selected;
   UnknownSelections unknown = UnknownOf(rule, rows, artifacts, sql_sources);
-  KeepDerivedRows(rule, rows, unknown);
+  unknown.insert(unknown_derived.begin(), unknown_derived.end());
   e.explanation.selections = ExplainSelections(rule, rows, unknown, artifacts, sql_sources);
   for (const auto& outcome : rule.outcomes) {
     e.explanation.outcomes.push_back(

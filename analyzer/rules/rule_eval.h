@@ -48,8 +48,11 @@ struct Evaluation {
 // artifacts behind the tables it reads (rule_sql.h ArtifactsBehind).
 using SqlSources = std::map<std::string, ArtifactChoice>;
 
+// `rows` holds every selection's rows, the derived ones' too (DeriveRows);
+// `unknown_derived` the derived selections DeriveRows left unknown.
 Evaluation EvaluateRule(const Rule& rule, const SelectionRows& rows, const ArtifactIndex& artifacts,
-                        const BootClock& clock = BootClock(), const SqlSources& sql_sources = {});
+                        const BootClock& clock = BootClock(), const SqlSources& sql_sources = {},
+                        const UnknownSelections& unknown_derived = {});
 
 // Selections that returned nothing from artifacts none of which was
 // captured whole: a log selection's artifacts, a `from`, or, for an SQL

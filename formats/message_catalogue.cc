@@ -152,7 +152,7 @@ std::vector<const MessageEntry*> MessageCatalogue::Of(std::string_view event, co
   for (const auto& e : entries) {
     if (e.event != event) continue;
     bool all = std::all_of(where.begin(), where.end(), [&](const FieldFilter& filter) {
-      // "None of these" and "absent" are decided on each line (KeepWhere),
+      // "None of these", "absent" and a pattern are decided on each line (KeepWhere),
       // once the line is the event of its first wording: a line a specific
       // entry says with a reason is not the generic one's without.
       if (filter.negated || filter.values.empty()) return true;

@@ -47,7 +47,7 @@ struct MessageCatalogue {
 
   // The entries of `event` that may pass every filter of `where`: a value
   // the entry sets, or a field it captures (each line decides); a filter of
-  // none-of or absence keeps every entry, each line deciding once its first
+  // none-of, absence or a pattern keeps every entry, each line deciding once its first
   // wording made it the event. In catalogue order.
   std::vector<const MessageEntry*> Of(std::string_view event, const FieldFilters& where) const;
 };

@@ -438,7 +438,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
   }
   // dmesg after the journal texts: their kernel lines are kept over dmesg's.
   // Several dmesg files (two parts of one paste) are read together.
-  bool kernel_from_journal = plan.Has("journal.kernel");
+  // Only a journal text of the boot at capture: one saved under `-b -1` leaves that boot's kernel lines to dmesg.
+  bool kernel_from_journal = std::any_of(plan.artifacts.begin(), plan.artifacts.end(), [](const ImportedArtifact& a) {
+    return a.name == artifact::kJournalKernel && a.instance == "boot:0";
+  });
   for (auto& f : files) {
     if (!f.recognised.shape || f.recognised.shape->conversion != Conversion::kDmesg || !f.record.read_as.empty()) {
       continue;

@@ -81,6 +81,12 @@ TEST_CASE("ImportEvidenceDir: a journal text saved under its journalctl -b -1 co
   SourceTree current;
   current.AddFile("kernel.txt", "$ journalctl -k -b\n" + lines, kSavedNs);
   CHECK(KernelInstances(current) == "boot:0");
+  // Beside it, a dmesg is the boot at capture's kernel log.
+  SourceTree with_dmesg;
+  with_dmesg.AddFile("kernel.txt", "$ journalctl -k -b -1\n" + lines, kSavedNs);
+  with_dmesg.AddFile(
+      "dmesg.txt", "[Wed Apr 12 10:05:09 2023] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  525.105.17\n", kSavedNs);
+  CHECK(KernelInstances(with_dmesg) == "boot:-1 boot:0");
 }
 
 }  // TEST_SUITE

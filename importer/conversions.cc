@@ -15,6 +15,7 @@
 #include "common/text_lines.h"
 #include "common/time_format.h"
 #include "formats/version_strings.h"
+#include "importer/locale_months.h"
 #include "importer/ls_listing.h"
 #include "importer/lspci_table.h"
 #include "importer/saved_outputs.h"
@@ -260,12 +261,25 @@ std::optional<int64_t> ParseDateAsUtc(std::string_view text) {
   std::string month;
   int day, h, m, s, year;
   if (!RE2::PartialMatch(text, date, &month, &day, &h, &m, &s, &year)) return std::nullopt;
-  int mon = 0;
-  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
+  int mon = MonthOfToken(month);
   if (mon == 0) return std::nullopt;
   return UnixNsFromUtcCivil(year, mon, day, h, m, s);
+}
+
+std::vector<int64_t> CtimesAsUtc(std::string_view text) {
+  static const RE2 ctime(
+      R"((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:[A-Z]{2,5} )?(\d{4})\b)",
+      BytePatternOptions());
+  std::vector<int64_t> out;
+  re2::StringPiece input(text.data(), text.size());
+  std::string month;
+  int day, h, m, s, year;
+  while (RE2::FindAndConsume(&input, ctime, &month, &day, &h, &m, &s, &year)) {
+    int mon = MonthOfToken(month);
+    auto ns = mon > 0 ? UnixNsFromUtcCivil(year, mon, day, h, m, s) : std::nullopt;
+    if (ns) out.push_back(*ns);
+  }
+  return out;
 }
 
 std::optional<int> OffsetBetween(int64_t local_as_utc_ns, int64_t utc_ns, int tolerance_seconds) {

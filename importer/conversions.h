@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "importer/artifact_map.h"
 #include "importer/import_plan.h"
@@ -44,6 +45,11 @@ std::optional<int> UtcOffsetFromDateText(std::string_view text);
 
 // `date` in the C locale ("Mon Nov 30 17:49:46 CST 2026"), its wall time read as if UTC.
 std::optional<int64_t> ParseDateAsUtc(std::string_view text);
+
+// Every time the text prints as ctime does, anywhere in a line ("[Tue Mar 11
+// 02:14:07 2025]" of dmesg -T, nvidia-smi's "Timestamp : Tue Mar 11 02:36:12
+// 2025", date's "... UTC 2025"), read as UTC, in order.
+std::vector<int64_t> CtimesAsUtc(std::string_view text);
 
 // The zone offset between a local wall time (read as UTC) and the UTC
 // instant of about the same moment, in whole quarter hours; std::nullopt

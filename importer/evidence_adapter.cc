@@ -148,8 +148,6 @@ constexpr int64_t kHalfYearNs = 183LL * 86400 * 1000000000;
 std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
   static const RE2 dated(R"((?m)^(?:\[[^\]\n]*\] )?(\d{4})[-/](\d\d)[-/](\d\d)[T ](\d\d):(\d\d):(\d\d))",
                          BytePatternOptions());
-  static const RE2 ctime(R"((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\w{3}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (?:[A-Z]{2,5} )?(\d{4})\b)",
-                         BytePatternOptions());
   std::optional<int64_t> newest;
   auto keep = [&](std::optional<int64_t> ns) {  // nullopt for an impossible date
     if (ns && (!newest || *ns > *newest)) newest = ns;
@@ -160,11 +158,7 @@ std::optional<int64_t> NewestDatedLine(const std::vector<File>& files) {
     while (RE2::FindAndConsume(&input, dated, &year, &month, &day, &hour, &minute, &second)) {
       keep(UnixNsFromUtcCivil(year, month, day, hour, minute, second));
     }
-    input = re2::StringPiece(f.recognised.saved.text);
-    std::string month_name;
-    while (RE2::FindAndConsume(&input, ctime, &month_name, &day, &hour, &minute, &second, &year)) {
-      if (int m = MonthOfToken(month_name); m > 0) keep(UnixNsFromUtcCivil(year, m, day, hour, minute, second));
-    }
+    for (int64_t ns : CtimesAsUtc(f.recognised.saved.text)) keep(ns);
   }
   return newest;
 }

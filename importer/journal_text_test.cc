@@ -213,6 +213,20 @@ TEST_CASE("Date texts: numeric offsets, C-locale date, uptime -s") {
   CHECK_FALSE(ParseUptimeSince("up 2 days", 0).has_value());
 }
 
+TEST_CASE("Ctime dates anywhere in a text: dmesg -T, nvidia-smi -q, date") {
+  auto times = CtimesAsUtc(
+      "[Wed Nov 18 21:30:00 2026] NVRM: Xid 79\n"
+      "Timestamp                                 : Wed Nov 18 21:31:00 2026\n"
+      "Wed Nov 18 21:32:00 CST 2026\n"
+      "Nov 18 21:33:00 node kernel: no weekday, no year\n"
+      "[Wed Foo 18 21:34:00 2026] not a month\n");
+  REQUIRE(times.size() == 3);
+  CHECK(times[0] == 1795037400000000000LL);
+  CHECK(times[1] == 1795037460000000000LL);
+  CHECK(times[2] == 1795037520000000000LL);
+  CHECK(CtimesAsUtc("[12.345678] NVRM: loading").empty());
+}
+
 namespace {
 
 std::vector<JournalEntry> Entries(const std::string& json_lines) {

@@ -223,7 +223,10 @@ std::string KlogWriter(std::string_view text) {
       // GKE's nvidia-gpu-device-plugin
       R"(device-plugin (?:started|registered|server))",
       BytePatternOptions());
-  int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0;
+  // nvidia-smi's own words, as a workload pod that runs it logs them: no
+  // header, no closing period. The plugin's NVML failures carry either.
+  static const RE2 smi_failure(R"(Failed to initialize NVML: [^.]*)", BytePatternOptions());
+  int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0, plugin_lines = 0;
   ForEachLine(text, [&](int, std::string_view raw) {
     std::string_view line = StripGlogFilePrefix(raw);
     // Container log prefixes: the CRI time and stream, kubectl's time or pod.
@@ -232,8 +235,12 @@ std::string KlogWriter(std::string_view text) {
     re2::StringPiece rest(line.data(), line.size());
     RE2::Consume(&rest, prefix);
     line = std::string_view(rest.data(), rest.size());
-    if (ParseGoLogHeader(line)) ++golog;
+    const bool go_header = ParseGoLogHeader(line).has_value();
+    if (go_header) ++golog;
     auto h = ParseKlogHeader(line);
+    if (RE2::PartialMatch(line, plugin_words) && (go_header || h || !RE2::FullMatch(line, smi_failure))) {
+      ++plugin_lines;
+    }
     if (!h) return;
     ++klog;
     if (Is(h->file, R"(\w+\.c)")) ++toolkit;
@@ -246,7 +253,7 @@ std::string KlogWriter(std::string_view text) {
   if (klog > 0 && kubelet > 0 && pid_one == 0 && golog == 0 && !Has(text, R"((?i)FS watcher|Retr(?:ei|ie)ving plugins|XidCriticalError|Starting GRPC server|Registered device plugin|Starting to serve|device-plugin (?:started|registered|server))")) {
     return "kubelet";
   }
-  if (RE2::PartialMatch(text, plugin_words) || pid_one > 0) return "plugin";
+  if (plugin_lines > 0 || pid_one > 0) return "plugin";
   return "";
 }
 

@@ -179,6 +179,17 @@ TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's")
   CHECK(KlogWriter("I0101 00:00:00.000000    4242 widget.go:1] hello\n") == "");
 }
 
+TEST_CASE("KlogWriter: a workload pod's nvidia-smi failure is not the device plugin's") {
+  CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z Failed to initialize NVML: Unknown Error\n"
+                   "2024-05-01T10:00:01.223456789Z RuntimeError: No CUDA GPUs are available\n") == "");
+  // The plugin's own wording ends its sentence, or comes under a log header.
+  CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z Failed to initialize NVML: could not load NVML library.\n") ==
+        "plugin");
+  CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z 2024/05/01 10:00:00 Failed to initialize NVML: Unknown Error\n") ==
+        "plugin");
+  CHECK(KlogWriter(Corpus("k8s-device-plugin-23-v1.8-no-default-runtime/plugin.log")) == "plugin");
+}
+
 TEST_CASE("InputShapes: docs/inputs.md has a row with a real line for every shape") {
   std::ifstream in(test::SourcePath("docs/inputs.md"), std::ios::binary);
   REQUIRE(in.good());

@@ -1,5 +1,5 @@
 // `journalctl --list-boots` as saved by a sos report: each boot's offset, id
-// and first entry, in the old form and the table form of systemd 255+:
+// and first and last entry, in the old form and the table form of systemd 255+:
 //   -1 9041bba558bd41d70d8d3d4dd1461f95 Mon 2026-11-02 09:12:03 CST—Wed 2026-11-18 11:17:30 CST
 // The weekday is in the host's locale ("Di" in German); times are the host's
 // local time, so the caller gives its UTC offset.
@@ -16,6 +16,7 @@ namespace gpuf {
 struct ListedBoot {
   std::string id;        // 32 hex digits
   int64_t start_ns = 0;  // first entry, UTC
+  int64_t last_ns = 0;   // last entry, UTC; 0 where the row does not show it
 };
 
 // By offset (0 the current boot, -1 the one before, ...); rows that do not

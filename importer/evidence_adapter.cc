@@ -23,6 +23,7 @@
 #include "common/time_format.h"
 #include "importer/adapters.h"
 #include "importer/artifact_map.h"
+#include "importer/boot_list.h"
 #include "importer/conversions.h"
 #include "importer/input_shapes.h"
 #include "importer/journal_text.h"
@@ -268,8 +269,22 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
     if (!is(f, "uptime -s")) continue;
     if (auto boot = ParseUptimeSince(f.recognised.saved.text, plan.utc_offset_seconds)) hints.boot_start_ns = *boot;
   }
+  // The boot list: the current boot's first entry is its start where uptime
+  // -s did not say (journal lines older than it are an earlier boot's), and
+  // its last entry when the list was taken, which dates the yearless lines
+  // beside it (up to half a year after) better than the files' mtime.
+  for (const auto& f : files) {
+    if (!is(f, "journalctl --list-boots")) continue;
+    auto boots = ParseBootList(f.recognised.saved.text, plan.utc_offset_seconds);
+    auto current = boots.find(0);
+    if (current == boots.end()) continue;
+    if (hints.boot_start_ns == 0) hints.boot_start_ns = current->second.start_ns;
+    if (int64_t listed = current->second.last_ns; listed > 0 && listed < plan.captured_at_ns) {
+      hints.not_after_ns = std::min(plan.captured_at_ns, listed + kHalfYearNs);
+    }
+  }
   hints.year = YearOf(hints.boot_start_ns > 0 ? hints.boot_start_ns : plan.captured_at_ns);
-  hints.not_after_ns = plan.captured_at_ns;
+  if (hints.not_after_ns == 0) hints.not_after_ns = plan.captured_at_ns;
   // Files saved long after the outputs were printed: a line that prints its
   // own year dates the yearless ones beside it better than the files' mtime,
   // each in the year that puts it nearest (up to half a year after it).

@@ -89,6 +89,24 @@ TEST_CASE("ImportEvidenceDir: a journal text saved under its journalctl -b -1 co
   CHECK(KernelInstances(with_dmesg) == "boot:-1 boot:0");
 }
 
+TEST_CASE("ImportEvidenceDir: journalctl --list-boots places a kernel journal's lines in their boots") {
+  // One grep of `journalctl -k` over two boots, without the "-- Boot --"
+  // markers a grep drops: the list says when the current boot began.
+  const std::string journal =
+      "Apr 03 22:17:41 gpu-a30-03 kernel: NVRM: Xid (PCI:0000:ca:00): 79, pid=1, GPU has fallen off the bus.\n"
+      "Apr 04 08:00:09 gpu-a30-03 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  525.105.17\n";
+  const std::string boots =
+      "-1 9041bba558bd41d70d8d3d4dd1461f95 Mon 2023-03-27 09:12:03 UTC\u2014Mon 2023-04-03 22:20:30 UTC\n"
+      " 0 1a2b3c4d5e6f708192a3b4c5d6e7f801 Tue 2023-04-04 08:00:01 UTC\u2014Tue 2023-04-04 09:00:00 UTC\n";
+  SourceTree tree;
+  tree.AddFile("journal-kernel.txt", journal, kSavedNs);
+  tree.AddFile("list-boots.txt", boots, kSavedNs);
+  CHECK(KernelInstances(tree) == "boot:0 boot:-1");
+  SourceTree without_list;
+  without_list.AddFile("journal-kernel.txt", journal, kSavedNs);
+  CHECK(KernelInstances(without_list) == "boot:0");
+}
+
 }  // TEST_SUITE
 
 }  // namespace gpuf

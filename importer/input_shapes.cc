@@ -33,6 +33,11 @@ bool Is(std::string_view text, const char* pattern) { return RE2::FullMatch(text
 // --- document shapes: what the whole text holds ----------------------------
 
 bool UptimeSince(std::string_view t) { return Is(t, R"(\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s*)"); }
+// journalctl --list-boots, its old form and systemd 255's table: an offset,
+// a boot id, and the first entry's weekday and time.
+bool BootList(std::string_view t) {
+  return Has(t, R"((?m)^\s*-?\d+\s+[0-9a-f]{32}\s+\S+ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d)");
+}
 bool DateText(std::string_view t) {
   return Is(t, R"(\s*\w{3}, +\d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}\s*)") ||
          Has(t, R"((?m)^\s*Time zone: )");
@@ -138,6 +143,7 @@ const std::vector<InputShape>& Table() {
   using V = ShapeView;
   static const std::vector<InputShape> shapes = {
       {"uptime -s", "", UptimeSince, "", C::kUptimeSince, V::kHost, ""},
+      {"journalctl --list-boots", "", BootList, "boot.list_boots", C::kAsIs, V::kHost, ""},
       {"date -R / timedatectl", "", DateText, "", C::kAsIs, V::kHost, ""},
       {"stat -fc %T /sys/fs/cgroup", "", Statfs, "cgroup.statfs", C::kAsIs, V::kHost, ""},
       {"nvidia-smi -L or its NVML error", "", SmiListOrError, "", C::kNvidiaSmi, V::kAsSaved, ""},

@@ -398,7 +398,10 @@ ImportPlan ImportEvidenceDir(const SourceTree& tree, const std::string& source_n
         } else {
           // Another pod's log (a driver container's holds the kernel's
           // lines): read line by line for the wordings the catalogue knows.
-          plan.Add({std::string(artifact::kSavedText), f.path, f.path, text, "", "", std::nullopt, "unknown"});
+          // A CRI or `kubectl logs --timestamps` text is one container's.
+          const bool one_container = is(f, "CRI log file") || is(f, "kubectl logs --timestamps");
+          plan.Add({std::string(artifact::kSavedText), f.path, f.path, text, "", "", std::nullopt,
+                    one_container ? "container" : "unknown"});
           Join(note, "not a device plugin's, kubelet's or toolkit's log: read line by line for known wordings");
         }
         break;

@@ -104,7 +104,7 @@ Status ArtifactIndex::MarkUnitOnlySystemdTexts(Database& db, int64_t bundle_id) 
 // A container's log and the probes run inside it or on its state are
 // keyed by its ID or its log's path (the artifact's instance). A plugin
 // log whose container the runtime's listing does not hold is still one
-// container's: its path names it.
+// container's: its path names it; so is another pod's saved log.
 Status ArtifactIndex::MarkContainers(Database& db, int64_t bundle_id) {
   GPUF_ASSIGN_OR_RETURN(
       Statement s,
@@ -118,7 +118,10 @@ Status ArtifactIndex::MarkContainers(Database& db, int64_t bundle_id) {
   }
   GPUF_RETURN_IF_ERROR(s.status());
   for (auto& a : artifacts_) {
-    if (a.container.empty() && a.name == artifact::kPluginLog && !a.instance.empty()) a.container = a.instance;
+    const bool pod_log = a.name == artifact::kSavedText && a.context == "container";
+    if (a.container.empty() && (a.name == artifact::kPluginLog || pod_log) && !a.instance.empty()) {
+      a.container = a.instance;
+    }
   }
   return Status::Ok();
 }

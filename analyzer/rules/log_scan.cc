@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analyzer/load/member_loaders.h"
+#include "common/time_format.h"
 #include "formats/pattern_options.h"
 
 namespace gpuf {
@@ -24,6 +25,16 @@ constexpr char kLineAsWritten[] =
     "SELECT text FROM artifact_lines WHERE artifact_id = ? AND stream IN ('content', 'stdout', 'stderr') "
     "AND line = ? LIMIT 1";
 
+// The time a line of a saved text starts with, as `kubectl logs
+// --timestamps` and CRI log files write it ("2025-03-12T06:26:05.287140933Z
+// ..."); nullopt for any other line.
+std::optional<int64_t> LeadingStamp(std::string_view text) {
+  size_t end = text.find(' ');
+  if (end < 20 || end > 35 || text[4] != '-' || text[10] != 'T') return std::nullopt;
+  auto ns = ParseRfc3339(text.substr(0, end));
+  return ns.ok() ? std::optional<int64_t>(*ns) : std::nullopt;
+}
+
 // A scanned row: artifact, line, time, and the matched text, or the line as
 // written (read for the rows that matched only) when the text is a part of it.
 SelectionRow RecordOf(Statement& row, Statement* as_written) {
@@ -31,6 +42,7 @@ SelectionRow RecordOf(Statement& row, Statement* as_written) {
   record.artifact_id = row.ColumnInt(0);
   record.line = row.ColumnInt(1);
   if (!row.ColumnIsNull(2)) record.time_ns = row.ColumnInt(2);
+  if (!record.time_ns) record.time_ns = LeadingStamp(row.ColumnView(3));
   if (as_written) {
     as_written->Bind(1, record.artifact_id).Bind(2, record.line);
     if (as_written->Step()) record.text = std::string(as_written->ColumnView(0));

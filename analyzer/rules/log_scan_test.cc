@@ -169,6 +169,31 @@ TEST_CASE("LogScanner: a matched container log line is shown as written where it
   CHECK(rows[1].text == "Failed to initialize NVML: Unknown Error");
 }
 
+TEST_CASE("LogScanner: a saved text's line that starts with an RFC 3339 stamp has that time, others none") {
+  Database db = JournalWithRowsInOrder({});
+  REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
+                  "duration_ns, status, timed_out, abandoned, truncated, redactions) "
+                  "VALUES (8, 1, 'saved.text', 'pod.log', 'file', 'container', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+  const char* lines[] = {"2025-03-12T06:26:05.287140933Z Failed to initialize NVML: Unknown Error",
+                         "Failed to initialize NVML: Unknown Error",
+                         "2025-03-12 06:26:05 Failed to initialize NVML: Unknown Error"};
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(db.Exec("INSERT INTO artifact_lines (artifact_id, stream, line, text) VALUES (8, 'content', " +
+                    std::to_string(i + 1) + ", '" + lines[i] + "')").ok());
+  }
+  Selection nvml;
+  nvml.name = "nvml";
+  nvml.sources = {"saved.text"};
+  nvml.pattern = R"(Failed to initialize NVML)";
+  LogScanner scanner;
+  ScanFor(scanner, db, nvml);
+  const auto& rows = scanner.Matches(0, "nvml");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].time_ns == 1741760765287140933LL);
+  CHECK_FALSE(rows[1].time_ns.has_value());
+  CHECK_FALSE(rows[2].time_ns.has_value());
+}
+
 TEST_CASE("LogScanner: each artifact's lines meet the prefilter of the patterns that apply to it alone") {
   Database db = JournalWithRowsInOrder({1, 2});
   REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "

@@ -164,12 +164,40 @@ std::set<std::string> JournalKindsRead(const RuleSet& set) {
 }
 
 // Whether a catalogue event of the rule was found, in whatever input.
-bool CatalogueEventSeen(const Rule& rule, size_t index, const LogScanner& scanner) {
+// Its rows as the catalogue found them, or as the journal's classifier
+// recorded the kind (a daemon-reload has no wording of its own).
+bool MessageRowsSeen(const Selection& s, size_t index, const LogScanner& scanner, const JournalKindRows& journal) {
+  if (s.kind != Selection::Kind::kLog || s.message.empty()) return false;
+  std::vector<SelectionRow> rows = scanner.Matches(index, s.name);
+  if (auto it = journal.find(s.message); it != journal.end()) {
+    rows.insert(rows.end(), it->second.begin(), it->second.end());
+  }
+  KeepWhere(s.where, rows);
+  return !rows.empty();
+}
+
+// A derived event that binds catalogue events alone (a pod's own log: NVML
+// listed its GPUs, a daemon-reload, then Unknown Error) is seen when every
+// selection it needs was found. One kind of line filtered is not: the rule
+// named that kind context, not the event.
+bool DerivedEventSeen(const Rule& rule, const Selection& derived, size_t index, const LogScanner& scanner,
+                      const JournalKindRows& journal) {
+  if (!derived.condition) return false;
+  auto seen = [&](const std::string& name) {
+    const Selection* s = rule.FindSelection(name);
+    return s != nullptr && MessageRowsSeen(*s, index, scanner, journal);
+  };
+  std::vector<std::string> needed = RequiredSelections(*derived.condition);
+  return needed.size() >= 2 && std::all_of(needed.begin(), needed.end(), seen);
+}
+
+bool CatalogueEventSeen(const Rule& rule, size_t index, const LogScanner& scanner, const JournalKindRows& journal) {
   for (const auto& s : rule.selections) {
-    if (s.kind != Selection::Kind::kLog || s.message.empty() || s.shows != SelectionKind::kEvent) continue;
-    std::vector<SelectionRow> rows = scanner.Matches(index, s.name);
-    KeepWhere(s.where, rows);
-    if (!rows.empty()) return true;
+    if (s.shows != SelectionKind::kEvent) continue;
+    if (s.kind == Selection::Kind::kDerived ? DerivedEventSeen(rule, s, index, scanner, journal)
+                                            : MessageRowsSeen(s, index, scanner, journal)) {
+      return true;
+    }
   }
   return false;
 }
@@ -220,7 +248,7 @@ Result<RuleRunSummary> Evaluate(Database& db, int64_t bundle_id, const RuleSet& 
     std::vector<std::string> unmet = artifacts.Unmet(rule.required_artifacts);
     // The artifacts a rule requires are where its evidence usually is; a
     // catalogue event of it found in any other input is evidence too.
-    if (!unmet.empty() && !CatalogueEventSeen(rule, i, scanner)) {
+    if (!unmet.empty() && !CatalogueEventSeen(rule, i, scanner, journal)) {
       evaluations[rule.id].run = {rule.id, RuleOutcome::kSkipped, "missing: " + Join(unmet, "; "), 0};
       continue;
     }

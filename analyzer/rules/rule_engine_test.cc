@@ -294,6 +294,30 @@ outcomes:
   CHECK(RunOf(summary, "union").reason == "2 signs, 2 in all, 1 naming a bus, 2 lines");
 }
 
+TEST_CASE("RunRuleSet: a derived event that binds catalogue events runs its rule wherever they were found") {
+  Evidence evidence;  // the Xid at 5 s, the fall off the bus at 6 s; no plugin log
+  auto summary = evidence.Run({ParseRule("bound-events", R"(requires: [plugin.log]
+select:
+  xid: {kind: context, message: xid}
+  fell: {kind: context, message: gpu_fallen_off_bus}
+  xid_then_fell: {kind: event, rows_of: xid, when: xid before fell within 5s}
+outcomes:
+  - {when: xid_then_fell, result: fail, catalog: test, summary: 'Xid, then the fall'}
+  - {result: pass}
+)"),
+                               ParseRule("one-kind-filtered", R"(requires: [plugin.log]
+select:
+  xid: {kind: context, message: xid}
+  xid_79: {kind: event, rows_of: xid, where: {code: '79'}}
+outcomes:
+  - {when: xid_79, result: fail, catalog: test, summary: 'Xid 79'}
+  - {result: pass}
+)")});
+  CHECK(RunOf(summary, "bound-events").outcome == RuleOutcome::kFail);
+  // One kind the rule calls context, filtered: the rule keeps to where its evidence is.
+  CHECK(RunOf(summary, "one-kind-filtered").outcome == RuleOutcome::kSkipped);
+}
+
 TEST_CASE("RunRuleSet: an SQL selection below a rows_of one reads its rows in matches") {
   Evidence evidence;  // the Xid at 5 s, the fall off the bus at 6 s
   auto summary = evidence.Run({ParseRule("derived-then-sql", R"(select:

@@ -29,6 +29,9 @@ struct EventKindRow {
   // every Xid); "" for every event of the kind.
   std::string_view undone_only_if_field{};
   std::string_view undone_only_if_value{};
+  // For kUnitStartedAgain: the unit of an event that names none (the fabric
+  // manager's refusal to start is nvidia-fabricmanager.service's).
+  std::string_view unit{};
   // The journal's own classification of an entry (journal_entries.event,
   // formats/journal_event.h) that is an event of this kind, space separated;
   // the entry's subject (the unit, the resource) is the kind's first field.

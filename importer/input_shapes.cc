@@ -51,8 +51,11 @@ bool SmiListOrError(std::string_view t) {
 }
 bool SmiTable(std::string_view t) { return Has(t, R"((?m)^\|\s+NVIDIA-SMI \d)"); }
 bool SmiQuery(std::string_view t) {
+  // A grep of it keeps a section's heading over its keys ("    Fabric" over
+  // "        State : Completed").
   return Has(t, R"(==+NVSMI LOG==+)") ||
-         Has(t, R"((?m)^\s+(?:Product Name|GPU UUID|Persistence Mode|CliqueId|ClusterUUID|Bus Id)\s+: )");
+         Has(t, R"((?m)^\s+(?:Product Name|GPU UUID|Persistence Mode|CliqueId|ClusterUUID|Bus Id)\s+: )") ||
+         Has(t, R"((?m)^\s*Fabric\s*\n\s+State\s+: )");
 }
 bool SmiMigList(std::string_view t) { return Has(t, R"((?m)^\|\s+(?:GPU instances|Compute instances):)"); }
 bool SystemctlStatus(std::string_view t) {

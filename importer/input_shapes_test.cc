@@ -135,6 +135,20 @@ TEST_CASE("RecogniseInput: a prompt before the output and the majority of lines 
   CHECK(r.shape->artifact == "k8s.node_text");
 }
 
+TEST_CASE("RecogniseInput: a grep of nvidia-smi -q for its Fabric sections is nvidia-smi -q") {
+  Recognised r = RecogniseInput(
+      "    Fabric\n        State                             : Completed\n"
+      "        Status                            : Success\n--\n"
+      "    Fabric\n        State                             : In Progress\n"
+      "        Status                            : N/A\n",
+      "fabric.txt");
+  REQUIRE(r.shape != nullptr);
+  CHECK(r.shape->id == std::string_view("nvidia-smi -q"));
+  // The word alone, as another text may hold it, is not.
+  Recognised other = RecogniseInput("Fabric manager log\nState: fine\n", "notes.txt");
+  CHECK((other.shape == nullptr || other.shape->id != std::string_view("nvidia-smi -q")));
+}
+
 TEST_CASE("RecogniseInput: lines a terminal wrapped are joined again, the others left as they are") {
   // Copied from a 76-column terminal: two records ran past its width.
   Recognised r = RecogniseInput(

@@ -89,12 +89,13 @@ void Recoveries::MarkUndone(const Selection& selection, std::vector<SelectionRow
   if (!kind) return;
   if (kind->undone_by == UndoneBy::kGpuListed) MarkListed(*kind, rows);
   if (kind->undone_by == UndoneBy::kLaterRegistration) MarkRegisteredAfter(rows);
-  if (kind->undone_by == UndoneBy::kUnitStartedAgain) MarkStartedAgain(rows);
+  if (kind->undone_by == UndoneBy::kUnitStartedAgain) MarkStartedAgain(*kind, rows);
 }
 
-void Recoveries::MarkStartedAgain(std::vector<SelectionRow>& rows) const {
+void Recoveries::MarkStartedAgain(const EventKindRow& kind, std::vector<SelectionRow>& rows) const {
   for (auto& row : rows) {
     auto unit = row.Field("unit");
+    if (!unit && !kind.unit.empty()) unit = std::string(kind.unit);
     auto starts = unit ? unit_starts_.find(*unit) : unit_starts_.end();
     if (starts == unit_starts_.end()) continue;
     for (const auto& start : starts->second) {

@@ -55,7 +55,7 @@ class Recoveries {
  private:
   void MarkListed(const EventKindRow& kind, std::vector<SelectionRow>& rows) const;
   void MarkRegisteredAfter(std::vector<SelectionRow>& rows) const;
-  void MarkStartedAgain(std::vector<SelectionRow>& rows) const;
+  void MarkStartedAgain(const EventKindRow& kind, std::vector<SelectionRow>& rows) const;
 
   std::map<std::string, std::string> listed_;  // GPU key -> how the host's NVML lists it
   PluginRecord plugin_;

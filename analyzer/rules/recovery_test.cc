@@ -99,6 +99,18 @@ TEST_CASE("Recoveries: a unit's failure is undone by a later start of that unit,
   CHECK(rows[3].undone == "systemd started nvidia-persistenced.service again, line 10 of the same log");
 }
 
+TEST_CASE("Recoveries: the fabric manager's version refusal is undone by its unit's later start") {
+  UnitStarts starts;
+  starts["nvidia-fabricmanager.service"] = {UnitRow("nvidia-fabricmanager.service", 2, 40, 5000)};
+  Recoveries recoveries({}, {}, starts);
+  Selection refused;
+  refused.message = "fm_version_mismatch";
+  std::vector<SelectionRow> rows = {TimedRow(1, 3, 1000), TimedRow(1, 9, 6000)};
+  recoveries.MarkUndone(refused, rows);
+  CHECK(rows[0].undone == "systemd started nvidia-fabricmanager.service again, at 1970-01-01T00:00:00.000005000Z");
+  CHECK(rows[1].undone == "");  // refused again after that start
+}
+
 TEST_CASE("InheritUndone: an SQL row on an undone event's line is undone, other lines are not") {
   SelectionRows above;
   above["failed"] = {TimedRow(1, 7, 50)};

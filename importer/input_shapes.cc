@@ -197,7 +197,7 @@ const std::vector<InputShape>& Table() {
       {"kubectl describe Events rows", R"(^\s*(?:Type\s+Reason\s+Age\s+From\s+Message|(?:Normal|Warning)\s+\S+\s+\S.*?\s{2,}\S+\s{2,}\S))",
        nullptr, "k8s.events", C::kAsIs, V::kApi, ""},
       {"kubectl describe Events rows (Kubernetes 1.4)", R"(^\s*\{[^}]+\}\t)", nullptr, "k8s.events", C::kAsIs, V::kApi, ""},
-      {"kubectl get pods", R"(^(?:(?:NAMESPACE\s+)?NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE|(?:\S+\s+)?\S+\s+\d+/\d+\s+\S.*?\s+\d+(?: \([^)]*\))?\s+\S+\s*$))",
+      {"kubectl get pods", R"(^(?:(?:NAMESPACE\s+)?NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE|(?:\S+\s+)?\S+\s+\d+/\d+\s+\S.*?\s+\d+(?: \([^)]*\))?\s+(?:\d+[smhdy]\w*\b.*|\S+\s*)$))",
        nullptr, "k8s.pods", C::kAsIs, V::kApi, ""},
       {"kubectl get nodes", R"(^(?:NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION|\S+\s+(?:Ready|NotReady)\S*\s+\S+\s+\S+\s+v\d))", nullptr,
        "", C::kAsIs, V::kApi, "no table holds node readiness"},

@@ -25,7 +25,7 @@ std::map<int, ListedBoot> ParseBootList(std::string_view text, int utc_offset_se
     if (!utc) return;
     const int64_t offset_ns = int64_t{utc_offset_seconds} * 1000000000LL;
     ListedBoot boot{id, *utc - offset_ns};
-    // The last entry is the row's second time, after a dash or a blank.
+    // The last entry is the last time on the row, after a dash or a blank.
     std::optional<int64_t> last;
     if (RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), last_entry, &y, &mo, &d, &h, &mi, &s)) {
       last = UnixNsFromUtcCivil(y, mo, d, h, mi, s);

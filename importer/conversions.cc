@@ -229,10 +229,7 @@ std::optional<int> InferUtcOffsetFromJournal(std::string_view text) {
     if (!RE2::PartialMatch(line, line_re, &month, &day, &h, &m, &s, &stamp)) return;
     auto instant = ParseRfc3339(stamp);
     if (!instant.ok()) return;
-    static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    int mon = 0;
-    for (int i = 0; i < 12; ++i) if (month == kMonths[i]) mon = i + 1;
+    int mon = MonthOfToken(month);
     if (mon == 0) return;
     year = YearOf(*instant);
     auto local_as_utc = UnixNsFromUtcCivil(year, mon, Int64Or(day, 0), Int64Or(h, 0), Int64Or(m, 0), Int64Or(s, 0));

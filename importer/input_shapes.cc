@@ -10,6 +10,7 @@
 #include "common/byte_pattern.h"
 #include "common/text_lines.h"
 #include "formats/klog.h"
+#include "importer/boot_list.h"
 #include "importer/journal_text.h"
 #include "importer/saved_outputs.h"
 
@@ -35,9 +36,7 @@ bool Is(std::string_view text, const char* pattern) { return RE2::FullMatch(text
 bool UptimeSince(std::string_view t) { return Is(t, R"(\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s*)"); }
 // journalctl --list-boots, its old form and systemd 255's table: an offset,
 // a boot id, and the first entry's weekday and time.
-bool BootList(std::string_view t) {
-  return Has(t, R"((?m)^\s*-?\d+\s+[0-9a-f]{32}\s+\S+ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d)");
-}
+bool BootList(std::string_view t) { return !ParseBootList(t, 0).empty(); }
 bool DateText(std::string_view t) {
   return Is(t, R"(\s*\w{3}, +\d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}\s*)") ||
          Has(t, R"((?m)^\s*Time zone: )");
@@ -233,8 +232,10 @@ std::string KlogWriter(std::string_view text) {
       R"(device-plugin (?:started|registered|server))",
       BytePatternOptions());
   // nvidia-smi's own words, as a workload pod that runs it logs them: no
-  // header, no closing period. The plugin's NVML failures carry either.
-  static const RE2 smi_failure(R"(Failed to initialize NVML: [^.]*)", BytePatternOptions());
+  // header, no closing period (and, since R535, the library's version on
+  // the next line). The plugin's NVML failures carry either.
+  static const RE2 smi_failure(R"(Failed to initialize NVML: [^.]*|NVML library version: [0-9.]+)",
+                               BytePatternOptions());
   int klog = 0, toolkit = 0, kubelet = 0, pid_one = 0, golog = 0, plugin_lines = 0;
   ForEachLine(text, [&](int, std::string_view raw) {
     std::string_view line = StripGlogFilePrefix(raw);

@@ -196,6 +196,8 @@ TEST_CASE("KlogWriter: a kubelet's klog is never taken for the device plugin's")
 TEST_CASE("KlogWriter: a workload pod's nvidia-smi failure is not the device plugin's") {
   CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z Failed to initialize NVML: Unknown Error\n"
                    "2024-05-01T10:00:01.223456789Z RuntimeError: No CUDA GPUs are available\n") == "");
+  CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z Failed to initialize NVML: Driver/library version mismatch\n"
+                   "2024-05-01T10:00:00.123456789Z NVML library version: 535.129\n") == "");
   // The plugin's own wording ends its sentence, or comes under a log header.
   CHECK(KlogWriter("2024-05-01T10:00:00.123456789Z Failed to initialize NVML: could not load NVML library.\n") ==
         "plugin");

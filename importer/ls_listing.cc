@@ -8,6 +8,7 @@
 #include "common/parse_int.h"
 #include "common/text_lines.h"
 #include "common/time_format.h"
+#include "importer/locale_months.h"
 
 namespace gpuf {
 
@@ -15,9 +16,6 @@ namespace {
 
 constexpr std::string_view kHeader =
     "# gpuforensics listing v1: path type mode uid gid major minor size_bytes mtime_ns link_target\n";
-
-constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 bool IsNumber(std::string_view s) {
   if (s.empty()) return false;
@@ -62,11 +60,6 @@ std::optional<int> ModeBits(std::string_view perms) {
   return mode;
 }
 
-int Month(std::string_view word) {
-  for (int i = 0; i < 12; ++i) if (word == kMonths[i]) return i + 1;
-  return 0;
-}
-
 // Reads the time words starting at `w`; returns the index of the name word.
 std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_t w, const TimeHints& hints,
                                int64_t& ns) {
@@ -98,7 +91,7 @@ std::optional<size_t> TakeTime(const std::vector<std::string_view>& words, size_
     ns -= int64_t{offset} * 1000000000LL;
     return name;
   }
-  int month = Month(a);
+  int month = MonthOfToken(a);
   std::string_view day = words[w + 1];
   std::string_view t = words[w + 2];
   if (month == 0 || !IsNumber(day) || day.size() > 2) return std::nullopt;

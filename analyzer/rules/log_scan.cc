@@ -25,9 +25,9 @@ constexpr char kLineAsWritten[] =
     "SELECT text FROM artifact_lines WHERE artifact_id = ? AND stream IN ('content', 'stdout', 'stderr') "
     "AND line = ? LIMIT 1";
 
-// The time a line of a saved text starts with, as `kubectl logs
+// The time an untimed row's line starts with, as `kubectl logs
 // --timestamps` and CRI log files write it ("2025-03-12T06:26:05.287140933Z
-// ..."); nullopt for any other line.
+// ..."): another pod's log saved as a file; nullopt for any other line.
 std::optional<int64_t> LeadingStamp(std::string_view text) {
   size_t end = text.find(' ');
   if (end < 20 || end > 35 || text[4] != '-' || text[10] != 'T') return std::nullopt;

@@ -163,9 +163,9 @@ std::set<std::string> JournalKindsRead(const RuleSet& set) {
   return kinds;
 }
 
-// Whether a catalogue event of the rule was found, in whatever input.
-// Its rows as the catalogue found them, or as the journal's classifier
-// recorded the kind (a daemon-reload has no wording of its own).
+// Whether a message selection has rows: as the catalogue found them, or as
+// the journal's classifier recorded the kind (a daemon-reload has no
+// wording of its own).
 bool MessageRowsSeen(const Selection& s, size_t index, const LogScanner& scanner, const JournalKindRows& journal) {
   if (s.kind != Selection::Kind::kLog || s.message.empty()) return false;
   std::vector<SelectionRow> rows = scanner.Matches(index, s.name);
@@ -191,6 +191,7 @@ bool DerivedEventSeen(const Rule& rule, const Selection& derived, size_t index, 
   return needed.size() >= 2 && std::all_of(needed.begin(), needed.end(), seen);
 }
 
+// Whether an event of the rule was found by the catalogue, in whatever input.
 bool CatalogueEventSeen(const Rule& rule, size_t index, const LogScanner& scanner, const JournalKindRows& journal) {
   for (const auto& s : rule.selections) {
     if (s.shows != SelectionKind::kEvent) continue;

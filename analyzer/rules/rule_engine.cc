@@ -168,12 +168,11 @@ std::set<std::string> JournalKindsRead(const RuleSet& set) {
 // wording of its own).
 bool MessageRowsSeen(const Selection& s, size_t index, const LogScanner& scanner, const JournalKindRows& journal) {
   if (s.kind != Selection::Kind::kLog || s.message.empty()) return false;
-  std::vector<SelectionRow> rows = scanner.Matches(index, s.name);
-  if (auto it = journal.find(s.message); it != journal.end()) {
-    rows.insert(rows.end(), it->second.begin(), it->second.end());
-  }
-  KeepWhere(s.where, rows);
-  return !rows.empty();
+  auto passes = [&](const SelectionRow& row) { return PassesWhere(s.where, row); };
+  const std::vector<SelectionRow>& matched = scanner.Matches(index, s.name);
+  if (std::any_of(matched.begin(), matched.end(), passes)) return true;
+  auto it = journal.find(s.message);
+  return it != journal.end() && std::any_of(it->second.begin(), it->second.end(), passes);
 }
 
 // A derived event that binds catalogue events alone (a pod's own log: NVML

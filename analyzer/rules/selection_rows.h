@@ -81,15 +81,18 @@ inline int64_t TimePrecisionNs(const SelectionRow& row) {
   return precision;
 }
 
-// Leaves the rows whose fields pass every filter of `where` (`code: '79'`,
+// Whether the row's fields pass every filter of `where` (`code: '79'`,
 // `reason: null`): a field a catalogue entry captures is known only once a
 // line matched.
+inline bool PassesWhere(const FieldFilters& where, const SelectionRow& row) {
+  return std::all_of(where.begin(), where.end(),
+                     [&](const FieldFilter& filter) { return filter.Holds(row.Field(filter.field)); });
+}
+
+// Leaves the rows that pass `where`.
 inline void KeepWhere(const FieldFilters& where, std::vector<SelectionRow>& rows) {
   if (where.empty()) return;
-  std::erase_if(rows, [&](const SelectionRow& row) {
-    return !std::all_of(where.begin(), where.end(),
-                        [&](const FieldFilter& filter) { return filter.Holds(row.Field(filter.field)); });
-  });
+  std::erase_if(rows, [&](const SelectionRow& row) { return !PassesWhere(where, row); });
 }
 
 }  // namespace gpuf

@@ -25,6 +25,16 @@ Database JournalWithRowsInOrder(const std::vector<int>& lines) {
   return std::move(*db);
 }
 
+// An artifact of bundle 1 that ran to the end.
+void AddArtifact(Database& db, int id, const std::string& name, const std::string& instance,
+                 const std::string& context) {
+  REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
+                  "duration_ns, status, timed_out, abandoned, truncated, redactions) VALUES (" +
+                  std::to_string(id) + ", 1, '" + name + "', '" + instance + "', 'file', '" + context +
+                  "', 0, 0, 'ok', 0, 0, 0, 0)")
+              .ok());
+}
+
 // Adds `selection` as rule 0's, then scans bundle 1 of `db`.
 void ScanFor(LogScanner& scanner, Database& db, const Selection& selection) {
   scanner.Add(0, selection);
@@ -140,9 +150,7 @@ TEST_CASE("LogScanner: a matched container log line is shown as written where it
   Database db = JournalWithRowsInOrder({});
   // Two pod logs: the first kept as lines too (artifact_lines), the second too large to be.
   for (int id : {8, 9}) {
-    REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
-                    "duration_ns, status, timed_out, abandoned, truncated, redactions) VALUES (" + std::to_string(id) +
-                    ", 1, 'plugin.log', 'p" + std::to_string(id) + "', 'file', 'host', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+    AddArtifact(db, id, "plugin.log", "p" + std::to_string(id), "host");
     for (int line : {1, 2}) {
       std::string message = line == 1 ? "Loading NVML" : "Failed to initialize NVML: Unknown Error";
       REQUIRE(db.Exec("INSERT INTO log_lines (artifact_id, line, time_ns, message) VALUES (" + std::to_string(id) +
@@ -171,9 +179,7 @@ TEST_CASE("LogScanner: a matched container log line is shown as written where it
 
 TEST_CASE("LogScanner: a saved text's line that starts with an RFC 3339 stamp has that time, others none") {
   Database db = JournalWithRowsInOrder({});
-  REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
-                  "duration_ns, status, timed_out, abandoned, truncated, redactions) "
-                  "VALUES (8, 1, 'saved.text', 'pod.log', 'file', 'container', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+  AddArtifact(db, 8, "saved.text", "pod.log", "container");
   const char* lines[] = {"2025-03-12T06:26:05.287140933Z Failed to initialize NVML: Unknown Error",
                          "Failed to initialize NVML: Unknown Error",
                          "2025-03-12 06:26:05 Failed to initialize NVML: Unknown Error"};
@@ -196,9 +202,7 @@ TEST_CASE("LogScanner: a saved text's line that starts with an RFC 3339 stamp ha
 
 TEST_CASE("LogScanner: each artifact's lines meet the prefilter of the patterns that apply to it alone") {
   Database db = JournalWithRowsInOrder({1, 2});
-  REQUIRE(db.Exec("INSERT INTO artifacts (artifact_id, bundle_id, name, instance, kind, context, started_at_ns, "
-                  "duration_ns, status, timed_out, abandoned, truncated, redactions) "
-                  "VALUES (8, 1, 'plugin.log', 'p', 'file', 'host', 0, 0, 'ok', 0, 0, 0, 0)").ok());
+  AddArtifact(db, 8, "plugin.log", "p", "host");
   REQUIRE(db.Exec("INSERT INTO log_lines (artifact_id, line, time_ns, message) VALUES "
                   "(8, 1, 1, 'Failed to initialize NVML: Unknown Error'), (8, 2, 2, 'NVRM: Xid 79 quoted by the plugin')")
               .ok());
